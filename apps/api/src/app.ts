@@ -1,0 +1,77 @@
+import { fileURLToPath } from 'node:url';
+import type { DbHandle } from '@fanpilot/db';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { RuntimeConfig } from './config.ts';
+import { dbPlugin } from './plugins/db.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { sessionPlugin } from './plugins/session.ts';
+import { type Storage, storagePlugin } from './plugins/storage.ts';
+import { type WebRoots, webPlugin } from './plugins/web.ts';
+import { authRoutes } from './routes/auth/index.ts';
+import { creatorsRoutes } from './routes/creators/index.ts';
+import { healthRoutes } from './routes/health/index.ts';
+import { objectsRoutes } from './routes/objects/index.ts';
+import { onboardingRoutes } from './routes/onboarding/index.ts';
+
+export interface AppDeps {
+  config: RuntimeConfig;
+  db: DbHandle;
+  storage: Storage;
+  web?: WebRoots;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const defaultWebRoots = (): WebRoots => ({
+  dashboard: fileURLToPath(new URL('../../dashboard/dist', import.meta.url)),
+  fan: fileURLToPath(new URL('../../fan-pwa/dist', import.meta.url)),
+});
+
+const SECRET_PATHS = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const secure = deps.config.publicOrigin.startsWith('https://');
+  const app = Fastify({
+    logger: deps.logger ?? { level: deps.config.env.LOG_LEVEL, redact: SECRET_PATHS },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: 'x-request-id',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(cookie, { secret: deps.config.sessionSecret });
+  await app.register(dbPlugin, { handle: deps.db });
+  await app.register(storagePlugin, { storage: deps.storage });
+  await app.register(sessionPlugin, { secure });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-request-id', reply.request.id);
+    return payload;
+  });
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes, {
+    issuer: deps.config.oauth.issuer,
+    clientId: deps.config.oauth.clientId,
+    clientSecret: deps.config.oauth.clientSecret,
+    publicOrigin: deps.config.publicOrigin,
+    secure,
+  });
+  await app.register(onboardingRoutes);
+  await app.register(creatorsRoutes);
+  await app.register(objectsRoutes);
+
+  const pageFor = await webPlugin(app, deps.web ?? {});
+  app.setNotFoundHandler((request, reply) => {
+    const sent = pageFor(request, reply);
+    if (sent) return sent;
+    return reply
+      .code(404)
+      .send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
+  });
+  return app;
+}

@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Events, OAuth2Server } from 'oauth2-mock-server';
+import S3rver from 's3rver';
+
+/** Loopback stand-ins for the outside parts, used when nothing is configured (SPEC: embedded defaults). */
+
+export interface LocalIdentity {
+  sub: string;
+  name: string;
+  email: string;
+  picture?: string;
+}
+
+export const LOCAL_CREATOR: LocalIdentity = {
+  sub: 'local-creator',
+  name: 'Local Creator',
+  email: 'creator@localhost',
+};
+
+export interface LocalOidc {
+  issuer: string;
+  /** Changes who the next sign-in is (tests sign in several creators). */
+  setIdentity: (identity: LocalIdentity) => void;
+  stop: () => Promise<void>;
+}
+
+export async function startLocalOidc(identity: LocalIdentity = LOCAL_CREATOR): Promise<LocalOidc> {
+  let current = identity;
+  const server = new OAuth2Server();
+  await server.issuer.keys.generate('RS256');
+  server.service.on(Events.BeforeTokenSigning, (token) => {
+    Object.assign(token.payload, {
+      sub: current.sub,
+      name: current.name,
+      email: current.email,
+      email_verified: true,
+    });
+  });
+  server.service.on(Events.BeforeUserinfo, (response) => {
+    response.body = { ...current, email_verified: true };
+  });
+  await server.start(0, '127.0.0.1');
+  return {
+    issuer: server.issuer.url!,
+    setIdentity: (next) => {
+      current = next;
+    },
+    stop: () => server.stop(),
+  };
+}
+
+export interface LocalS3 {
+  endpoint: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  stop: () => Promise<void>;
+}
+
+const corsConfig = `<CORSConfiguration>
+  <CORSRule>
+    <AllowedOrigin>*</AllowedOrigin>
+    <AllowedMethod>GET</AllowedMethod>
+    <AllowedMethod>HEAD</AllowedMethod>
+    <AllowedMethod>PUT</AllowedMethod>
+    <AllowedMethod>POST</AllowedMethod>
+    <AllowedMethod>DELETE</AllowedMethod>
+    <AllowedHeader>*</AllowedHeader>
+    <ExposeHeader>ETag</ExposeHeader>
+    <MaxAgeSeconds>3000</MaxAgeSeconds>
+  </CORSRule>
+</CORSConfiguration>`;
+
+export async function startLocalS3(options: {
+  directory: string;
+  bucket: string;
+  port?: number;
+}): Promise<LocalS3> {
+  const directory = path.resolve(options.directory);
+  mkdirSync(directory, { recursive: true });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: options.port ?? 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: options.bucket, configs: [corsConfig] }],
+  });
+  const { address, port } = (await server.run()) as { address: string; port: number };
+  return {
+    endpoint: `http://${address}:${port}`,
+    bucket: options.bucket,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    stop: () => server.close(),
+  };
+}

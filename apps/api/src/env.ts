@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const optionalUrl = z.preprocess(emptyToUndefined, z.string().url().optional());
+const booleanish = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
+);
+
+export const envSchema = z.object({
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(['development', 'production', 'test']).default('development'),
+  ),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  PUBLIC_ORIGIN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .url()
+      .refine((v) => /^https?:\/\//.test(v), 'must start with http:// or https://')
+      .transform((v) => new URL(v).origin)
+      .optional(),
+  ),
+  SESSION_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL')
+      .optional(),
+  ),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// URL')
+      .optional(),
+  ),
+  S3_ENDPOINT: optionalUrl,
+  /** Where browsers reach the store, when it differs from S3_ENDPOINT (e.g. inside docker compose). */
+  S3_PUBLIC_ENDPOINT: optionalUrl,
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
+  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().default('fanpilot')),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: booleanish,
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  OAUTH_ISSUER: z.preprocess(emptyToUndefined, z.string().url().default('https://accounts.google.com')),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  ANTHROPIC_API_KEY: optionalString,
+  GOOGLE_GENAI_API_KEY: optionalString,
+  DEEPSEEK_API_KEY: optionalString,
+  INGEST_ALLOWED_PRIVATE_HOSTS: z.preprocess(
+    (v) => (v === undefined ? '' : v),
+    z.string().transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {}
+
+/** Parses the environment; a bad value throws an EnvError naming every bad variable. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) {
+    throw new EnvError(
+      'Invalid environment configuration:\n  GOOGLE_CLIENT_SECRET: required when GOOGLE_CLIENT_ID is set',
+    );
+  }
+  if (env.S3_ENDPOINT && (!env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY)) {
+    throw new EnvError(
+      'Invalid environment configuration:\n  S3_ACCESS_KEY_ID: required (with S3_SECRET_ACCESS_KEY) when S3_ENDPOINT is set',
+    );
+  }
+  if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+    throw new EnvError(
+      'Invalid environment configuration:\n  SESSION_SECRET: required when NODE_ENV=production',
+    );
+  }
+  return env;
+}

@@ -1,0 +1,19 @@
+/** An error that becomes a 4xx `{ error, message }` answer. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, code = 'bad_request') => new HttpError(400, code, message);
+export const unauthorized = (message = 'Please sign in to continue.') =>
+  new HttpError(401, 'unauthorized', message);
+export const forbidden = (message = 'You can only act on your own account.') =>
+  new HttpError(403, 'forbidden', message);
+export const notFound = (message: string) => new HttpError(404, 'not_found', message);
+export const conflict = (message: string, code = 'conflict') => new HttpError(409, code, message);

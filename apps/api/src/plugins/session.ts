@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SESSION_COOKIE, SESSION_TTL_MS } from '@fanpilot/contracts';
+import type { CreatorRow } from '@fanpilot/db';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { forbidden, notFound, unauthorized } from '../errors.ts';
+import { creatorsRepository } from '../repositories/creators.ts';
+import { sessionsRepository } from '../repositories/sessions.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: {
+      start: (reply: FastifyReply, creatorId: string) => Promise<void>;
+      end: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    };
+    /** The signed-in creator, or a 401. */
+    requireCreator: (request: FastifyRequest) => Promise<CreatorRow>;
+    /** The signed-in creator when `username` is theirs; 401, 404 or 403 otherwise. */
+    requireOwner: (request: FastifyRequest, username: string) => Promise<CreatorRow>;
+  }
+  interface FastifyRequest {
+    /** The signed-in creator, null when signed out; loaded once per request. */
+    currentCreator: () => Promise<CreatorRow | null>;
+  }
+}
+
+const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+export const sessionPlugin = fp(async (app: FastifyInstance, opts: { secure: boolean }) => {
+  const repo = sessionsRepository(app.db);
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: opts.secure,
+    signed: true,
+  };
+
+  const cache = new WeakMap<FastifyRequest, Promise<CreatorRow | null>>();
+  app.decorateRequest('currentCreator', function currentCreator(this: FastifyRequest) {
+    let pending = cache.get(this);
+    if (!pending) {
+      pending = (async () => {
+        const raw = this.cookies[SESSION_COOKIE];
+        if (!raw) return null;
+        const unsigned = this.unsignCookie(raw);
+        if (!unsigned.valid || !unsigned.value) return null;
+        return (await repo.findCreator(hash(unsigned.value))) ?? null;
+      })();
+      cache.set(this, pending);
+    }
+    return pending;
+  });
+
+  app.decorate('sessions', {
+    async start(reply: FastifyReply, creatorId: string) {
+      const token = randomBytes(32).toString('base64url');
+      await repo.create(hash(token), creatorId, new Date(Date.now() + SESSION_TTL_MS));
+      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: Math.floor(SESSION_TTL_MS / 1000) });
+    },
+    async end(request: FastifyRequest, reply: FastifyReply) {
+      const raw = request.cookies[SESSION_COOKIE];
+      if (raw) {
+        const unsigned = request.unsignCookie(raw);
+        if (unsigned.valid && unsigned.value) await repo.remove(hash(unsigned.value));
+      }
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    },
+  });
+
+  app.decorate('requireCreator', async (request: FastifyRequest) => {
+    const creator = await request.currentCreator();
+    if (!creator) throw unauthorized();
+    return creator;
+  });
+
+  const creators = creatorsRepository(app.db);
+  app.decorate('requireOwner', async (request: FastifyRequest, username: string) => {
+    const creator = await app.requireCreator(request);
+    if (creator.username.toLowerCase() === username.toLowerCase()) return creator;
+    const other = await creators.findByUsername(username);
+    if (!other) throw notFound(`No creator is called '${username}'.`);
+    throw forbidden();
+  });
+});

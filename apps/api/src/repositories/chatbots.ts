@@ -1,0 +1,42 @@
+import type { Database } from '@fanpilot/db';
+import type { Kysely, Transaction } from 'kysely';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function chatbotsRepository(db: Db) {
+  return {
+    findByCreator: (creatorId: string) =>
+      db.selectFrom('chatbots').selectAll().where('creator_id', '=', creatorId).executeTakeFirst(),
+    findById: (id: string) => db.selectFrom('chatbots').selectAll().where('id', '=', id).executeTakeFirst(),
+    async insert(values: {
+      creatorId: string;
+      name: string;
+      instructions: string;
+      model: string;
+      temperature: number;
+      initialMessages: string[];
+    }) {
+      return db
+        .insertInto('chatbots')
+        .values({
+          creator_id: values.creatorId,
+          name: values.name,
+          instructions: values.instructions,
+          model: values.model,
+          temperature: values.temperature,
+          initial_messages: JSON.stringify(values.initialMessages),
+        })
+        .onConflict((oc) => oc.column('creator_id').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+    },
+    knowledgeFor: (chatbotId: string) =>
+      db
+        .selectFrom('knowledge_items')
+        .selectAll()
+        .where('chatbot_id', '=', chatbotId)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute(),
+  };
+}

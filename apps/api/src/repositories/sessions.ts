@@ -1,0 +1,26 @@
+import type { Database } from '@fanpilot/db';
+import type { Kysely } from 'kysely';
+
+export function sessionsRepository(db: Kysely<Database>) {
+  return {
+    async create(id: string, creatorId: string, expiresAt: Date) {
+      await db.insertInto('sessions').values({ id, creator_id: creatorId, expires_at: expiresAt }).execute();
+    },
+    /** The creator of a live session, or undefined. */
+    async findCreator(id: string) {
+      return db
+        .selectFrom('sessions')
+        .innerJoin('creators', 'creators.id', 'sessions.creator_id')
+        .selectAll('creators')
+        .where('sessions.id', '=', id)
+        .where('sessions.expires_at', '>', new Date())
+        .executeTakeFirst();
+    },
+    async remove(id: string) {
+      await db.deleteFrom('sessions').where('id', '=', id).execute();
+    },
+    async removeExpired() {
+      await db.deleteFrom('sessions').where('expires_at', '<=', new Date()).execute();
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import { currentUserSchema, type LoginErrorCode } from '@fanpilot/contracts';
+import oauthPlugin, { type OAuth2Namespace, type OAuth2Token } from '@fastify/oauth2';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HttpError } from '../../errors.ts';
+import { toCurrentUser } from '../../serializers.ts';
+import { findOrCreateCreator } from '../../services/accounts.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    googleOAuth2: OAuth2Namespace;
+  }
+}
+
+const POPUP_COOKIE = 'fp_oauth_popup';
+
+export interface AuthRoutesOptions {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  publicOrigin: string;
+  secure: boolean;
+}
+
+/** Where a signed-in creator belongs (SPEC section 4, login redirect). */
+export const homeFor = (creator: { onboarding_complete: boolean; username: string }) =>
+  creator.onboarding_complete ? `/dashboard/${encodeURIComponent(creator.username)}` : '/creator-signup';
+
+/** The popup closes itself; its opener reloads when it sees the popup gone (SPEC: checked every second). */
+function popupPage(destination: string) {
+  const target = JSON.stringify(destination);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signed in</title></head>
+<body><p>Signed in. You can close this window.</p>
+<script>if (window.opener && !window.opener.closed) { window.close(); } else { location.replace(${target}); }</script>
+</body></html>`;
+}
+
+export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
+  await app.register(oauthPlugin, {
+    name: 'googleOAuth2',
+    scope: ['openid', 'profile', 'email'],
+    credentials: { client: { id: opts.clientId, secret: opts.clientSecret } },
+    callbackUri: `${opts.publicOrigin}/auth/google/callback`,
+    discovery: { issuer: opts.issuer },
+    pkce: 'S256',
+    cookie: { secure: opts.secure, sameSite: 'lax', path: '/', httpOnly: true },
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/auth/google',
+    { schema: { querystring: z.object({ popup: z.string().optional() }) } },
+    async (request, reply) => {
+      if (request.query.popup === '1' || request.query.popup === 'true') {
+        reply.setCookie(POPUP_COOKIE, '1', {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: opts.secure,
+          maxAge: 600,
+        });
+      } else {
+        reply.clearCookie(POPUP_COOKIE, { path: '/' });
+      }
+      const uri = await app.googleOAuth2.generateAuthorizationUri(request, reply);
+      return reply.redirect(uri);
+    },
+  );
+
+  const fail = (reply: FastifyReply, code: LoginErrorCode, details?: string) => {
+    reply.clearCookie(POPUP_COOKIE, { path: '/' });
+    const query = new URLSearchParams({ error: code });
+    if (details) query.set('details', details.slice(0, 200));
+    return reply.redirect(`/?${query}`);
+  };
+
+  r.get(
+    '/auth/google/callback',
+    {
+      schema: {
+        querystring: z.object({
+          code: z.string().max(4096).optional(),
+          state: z.string().max(1024).optional(),
+          error: z.string().max(200).optional(),
+          error_description: z.string().max(1000).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { error, error_description, code, state } = request.query;
+      if (error) return fail(reply, 'google_oauth_error', error_description ?? error);
+      if (!code || !state)
+        throw new HttpError(400, 'invalid_callback', 'The sign-in callback is missing its code or state.');
+
+      let token: OAuth2Token;
+      try {
+        token = await app.googleOAuth2.getAccessTokenFromAuthorizationCodeFlow(request, reply);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (/invalid state/i.test(message)) {
+          throw new HttpError(
+            400,
+            'invalid_state',
+            'The sign-in state did not match. Please start signing in again.',
+          );
+        }
+        request.log.warn({ reason: message }, 'oauth token exchange failed');
+        return fail(reply, 'oauth_callback_failed');
+      }
+
+      let profile: { sub?: unknown; email?: unknown; name?: unknown; picture?: unknown };
+      try {
+        profile = (await app.googleOAuth2.userinfo(token.token)) as typeof profile;
+      } catch (err) {
+        request.log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'userinfo failed');
+        return fail(reply, 'no_user_returned');
+      }
+      if (!profile || typeof profile.sub !== 'string' || !profile.sub) return fail(reply, 'no_user_returned');
+
+      let destination: string;
+      try {
+        const creator = await findOrCreateCreator(app.db, {
+          sub: profile.sub,
+          email: typeof profile.email === 'string' ? profile.email : '',
+          name: typeof profile.name === 'string' && profile.name.trim() ? profile.name.trim() : 'Creator',
+        });
+        await app.sessions.start(reply, creator.id);
+        destination = homeFor(creator);
+      } catch (err) {
+        request.log.error({ err }, 'login failed');
+        return fail(reply, 'login_failed');
+      }
+
+      if (request.cookies[POPUP_COOKIE] === '1') {
+        reply.clearCookie(POPUP_COOKIE, { path: '/' });
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(popupPage(destination));
+      }
+      return reply.redirect(destination);
+    },
+  );
+
+  r.get('/auth/logout', async (request, reply) => {
+    await app.sessions.end(request, reply);
+    return reply.redirect('/');
+  });
+
+  r.get('/api/auth/user', { schema: { response: { 200: currentUserSchema } } }, async (request, reply) => {
+    const creator = await app.requireCreator(request);
+    reply.header('cache-control', 'no-store');
+    return toCurrentUser(creator);
+  });
+}

@@ -1,0 +1,44 @@
+import {
+  creatorSchema,
+  PROFILE_IMAGE_MAX_BYTES_DASHBOARD,
+  profileImageUpdateRequestSchema,
+  profileImageUpdateResponseSchema,
+  usernameParamsSchema,
+} from '@fanpilot/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { creatorsRepository } from '../../repositories/creators.ts';
+import { toCreator } from '../../serializers.ts';
+import { verifyUploadedImage } from '../../services/images.ts';
+
+export async function creatorsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/creators/username/:username',
+    { schema: { params: usernameParamsSchema, response: { 200: creatorSchema } } },
+    async (request) => toCreator(await app.requireOwner(request, request.params.username)),
+  );
+
+  r.put(
+    '/api/creators/username/:username/profile-image',
+    {
+      schema: {
+        params: usernameParamsSchema,
+        body: profileImageUpdateRequestSchema,
+        response: { 200: profileImageUpdateResponseSchema },
+      },
+    },
+    async (request) => {
+      const creator = await app.requireOwner(request, request.params.username);
+      const key = await verifyUploadedImage(
+        app.storage,
+        request.body.profileImageURL,
+        creator.id,
+        PROFILE_IMAGE_MAX_BYTES_DASHBOARD,
+      );
+      const updated = await creatorsRepository(app.db).update(creator.id, { profile_image_key: key });
+      return { creator: toCreator(updated) };
+    },
+  );
+}

@@ -1,0 +1,51 @@
+import type { Chatbot, Creator, CurrentUser, KnowledgeItem, ModelChoice } from '@fanpilot/contracts';
+import type { ChatbotRow, CreatorRow, KnowledgeItemRow } from '@fanpilot/db';
+
+const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
+
+/** Profile images are served by the api from object storage, same origin as the apps. */
+export const objectUrl = (key: string | null) =>
+  key ? `/objects/${key.split('/').map(encodeURIComponent).join('/')}` : null;
+
+export function toCreator(row: CreatorRow): Creator {
+  return {
+    id: row.id,
+    name: row.name,
+    username: row.username,
+    profileImageUrl: objectUrl(row.profile_image_key),
+    onboardingComplete: row.onboarding_complete,
+  };
+}
+
+export function toCurrentUser(row: CreatorRow): CurrentUser {
+  return { ...toCreator(row), email: row.email };
+}
+
+export function toKnowledgeItem(row: KnowledgeItemRow): KnowledgeItem {
+  return {
+    id: row.id,
+    type: row.type,
+    url: row.url,
+    youtubeUrl: row.youtube_url,
+    fileName: row.file_name,
+    title: row.title,
+    status: row.status,
+    error: row.error,
+    createdAt: iso(row.created_at),
+  };
+}
+
+export function toChatbot(row: ChatbotRow, knowledge: KnowledgeItemRow[]): Chatbot {
+  return {
+    id: row.id,
+    chatbotId: row.id,
+    name: row.name,
+    instructions: row.instructions,
+    model: row.model as ModelChoice,
+    temp: Math.round(row.temperature * 10) / 10,
+    initialMessages: row.initial_messages,
+    knowledge: knowledge.map(toKnowledgeItem),
+  };
+}
+
+export { iso };

@@ -1,0 +1,67 @@
+import { createServer } from 'node:net';
+import { createDb, migrateToLatest } from '@fanpilot/db';
+import { buildApp, defaultWebRoots } from './app.ts';
+import { resolveConfig } from './config.ts';
+import { EnvError, loadEnv } from './env.ts';
+import { createStorage } from './plugins/storage.ts';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function main() {
+  let env: ReturnType<typeof loadEnv>;
+  try {
+    env = loadEnv();
+  } catch (err) {
+    if (err instanceof EnvError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const port = env.PORT === 0 ? await freePort() : env.PORT;
+  const config = await resolveConfig(env, { listenPort: port });
+  const db = createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  await migrateToLatest(db.db);
+  const storage = await createStorage(config.s3);
+  const app = await buildApp({ config, db, storage, web: defaultWebRoots() });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await db.close();
+      await config.stopEmbedded();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port, host: env.HOST });
+  const parts = [
+    `database: ${db.kind === 'pglite' ? `embedded PGlite under ${env.DATA_DIR}` : 'PostgreSQL'}`,
+    `storage: ${env.S3_ENDPOINT ? 'S3' : `embedded S3 at ${config.s3.endpoint}`}`,
+    `sign-in: ${config.oauth.local ? 'local OpenID provider (signs in Local Creator)' : config.oauth.issuer}`,
+  ];
+  console.log(`\nFanpilot is running at ${config.publicOrigin}\n  ${parts.join('\n  ')}\n`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

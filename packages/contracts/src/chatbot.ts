@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { DEFAULT_TEMPERATURE, MODEL_CHOICES } from './constants.ts';
+
+export const knowledgeTypeSchema = z.enum(['youtube', 'url', 'file']);
+export type KnowledgeType = z.infer<typeof knowledgeTypeSchema>;
+export const knowledgeStatusSchema = z.enum(['pending', 'processing', 'completed', 'active', 'failed']);
+export type KnowledgeStatus = z.infer<typeof knowledgeStatusSchema>;
+
+export const knowledgeItemSchema = z.object({
+  id: z.string(),
+  type: knowledgeTypeSchema,
+  url: z.string().nullable(),
+  youtubeUrl: z.string().nullable(),
+  fileName: z.string().nullable(),
+  title: z.string().nullable(),
+  status: knowledgeStatusSchema,
+  error: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type KnowledgeItem = z.infer<typeof knowledgeItemSchema>;
+
+export const modelSchema = z.enum(MODEL_CHOICES);
+
+export const initialMessagesSchema = z.array(z.string().max(2000)).max(20);
+
+export const chatbotSchema = z.object({
+  id: z.string(),
+  chatbotId: z.string(),
+  name: z.string(),
+  instructions: z.string(),
+  model: modelSchema,
+  temp: z.number().min(0).max(1),
+  initialMessages: initialMessagesSchema,
+  knowledge: z.array(knowledgeItemSchema),
+});
+export type Chatbot = z.infer<typeof chatbotSchema>;
+
+/** Temperature is sent as a string (SPEC section 5): "0" to "1" in steps of 0.1. */
+export const temperatureStringSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const n = typeof value === 'number' ? value : Number(String(value).trim());
+  if (String(value).trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    ctx.addIssue({ code: 'custom', message: 'Temperature must be a number from 0 to 1' });
+    return z.NEVER;
+  }
+  if (Math.abs(Math.round(n * 10) - n * 10) > 1e-9) {
+    ctx.addIssue({ code: 'custom', message: 'Temperature moves in steps of 0.1' });
+    return z.NEVER;
+  }
+  return Math.round(n * 10) / 10;
+});
+
+export const createChatbotRequestSchema = z.object({
+  name: z.string().trim().min(1, 'Please enter a chatbot name').max(100),
+  urls: z.array(z.string().max(2048)).max(50).optional().default([]),
+});
+export const chatbotSettingsRequestSchema = z.object({
+  name: z.string().trim().min(1, 'Please enter a chatbot name').max(100),
+  instructions: z.string().max(8000).default(''),
+  model: modelSchema,
+  temp: temperatureStringSchema.default(DEFAULT_TEMPERATURE),
+  initialMessages: initialMessagesSchema.optional(),
+});
+
+export const knowledgeProgressSchema = z.object({
+  total: z.number().int(),
+  active: z.number().int(),
+  pending: z.number().int(),
+  progressPercentage: z.number(),
+  isComplete: z.boolean(),
+  items: z.array(knowledgeItemSchema),
+});
+export type KnowledgeProgress = z.infer<typeof knowledgeProgressSchema>;
+
+export const addKnowledgeRequestSchema = z.object({
+  chatbotId: z.string().min(1),
+  url: z.string().trim().min(1).max(2048),
+});
+export const addYoutubeRequestSchema = z.object({ youtubeUrl: z.string().trim().min(1).max(2048) });

@@ -1,0 +1,76 @@
+/** SPEC section 9: business constants and limits, shared by every app. */
+export const PRODUCT_NAME = 'Fanpilot';
+
+export const ANNOUNCEMENT_MAX_LENGTH = 500;
+export const PROFILE_IMAGE_MAX_BYTES_DASHBOARD = 5 * 1024 * 1024;
+export const PROFILE_IMAGE_MAX_BYTES_SIGNUP = 10 * 1024 * 1024;
+export const KNOWLEDGE_FILE_MAX_BYTES = 10 * 1024 * 1024;
+export const KNOWLEDGE_FILE_EXTENSIONS = ['.pdf', '.txt', '.doc', '.docx'] as const;
+export const UPLOAD_DEFAULT_MAX_FILES = 1;
+export const UPLOAD_DEFAULT_MAX_BYTES = 10_485_760;
+export const FAN_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const FAN_MESSAGE_MAX_LENGTH = 4000;
+export const CREATOR_MESSAGE_MAX_LENGTH = 10_000;
+
+export const POLL_MESSAGES_MS = 5_000;
+export const POLL_FANS_MS = 10_000;
+export const POLL_STATUS_MS = 2_000;
+export const POLL_KNOWLEDGE_PROGRESS_MS = 5_000;
+export const POLL_USAGE_MS = 60_000;
+export const POLL_MOBILE_CHAT_MS = 8_000;
+export const MOBILE_CHAT_POST_SEND_REFRESH_MS = 2_000;
+export const CURRENT_USER_CACHE_MS = 5 * 60_000;
+export const NEW_MESSAGE_BANNER_MS = 3_000;
+export const SIGN_IN_POPUP_CHECK_MS = 1_000;
+export const REDIRECT_AFTER_SIGNUP_MS = 2_000;
+export const RECENT_ACTIVITY_ITEMS = 5;
+export const RECENT_ACTIVITY_TEXT_CUT = 30;
+export const CONVERSATION_REPLY_PREVIEW_CUT = 100;
+export const MOBILE_BREAKPOINT_PX = 768;
+export const RESPONSE_RATE_PERCENT = 98;
+export const TOAST_DURATION_MS = 5_000;
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
+
+export const TEMPERATURE_MIN = 0;
+export const TEMPERATURE_MAX = 1;
+export const TEMPERATURE_STEP = 0.1;
+export const DEFAULT_TEMPERATURE = 0.7;
+export const DEFAULT_MODEL = 'gpt-4o-mini';
+export const DEFAULT_CHATBOT_NAME = 'My AI Assistant';
+export const DEFAULT_CHATBOT_INSTRUCTIONS =
+  'You are a friendly, helpful assistant. Answer questions clearly and kindly, using the knowledge you have been given.';
+/** SPEC lists a placeholder model twice; the selectable models are these. */
+export const MODEL_CHOICES = [
+  'gpt-4o',
+  'gpt-4o-mini',
+  'gpt-4',
+  'claude-3-haiku-20240307',
+  'gpt-3.5-turbo',
+  'gemini-pro',
+  'deepseek-v3',
+] as const;
+export type ModelChoice = (typeof MODEL_CHOICES)[number];
+
+export const FREE_CREDITS = 1_000;
+export const CREDITS_PER_DOLLAR = 10_000;
+export const CREDITS_PER_AI_ANSWER = 1;
+
+export const DEFAULT_STATUS_TEXT_OFFLINE = 'Offline - AI responding';
+export const DEFAULT_STATUS_TEXT_ONLINE = 'Online - Creator responding';
+
+export const FAN_ID_STORAGE_KEY = 'fanchat_fan_id';
+export const FAN_ID_PREFIX = 'mobile_fan_';
+
+export const UPLOAD_WIDGET = {
+  multipartThresholdBytes: 100 * 1024 * 1024,
+  maxParts: 10_000,
+  minPartBytes: 5 * 1024 * 1024,
+  retryDelaysMs: [0, 1_000, 3_000, 5_000],
+  concurrentRequests: 6,
+  remoteRetries: 10,
+  socketTimeoutMs: 5 * 60_000,
+} as const;
+
+export const SESSION_COOKIE = 'fp_session';
+export const FAN_COOKIE = 'fp_fan';
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { chatbotSchema } from './chatbot.ts';
+
+export const usernameSchema = z
+  .string()
+  .min(1)
+  .max(40)
+  .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'A username holds letters, digits, - and _');
+
+export const creatorSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  username: z.string(),
+  profileImageUrl: z.string().nullable(),
+  onboardingComplete: z.boolean(),
+});
+export type Creator = z.infer<typeof creatorSchema>;
+
+/** GET /api/auth/user */
+export const currentUserSchema = creatorSchema.extend({ email: z.string() });
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/** POST /api/creator-signup */
+export const creatorSignupRequestSchema = z.object({
+  chatbotName: z.string().trim().min(1, 'Please enter a chatbot name').max(100),
+  description: z.string().trim().max(1000).optional().default(''),
+  profileImageUrl: z.string().trim().min(1, 'A profile image is required').max(2048),
+});
+export type CreatorSignupRequest = z.input<typeof creatorSignupRequestSchema>;
+
+export const creatorSignupResponseSchema = z.object({
+  creator: creatorSchema,
+  chatbot: chatbotSchema.nullable().optional(),
+});
+export type CreatorSignupResponse = z.infer<typeof creatorSignupResponseSchema>;
+
+/** POST /api/objects/upload */
+export const objectUploadRequestSchema = z
+  .object({
+    contentType: z.string().max(100).optional(),
+  })
+  .optional();
+export const objectUploadResponseSchema = z.object({ uploadURL: z.string().url() });
+export type ObjectUploadResponse = z.infer<typeof objectUploadResponseSchema>;
+
+/** PUT /api/creators/username/{username}/profile-image */
+export const profileImageUpdateRequestSchema = z.object({
+  profileImageURL: z.string().trim().min(1).max(2048),
+});
+export const profileImageUpdateResponseSchema = z.object({ creator: creatorSchema });
+
+export const usernameParamsSchema = z.object({ username: z.string().min(1).max(100) });

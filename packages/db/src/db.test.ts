@@ -1,0 +1,163 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type DbHandle } from './connection.ts';
+import { migrateToLatest } from './migrate.ts';
+
+const targets: [string, () => DbHandle][] = [['pglite', () => createDb({ dataDir: 'memory://' })]];
+const testUrl = process.env.TEST_DATABASE_URL;
+if (testUrl) {
+  targets.push(['postgres', () => createDb({ databaseUrl: testUrl })]);
+}
+
+async function resetPostgres(url: string) {
+  const admin = createDb({ databaseUrl: url });
+  await sql`drop schema public cascade`.execute(admin.db);
+  await sql`create schema public`.execute(admin.db);
+  await admin.close();
+}
+
+describe.each(targets)('data model on %s', (kind, make) => {
+  let handle: DbHandle;
+  beforeAll(async () => {
+    if (kind === 'postgres' && testUrl) await resetPostgres(testUrl);
+    handle = make();
+    await migrateToLatest(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('runs every migration and is idempotent on a second run', async () => {
+    const again = await migrateToLatest(handle.db);
+    expect(again.results).toEqual([]);
+  });
+
+  it('enforces unique usernames case-insensitively', async () => {
+    const { db } = handle;
+    await db
+      .insertInto('creators')
+      .values({ google_sub: 's1', email: 'a@x.io', name: 'A', username: 'Alice', description: '' })
+      .execute();
+    await expect(
+      db
+        .insertInto('creators')
+        .values({ google_sub: 's2', email: 'b@x.io', name: 'B', username: 'alice', description: '' })
+        .execute(),
+    ).rejects.toThrow();
+  });
+
+  it('stores a creator with SPEC defaults and cascades deletes to everything they own', async () => {
+    const { db } = handle;
+    const creator = await db
+      .insertInto('creators')
+      .values({ google_sub: 's3', email: 'c@x.io', name: 'C', username: 'carol', description: '' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    expect(creator.status_text).toBe('Offline - AI responding');
+    expect(creator.is_online).toBe(false);
+    expect(creator.onboarding_complete).toBe(false);
+    const bot = await db
+      .insertInto('chatbots')
+      .values({
+        creator_id: creator.id,
+        name: 'Bot',
+        instructions: 'x',
+        model: 'gpt-4o-mini',
+        temperature: 0.7,
+        initial_messages: '[]',
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    expect(bot.temperature).toBeCloseTo(0.7);
+    expect(bot.initial_messages).toEqual([]);
+    const fan = await db
+      .insertInto('fans')
+      .values({ creator_id: creator.id, fan_key: 'mobile_fan_1' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const question = await db
+      .insertInto('messages')
+      .values({ creator_id: creator.id, fan_id: fan.id, sender: 'fan', body: 'hi', status: 'pending' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    expect(typeof question.id).toBe('string');
+    await db.deleteFrom('creators').where('id', '=', creator.id).execute();
+    const left = await db.selectFrom('messages').select('id').where('creator_id', '=', creator.id).execute();
+    expect(left).toEqual([]);
+  });
+
+  it('allows one AI reply per question and one charge per AI answer', async () => {
+    const { db } = handle;
+    const creator = await db
+      .insertInto('creators')
+      .values({ google_sub: 's4', email: 'd@x.io', name: 'D', username: 'dave', description: '' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const q = await db
+      .insertInto('messages')
+      .values({ creator_id: creator.id, sender: 'fan', body: 'q', status: 'pending' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const reply = { creator_id: creator.id, sender: 'Creatorai' as const, body: 'a', reply_to: q.id };
+    await db.insertInto('messages').values(reply).execute();
+    await expect(db.insertInto('messages').values(reply).execute()).rejects.toThrow();
+    const charge = { creator_id: creator.id, delta: -1, reason: 'ai_answer' as const, message_id: q.id };
+    await db.insertInto('credit_ledger').values(charge).execute();
+    await expect(db.insertInto('credit_ledger').values(charge).execute()).rejects.toThrow();
+  });
+
+  it('indexes chunks for full-text search', async () => {
+    const { db } = handle;
+    const creator = await db
+      .insertInto('creators')
+      .values({ google_sub: 's5', email: 'e@x.io', name: 'E', username: 'erin', description: '' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const bot = await db
+      .insertInto('chatbots')
+      .values({
+        creator_id: creator.id,
+        name: 'B',
+        instructions: '',
+        model: 'gpt-4o',
+        temperature: 0.5,
+        initial_messages: '[]',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const item = await db
+      .insertInto('knowledge_items')
+      .values({ chatbot_id: bot.id, type: 'url', url: 'https://e.io' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('chunks')
+      .values([
+        {
+          knowledge_item_id: item.id,
+          chatbot_id: bot.id,
+          ordinal: 0,
+          content: 'Sourdough needs a lively starter.',
+          metadata: '{}',
+        },
+        {
+          knowledge_item_id: item.id,
+          chatbot_id: bot.id,
+          ordinal: 1,
+          content: 'Deadlifts build the posterior chain.',
+          metadata: '{}',
+        },
+      ])
+      .execute();
+    const hits = await db
+      .selectFrom('chunks')
+      .select('content')
+      .where(sql<boolean>`tsv @@ plainto_tsquery('english', ${'starter for sourdough'})`)
+      .execute();
+    expect(hits.map((h) => h.content)).toEqual(['Sourdough needs a lively starter.']);
+  });
+
+  it('has the vector column where the extension exists', async () => {
+    expect(await handle.hasVector()).toBe(kind === 'pglite');
+  });
+});

@@ -1,0 +1,3 @@
+export * from './connection.ts';
+export * from './migrate.ts';
+export * from './types.ts';

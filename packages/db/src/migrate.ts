@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
+import * as initial from './migrations/2026-11-22T00-00_initial.ts';
+
+/** Every migration, in order. Listed statically so bundled apps carry them. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T00-00_initial': initial,
+};
+
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error');
+    const error = result.error instanceof Error ? result.error : new Error(String(result.error));
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${error.message}`, {
+      cause: error,
+    });
+  }
+  return result;
+}

@@ -1,0 +1,159 @@
+import type { ColumnType, Generated, Insertable, JSONColumnType, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface CreatorsTable {
+  id: Generated<string>;
+  google_sub: string;
+  email: string;
+  name: string;
+  username: string;
+  profile_image_key: string | null;
+  description: string;
+  onboarding_complete: Generated<boolean>;
+  is_online: Generated<boolean>;
+  status_text: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the token held in the signed cookie; the token itself is never stored. */
+  id: string;
+  creator_id: string;
+  created_at: CreatedAt;
+  expires_at: Date | string;
+}
+
+export interface ChatbotsTable {
+  id: Generated<string>;
+  creator_id: string;
+  name: string;
+  instructions: string;
+  model: string;
+  temperature: number;
+  initial_messages: JSONColumnType<string[], string, string>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface KnowledgeItemsTable {
+  id: Generated<string>;
+  chatbot_id: string;
+  type: 'youtube' | 'url' | 'file';
+  url: string | null;
+  youtube_url: string | null;
+  file_name: string | null;
+  file_key: string | null;
+  file_size: number | null;
+  title: string | null;
+  status: Generated<'pending' | 'processing' | 'completed' | 'active' | 'failed'>;
+  error: string | null;
+  attempts: Generated<number>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+  processed_at: Date | string | null;
+}
+
+export interface ChunksTable {
+  id: Generated<string>;
+  knowledge_item_id: string;
+  chatbot_id: string;
+  ordinal: number;
+  content: string;
+  metadata: JSONColumnType<Record<string, unknown>, string, string>;
+  /** Generated tsvector column; never written. */
+  tsv: ColumnType<string, never, never>;
+  created_at: CreatedAt;
+}
+
+export interface FansTable {
+  id: Generated<string>;
+  creator_id: string;
+  fan_key: string;
+  name: string | null;
+  /** SHA-256 of the fan cookie token bound to this fan on first contact. */
+  cookie_hash: string | null;
+  created_at: CreatedAt;
+  last_seen_at: Timestamp;
+}
+
+export interface MessagesTable {
+  id: Generated<string>;
+  creator_id: string;
+  fan_id: string | null;
+  sender: 'fan' | 'creator' | 'Creatorai';
+  body: string;
+  status: 'pending' | 'answered' | null;
+  reply_to: string | null;
+  fan_name: string | null;
+  sources: JSONColumnType<{ title: string; source: string }[], string, string> | null;
+  created_at: CreatedAt;
+  answered_at: Date | string | null;
+}
+
+export interface FileAttachmentsTable {
+  id: Generated<string>;
+  message_id: string;
+  creator_id: string;
+  storage_key: string;
+  original_filename: string;
+  file_type: 'pdf' | 'image' | 'other';
+  mime_type: string;
+  file_size: number;
+  created_at: CreatedAt;
+}
+
+export interface NoticesTable {
+  id: Generated<string>;
+  creator_id: string;
+  message: string;
+  sent_count: number;
+  created_at: CreatedAt;
+}
+
+export interface TemplatesTable {
+  id: Generated<string>;
+  creator_id: string;
+  title: string;
+  content: string;
+  created_at: CreatedAt;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<string>;
+  creator_id: string;
+  delta: number;
+  reason: 'free_grant' | 'ai_answer' | 'purchase' | 'adjustment';
+  message_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  creators: CreatorsTable;
+  sessions: SessionsTable;
+  chatbots: ChatbotsTable;
+  knowledge_items: KnowledgeItemsTable;
+  chunks: ChunksTable;
+  fans: FansTable;
+  messages: MessagesTable;
+  file_attachments: FileAttachmentsTable;
+  notices: NoticesTable;
+  templates: TemplatesTable;
+  credit_ledger: CreditLedgerTable;
+}
+
+export type CreatorRow = Selectable<CreatorsTable>;
+export type NewCreator = Insertable<CreatorsTable>;
+export type CreatorUpdate = Updateable<CreatorsTable>;
+export type ChatbotRow = Selectable<ChatbotsTable>;
+export type KnowledgeItemRow = Selectable<KnowledgeItemsTable>;
+export type ChunkRow = Selectable<ChunksTable>;
+export type FanRow = Selectable<FansTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type FileAttachmentRow = Selectable<FileAttachmentsTable>;
+export type NoticeRow = Selectable<NoticesTable>;
+export type TemplateRow = Selectable<TemplatesTable>;
+export type CreditLedgerRow = Selectable<CreditLedgerTable>;
+export type SessionRow = Selectable<SessionsTable>;
