@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import type { DbHandle } from '@fanpilot/db';
+import type { JobRunner } from '@fanpilot/jobs';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { RuntimeConfig } from './config.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { jobsPlugin } from './plugins/jobs.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { type Storage, storagePlugin } from './plugins/storage.ts';
 import { type WebRoots, webPlugin } from './plugins/web.ts';
@@ -19,6 +21,7 @@ export interface AppDeps {
   config: RuntimeConfig;
   db: DbHandle;
   storage: Storage;
+  jobs: JobRunner;
   web?: WebRoots;
   logger?: FastifyServerOptions['logger'];
 }
@@ -46,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie, { secret: deps.config.sessionSecret });
   await app.register(dbPlugin, { handle: deps.db });
   await app.register(storagePlugin, { storage: deps.storage });
+  await app.register(jobsPlugin, { jobs: deps.jobs });
   await app.register(sessionPlugin, { secure });
 
   app.addHook('onSend', async (_request, reply, payload) => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { StorageConfig } from '@fanpilot/storage';
 import { type LocalOidc, type LocalS3, startLocalOidc, startLocalS3 } from './embedded.ts';
 import type { Env } from './env.ts';
 
@@ -10,15 +11,8 @@ export interface RuntimeConfig {
   publicOrigin: string;
   sessionSecret: string;
   oauth: { issuer: string; clientId: string; clientSecret: string; local: boolean };
-  s3: {
-    endpoint: string | undefined;
-    publicEndpoint: string | undefined;
-    region: string;
-    bucket: string;
-    accessKeyId: string | undefined;
-    secretAccessKey: string | undefined;
-    forcePathStyle: boolean;
-  };
+  s3: StorageConfig;
+
   /** Stops whatever embedded servers were started. */
   stopEmbedded: () => Promise<void>;
   localOidc?: LocalOidc;

@@ -23,6 +23,8 @@ export interface LocalOidc {
   /** Changes who the next sign-in is (tests sign in several creators). */
   setIdentity: (identity: LocalIdentity) => void;
   stop: () => Promise<void>;
+  /** The provider itself, for tests that make it misbehave. */
+  server: OAuth2Server;
 }
 
 export async function startLocalOidc(identity: LocalIdentity = LOCAL_CREATOR): Promise<LocalOidc> {
@@ -47,6 +49,7 @@ export async function startLocalOidc(identity: LocalIdentity = LOCAL_CREATOR): P
       current = next;
     },
     stop: () => server.stop(),
+    server,
   };
 }
 

@@ -1,9 +1,10 @@
 import { createServer } from 'node:net';
 import { createDb, migrateToLatest } from '@fanpilot/db';
+import { createJobRunner } from '@fanpilot/jobs';
+import { createStorage } from '@fanpilot/storage';
 import { buildApp, defaultWebRoots } from './app.ts';
 import { resolveConfig } from './config.ts';
 import { EnvError, loadEnv } from './env.ts';
-import { createStorage } from './plugins/storage.ts';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -32,7 +33,12 @@ async function main() {
   const db = createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   await migrateToLatest(db.db);
   const storage = await createStorage(config.s3);
-  const app = await buildApp({ config, db, storage, web: defaultWebRoots() });
+  const jobs = createJobRunner({
+    redisUrl: env.REDIS_URL,
+    onError: (queue, error, _data, final) =>
+      app.log[final ? 'error' : 'warn']({ queue, reason: error.message, final }, 'job failed'),
+  });
+  const app = await buildApp({ config, db, storage, jobs, web: defaultWebRoots() });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -43,6 +49,7 @@ async function main() {
     force.unref();
     try {
       await app.close();
+      await jobs.close();
       await db.close();
       await config.stopEmbedded();
     } finally {

@@ -2,29 +2,43 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from './connection.ts';
 import { migrateToLatest } from './migrate.ts';
+import { createTestDatabase } from './testing.ts';
 
-const targets: [string, () => DbHandle][] = [['pglite', () => createDb({ dataDir: 'memory://' })]];
 const testUrl = process.env.TEST_DATABASE_URL;
+const targets: [string, () => Promise<DbHandle & { dispose: () => Promise<void> }>][] = [
+  [
+    'pglite',
+    async () => {
+      const handle = createDb({ dataDir: 'memory://' });
+      return { ...handle, dispose: handle.close };
+    },
+  ],
+];
 if (testUrl) {
-  targets.push(['postgres', () => createDb({ databaseUrl: testUrl })]);
-}
-
-async function resetPostgres(url: string) {
-  const admin = createDb({ databaseUrl: url });
-  await sql`drop schema public cascade`.execute(admin.db);
-  await sql`create schema public`.execute(admin.db);
-  await admin.close();
+  targets.push([
+    'postgres',
+    async () => {
+      const fresh = await createTestDatabase(testUrl);
+      const handle = createDb({ databaseUrl: fresh.url });
+      return {
+        ...handle,
+        dispose: async () => {
+          await handle.close();
+          await fresh.drop();
+        },
+      };
+    },
+  ]);
 }
 
 describe.each(targets)('data model on %s', (kind, make) => {
-  let handle: DbHandle;
+  let handle: DbHandle & { dispose: () => Promise<void> };
   beforeAll(async () => {
-    if (kind === 'postgres' && testUrl) await resetPostgres(testUrl);
-    handle = make();
+    handle = await make();
     await migrateToLatest(handle.db);
   });
   afterAll(async () => {
-    await handle?.close();
+    await handle?.dispose();
   });
 
   it('runs every migration and is idempotent on a second run', async () => {

@@ -1,3 +1,4 @@
 export * from './connection.ts';
 export * from './migrate.ts';
+export * from './testing.ts';
 export * from './types.ts';

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, loadEnv } from './env.ts';
+
+describe('environment', () => {
+  it('has embedded defaults for everything', () => {
+    const env = loadEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATA_DIR).toBe('.data');
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.REDIS_URL).toBeUndefined();
+    expect(env.OAUTH_ISSUER).toBe('https://accounts.google.com');
+    expect(env.INGEST_ALLOWED_PRIVATE_HOSTS).toEqual([]);
+  });
+
+  it('parses lists and origins', () => {
+    const env = loadEnv({
+      INGEST_ALLOWED_PRIVATE_HOSTS: '127.0.0.1, localhost',
+      PUBLIC_ORIGIN: 'https://fan.example/x',
+    });
+    expect(env.INGEST_ALLOWED_PRIVATE_HOSTS).toEqual(['127.0.0.1', 'localhost']);
+    expect(env.PUBLIC_ORIGIN).toBe('https://fan.example');
+  });
+
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['REDIS_URL', { REDIS_URL: 'http://x' }],
+    ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'not a url' }],
+    ['SESSION_SECRET', { SESSION_SECRET: 'short' }],
+    ['GOOGLE_CLIENT_SECRET', { GOOGLE_CLIENT_ID: 'id' }],
+    ['S3_ACCESS_KEY_ID', { S3_ENDPOINT: 'http://127.0.0.1:9000' }],
+    ['S3_FORCE_PATH_STYLE', { S3_FORCE_PATH_STYLE: 'maybe' }],
+  ])('names %s when its value is bad', (name, source) => {
+    expect(() => loadEnv(source)).toThrow(EnvError);
+    expect(() => loadEnv(source)).toThrow(name);
+  });
+});

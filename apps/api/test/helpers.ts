@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
+import { createStorage, type Storage } from '@fanpilot/storage';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import type { RuntimeConfig } from '../src/config.ts';
+import {
+  type LocalIdentity,
+  type LocalOidc,
+  type LocalS3,
+  startLocalOidc,
+  startLocalS3,
+} from '../src/embedded.ts';
+import { loadEnv } from '../src/env.ts';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  url: string;
+  oidc: LocalOidc;
+  s3: LocalS3;
+  db: DbHandle;
+  storage: Storage;
+  jobs: JobRunner;
+  config: RuntimeConfig;
+  /** Runs the whole OAuth code flow over HTTP as `identity`; returns the Cookie header of the session. */
+  signIn: (identity?: LocalIdentity) => Promise<string>;
+  close: () => Promise<void>;
+}
+
+export const identity = (name: string): LocalIdentity => ({
+  sub: `sub-${name}`,
+  name: `${name[0]?.toUpperCase()}${name.slice(1)} Tester`,
+  email: `${name}@example.com`,
+});
+
+/** Cookies a response sets, as name=value pairs. */
+export function setCookies(res: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const i = pair!.indexOf('=');
+    out[pair!.slice(0, i)] = pair!.slice(i + 1);
+  }
+  return out;
+}
+
+export const cookieHeader = (jar: Record<string, string>) =>
+  Object.entries(jar)
+    .filter(([, v]) => v !== '')
+    .map(([k, v]) => `${k}=${v}`)
+    .join('; ');
+
+/** The api on a real port, against PostgreSQL (TEST_DATABASE_URL) or PGlite, local S3 and a local OpenID provider. */
+export async function startTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-api-'));
+  const port = await freePort();
+  const oidc = await startLocalOidc(identity('alice'));
+  const s3 = await startLocalS3({ directory: path.join(dataDir, 's3'), bucket: 'fanpilot-test' });
+  const env = loadEnv({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
+  const config: RuntimeConfig = {
+    env,
+    publicOrigin: `http://127.0.0.1:${port}`,
+    sessionSecret: 'test-session-secret-0123456789',
+    oauth: { issuer: oidc.issuer, clientId: 'test-client', clientSecret: 'test-secret', local: true },
+    s3: {
+      endpoint: s3.endpoint,
+      publicEndpoint: s3.endpoint,
+      region: 'us-east-1',
+      bucket: s3.bucket,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+      forcePathStyle: true,
+    },
+    stopEmbedded: async () => {},
+  };
+  const baseUrl = process.env.TEST_DATABASE_URL;
+  const fresh = baseUrl ? await createTestDatabase(baseUrl) : undefined;
+  const db = createDb(fresh ? { databaseUrl: fresh.url, poolSize: 5 } : { dataDir: 'memory://' });
+  await migrateToLatest(db.db);
+  const storage = await createStorage(config.s3);
+  const jobs = createJobRunner({ redisUrl: undefined, backoffMs: 20 });
+  const app = await buildApp({ config, db, storage, jobs, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${port}`;
+
+  const signIn = async (who?: LocalIdentity) => {
+    if (who) oidc.setIdentity(who);
+    const start = await fetch(`${url}/auth/google`, { redirect: 'manual' });
+    const jar = setCookies(start);
+    const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+    const callback = await fetch(authorize.headers.get('location')!, {
+      redirect: 'manual',
+      headers: { cookie: cookieHeader(jar) },
+    });
+    if (callback.status !== 302)
+      throw new Error(`callback answered ${callback.status}: ${await callback.text()}`);
+    const session = setCookies(callback).fp_session;
+    if (!session) throw new Error(`no session cookie; location ${callback.headers.get('location')}`);
+    return `fp_session=${session}`;
+  };
+
+  return {
+    app,
+    url,
+    oidc,
+    s3,
+    db,
+    storage,
+    jobs,
+    config,
+    signIn,
+    async close() {
+      await app.close();
+      await jobs.close();
+      await db.close();
+      await fresh?.drop();
+      await oidc.stop();
+      await s3.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small valid PNG (1x1), enough for type checks by content. */
+export const PNG_1PX = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Asks for an upload URL and PUTs the bytes there, as the browser does; returns the URL without its query. */
+export async function uploadAs(
+  t: TestApp,
+  cookie: string,
+  body: Buffer,
+  contentType = 'image/png',
+): Promise<string> {
+  const res = await fetch(`${t.url}/api/objects/upload`, { method: 'POST', headers: { cookie } });
+  if (res.status !== 200) throw new Error(`upload URL: ${res.status} ${await res.text()}`);
+  const { uploadURL } = (await res.json()) as { uploadURL: string };
+  const put = await fetch(uploadURL, { method: 'PUT', body, headers: { 'content-type': contentType } });
+  if (!put.ok) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
+  return uploadURL.split('?')[0]!;
+}
+
+export async function json(res: Response) {
+  return (await res.json()) as Record<string, unknown> & { error?: string; message?: string };
+}

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** A fresh, empty PostgreSQL database beside the one `baseUrl` names; drop() removes it. */
+export async function createTestDatabase(
+  baseUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `fp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import { type ConnectionOptions, Queue, Worker } from 'bullmq';
+
+/** A job handler: idempotent (it may run twice) and throws an Error to ask for a retry. */
+export type JobHandler<T = unknown> = (
+  data: T,
+  context: { attempt: number; jobId: string | undefined },
+) => Promise<void>;
+
+export interface EnqueueOptions {
+  /** Deduplicates: while a job with this id waits or runs, adding it again does nothing. */
+  jobId?: string;
+  delayMs?: number;
+  attempts?: number;
+}
+
+export interface JobRunner {
+  readonly mode: 'redis' | 'in-process';
+  enqueue: (queue: string, data: object, options?: EnqueueOptions) => Promise<void>;
+  /** Consumes the named queues in this process. */
+  work: (handlers: Record<string, JobHandler<never>>, options?: { concurrency?: number }) => void;
+  /** Counts of jobs waiting or running per queue (for health and tests). */
+  pending: (queue: string) => Promise<number>;
+  ping: () => Promise<void>;
+  /** Stops taking jobs, waits for the ones running, then closes connections. */
+  close: () => Promise<void>;
+}
+
+export interface JobRunnerOptions {
+  /** redis://… ; unset runs handlers inside this process. */
+  redisUrl?: string | undefined;
+  attempts?: number;
+  backoffMs?: number;
+  /** Prefix for BullMQ keys (tests isolate themselves with it). */
+  prefix?: string;
+  onError?: (queue: string, error: Error, data: unknown, final: boolean) => void;
+}
+
+export function createJobRunner(options: JobRunnerOptions): JobRunner {
+  return options.redisUrl ? redisRunner(options.redisUrl, options) : inProcessRunner(options);
+}
+
+function connectionFrom(url: string): ConnectionOptions {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) } : {}),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+    maxRetriesPerRequest: null,
+  };
+}
+
+/** BullMQ job ids may not hold ':'. */
+const safeId = (id: string) => id.replace(/:/g, '_');
+
+function redisRunner(url: string, options: JobRunnerOptions): JobRunner {
+  const connection = connectionFrom(url);
+  const prefix = options.prefix ?? 'fanpilot';
+  const attempts = options.attempts ?? 5;
+  const backoffMs = options.backoffMs ?? 2000;
+  const queues = new Map<string, Queue>();
+  const workers: Worker[] = [];
+  const queue = (name: string) => {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection, prefix });
+      q.on('error', () => {});
+      queues.set(name, q);
+    }
+    return q;
+  };
+
+  return {
+    mode: 'redis',
+    async enqueue(name, data, opts = {}) {
+      await queue(name).add(name, data, {
+        ...(opts.jobId ? { jobId: safeId(opts.jobId) } : {}),
+        ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+        attempts: opts.attempts ?? attempts,
+        backoff: { type: 'exponential', delay: backoffMs },
+        removeOnComplete: true,
+        removeOnFail: { count: 1000 },
+      });
+    },
+    work(handlers, opts = {}) {
+      for (const [name, handler] of Object.entries(handlers)) {
+        const worker = new Worker(
+          name,
+          async (job) => {
+            await (handler as JobHandler)(job.data, { attempt: job.attemptsMade + 1, jobId: job.id });
+          },
+          {
+            connection,
+            prefix,
+            concurrency: opts.concurrency ?? 2,
+            // A worker killed mid-job loses its lock; the job is then picked up again.
+            lockDuration: 60_000,
+            stalledInterval: 30_000,
+            maxStalledCount: 3,
+          },
+        );
+        worker.on('error', (err) => options.onError?.(name, err, undefined, false));
+        worker.on('failed', (job, err) => {
+          const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1);
+          options.onError?.(name, err, job?.data, final);
+        });
+        workers.push(worker);
+      }
+    },
+    async pending(name) {
+      const counts = await queue(name).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+      return Object.values(counts).reduce((a, b) => a + b, 0);
+    },
+    async ping() {
+      // A real round trip to Redis, not just a connected socket.
+      await queue('health').getJobCounts('waiting');
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([...queues.values()].map((q) => q.close()));
+    },
+  };
+}
+
+function inProcessRunner(options: JobRunnerOptions): JobRunner {
+  const attempts = options.attempts ?? 5;
+  const backoffMs = options.backoffMs ?? 2000;
+  const handlers = new Map<string, JobHandler>();
+  const waiting = new Map<
+    string,
+    { data: unknown; jobId?: string; attempt: number; maxAttempts: number }[]
+  >();
+  const active = new Map<string, number>();
+  const known = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
+  const running = new Set<Promise<void>>();
+  let concurrency = 2;
+  let closed = false;
+
+  const drain = (name: string) => {
+    const handler = handlers.get(name);
+    const list = waiting.get(name);
+    if (!handler || !list || closed) return;
+    while ((active.get(name) ?? 0) < concurrency && list.length > 0) {
+      const job = list.shift()!;
+      active.set(name, (active.get(name) ?? 0) + 1);
+      const holder: { run?: Promise<void> } = {};
+      holder.run = (async () => {
+        await Promise.resolve();
+        try {
+          await handler(job.data, { attempt: job.attempt, jobId: job.jobId });
+          if (job.jobId) known.delete(`${name}/${job.jobId}`);
+        } catch (err) {
+          const error = err instanceof Error ? err : new Error(String(err));
+          const final = job.attempt >= job.maxAttempts || closed;
+          options.onError?.(name, error, job.data, final);
+          if (final) {
+            if (job.jobId) known.delete(`${name}/${job.jobId}`);
+          } else {
+            const timer = setTimeout(
+              () => {
+                timers.delete(timer);
+                list.push({ ...job, attempt: job.attempt + 1 });
+                drain(name);
+              },
+              backoffMs * 2 ** (job.attempt - 1),
+            );
+            timers.add(timer);
+          }
+        } finally {
+          active.set(name, (active.get(name) ?? 1) - 1);
+          if (holder.run) running.delete(holder.run);
+          drain(name);
+        }
+      })();
+      running.add(holder.run);
+    }
+  };
+
+  return {
+    mode: 'in-process',
+    async enqueue(name, data, opts = {}) {
+      if (closed) throw new Error('The job runner is closed');
+      if (opts.jobId) {
+        const key = `${name}/${opts.jobId}`;
+        if (known.has(key)) return;
+        known.add(key);
+      }
+      const job = { data, jobId: opts.jobId, attempt: 1, maxAttempts: opts.attempts ?? attempts };
+      const list = waiting.get(name) ?? [];
+      waiting.set(name, list);
+      if (opts.delayMs) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          list.push(job);
+          drain(name);
+        }, opts.delayMs);
+        timers.add(timer);
+      } else {
+        list.push(job);
+        // Let the caller's transaction finish before the handler reads what it wrote.
+        setImmediate(() => drain(name));
+      }
+    },
+    work(map, opts = {}) {
+      concurrency = opts.concurrency ?? concurrency;
+      for (const [name, handler] of Object.entries(map)) {
+        handlers.set(name, handler as JobHandler);
+        drain(name);
+      }
+    },
+    async pending(name) {
+      return (waiting.get(name)?.length ?? 0) + (active.get(name) ?? 0);
+    },
+    async ping() {},
+    async close() {
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      await Promise.allSettled([...running]);
+    },
+  };
+}

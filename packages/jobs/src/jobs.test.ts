@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createJobRunner, type JobRunner } from './index.ts';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const modes: [string, string | undefined][] = [['in-process', undefined]];
+if (redisUrl) modes.push(['redis', redisUrl]);
+
+const until = async (check: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe.each(modes)('job runner (%s)', (_mode, url) => {
+  let runner: JobRunner;
+  afterEach(async () => {
+    await runner?.close();
+  });
+
+  it('runs a job and retries it with backoff until it succeeds', async () => {
+    runner = createJobRunner({ redisUrl: url, backoffMs: 10, prefix: `t-${randomUUID()}` });
+    const attempts: number[] = [];
+    runner.work({
+      flaky: async (_data, ctx) => {
+        attempts.push(ctx.attempt);
+        if (ctx.attempt < 3) throw new Error('provider unreachable');
+      },
+    });
+    await runner.enqueue('flaky', { id: 1 });
+    await until(() => attempts.length === 3);
+    expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  it('gives up after the last attempt and reports it as final', async () => {
+    const finals: boolean[] = [];
+    runner = createJobRunner({
+      redisUrl: url,
+      backoffMs: 5,
+      attempts: 2,
+      prefix: `t-${randomUUID()}`,
+      onError: (_q, _e, _d, final) => finals.push(final),
+    });
+    runner.work({ broken: async () => Promise.reject(new Error('always')) });
+    await runner.enqueue('broken', {});
+    await until(() => finals.length === 2);
+    expect(finals).toEqual([false, true]);
+  });
+
+  it('deduplicates by job id while the job waits', async () => {
+    runner = createJobRunner({ redisUrl: url, prefix: `t-${randomUUID()}` });
+    let runs = 0;
+    await runner.enqueue('once', { n: 1 }, { jobId: 'same' });
+    await runner.enqueue('once', { n: 2 }, { jobId: 'same' });
+    runner.work({
+      once: async () => {
+        runs++;
+      },
+    });
+    await until(() => runs >= 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(runs).toBe(1);
+  });
+});
