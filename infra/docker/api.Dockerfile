@@ -28,7 +28,7 @@ RUN pnpm install --frozen-lockfile --offline
 RUN pnpm turbo run build --filter=@fanpilot/api...
 # The migration runner (packages/db/src/migrate-cli.ts) bundled beside the server, so the runtime
 # image can migrate without tsx or TypeScript sources.
-RUN cd apps/api && pnpm exec tsup ../../packages/db/src/migrate-cli.ts \
+RUN pnpm --filter @fanpilot/api exec tsup ../../packages/db/src/migrate-cli.ts \
       --no-config --format esm --platform node --target node22 --out-dir dist
 # pnpm 10 deploys from the lockfile only with injected workspace packages; enable it for this
 # command alone (the workspace itself keeps symlinked packages for development).
