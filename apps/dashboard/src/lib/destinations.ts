@@ -1,0 +1,12 @@
+import type { CurrentUser } from '@fanpilot/contracts';
+
+/** SPEC section 4: onboarded creators belong on their dashboard, everyone else on the signup page. */
+export function homeFor(user: Pick<CurrentUser, 'onboardingComplete' | 'username'>): string {
+  return user.onboardingComplete ? dashboardPath(user.username) : '/creator-signup';
+}
+
+export function dashboardPath(username: string, prefix: 'dashboard' | 'admin' = 'dashboard'): string {
+  return `/${prefix}/${encodeURIComponent(username)}`;
+}
+
+export const pwaPath = (username: string) => `/pwa/${encodeURIComponent(username)}`;
