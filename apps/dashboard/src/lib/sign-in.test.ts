@@ -60,6 +60,18 @@ describe('startSignIn', () => {
     expect(win.location.reload).toHaveBeenCalledTimes(1);
   });
 
+  it('brings an open popup forward on a second click instead of opening another', () => {
+    const popup = { closed: false, focus: vi.fn() };
+    const win = fakeWindow(1440, popup);
+    startSignIn(win as unknown as Window);
+    startSignIn(win as unknown as Window);
+    expect(win.open).toHaveBeenCalledTimes(1);
+    expect(popup.focus).toHaveBeenCalledTimes(2);
+    popup.closed = true;
+    vi.advanceTimersByTime(1_000);
+    expect(win.location.reload).toHaveBeenCalledTimes(1);
+  });
+
   it('navigates when the popup is blocked', () => {
     const win = fakeWindow(1440, null);
     startSignIn(win as unknown as Window);

@@ -7,6 +7,9 @@ const MOBILE_USER_AGENT = /Android|webOS|iPhone|iPad|iPod|BlackBerry|IEMobile|Op
 
 export type SignInMode = 'redirect' | 'popup';
 
+/** The sign-in popup this page opened, while it may still be open. */
+let openPopup: Window | null = null;
+
 /** SPEC section 4: phones (768 px wide or less, or a mobile user agent) navigate; others use a popup. */
 export function chooseSignInMode({ width, userAgent }: { width: number; userAgent: string }): SignInMode {
   return width <= MOBILE_BREAKPOINT_PX || MOBILE_USER_AGENT.test(userAgent) ? 'redirect' : 'popup';
@@ -34,7 +37,13 @@ export function startSignIn(win: Window = window): void {
     win.location.assign(SIGN_IN_PATH);
     return;
   }
+  if (openPopup && !openPopup.closed) {
+    // A second click while signing in brings the popup forward instead of starting over.
+    openPopup.focus();
+    return;
+  }
   const popup = win.open(SIGN_IN_POPUP_PATH, 'fanpilot-sign-in', popupFeatures(win));
+  openPopup = popup;
   if (!popup) {
     win.location.assign(SIGN_IN_PATH);
     return;
@@ -43,6 +52,7 @@ export function startSignIn(win: Window = window): void {
   const timer = win.setInterval(() => {
     if (!popup.closed) return;
     win.clearInterval(timer);
+    openPopup = null;
     win.location.reload();
   }, SIGN_IN_POPUP_CHECK_MS);
 }
