@@ -10,3 +10,11 @@ export function dashboardPath(username: string, prefix: 'dashboard' | 'admin' = 
 }
 
 export const pwaPath = (username: string) => `/pwa/${encodeURIComponent(username)}`;
+
+/** The creator's shareable addresses on this origin: the admin dashboard and the fan chat app. */
+export function creatorLinks(username: string, origin: string = window.location.origin) {
+  return {
+    admin: `${origin}${dashboardPath(username, 'admin')}`,
+    pwa: `${origin}${pwaPath(username)}`,
+  };
+}

@@ -8,6 +8,7 @@ import { Button, buttonClasses, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useLoaderData, useNavigate } from 'react-router';
+import { textFieldClass } from '../components/field-classes.ts';
 import { Logo } from '../components/Logo.tsx';
 import { ProfileImageField, type UploadState } from '../components/signup/ProfileImageField.tsx';
 import { apiRequest, serverMessage } from '../lib/api.ts';
@@ -159,7 +160,7 @@ export function CreatorSignupPage() {
                   setChatbotName(event.target.value);
                   if (nameError && event.target.value.trim()) setNameError(null);
                 }}
-                className="mt-2 block w-full rounded-lg border border-slate-300 px-3 py-2.5 text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-brand-600 aria-invalid:border-red-500 disabled:bg-slate-50"
+                className={`mt-2 ${textFieldClass}`}
               />
               {nameError && (
                 <p id={`${nameId}-error`} className="mt-1.5 text-sm font-medium text-red-700">
@@ -179,7 +180,7 @@ export function CreatorSignupPage() {
                 placeholder={t.descriptionPlaceholder}
                 disabled={busy}
                 onChange={(event) => setDescription(event.target.value)}
-                className="mt-2 block w-full resize-y rounded-lg border border-slate-300 px-3 py-2.5 text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-brand-600 disabled:bg-slate-50"
+                className={`mt-2 resize-y ${textFieldClass}`}
               />
             </div>
             <Button type="submit" size="lg" className="w-full" disabled={busy || uploadState === 'uploading'}>

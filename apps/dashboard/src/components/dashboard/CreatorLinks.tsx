@@ -1,4 +1,4 @@
-import { creatorLinks } from '../../lib/links.ts';
+import { creatorLinks } from '../../lib/destinations.ts';
 import { TEXT } from '../../texts.ts';
 
 /** The /admin/{username} and /pwa/{username} addresses, as links. */

@@ -2,6 +2,7 @@ import { cn } from '@fanpilot/ui';
 import { useId } from 'react';
 import { useObjectUrl } from '../../hooks/useObjectUrl.ts';
 import { TEXT } from '../../texts.ts';
+import { fileInputClass } from '../field-classes.ts';
 import { ImageIcon } from '../icons.tsx';
 
 export type UploadState = 'idle' | 'uploading' | 'uploaded' | 'failed';
@@ -53,7 +54,7 @@ export function ProfileImageField({ file, uploadState, error, disabled, onChoose
             const chosen = event.target.files?.[0];
             if (chosen && !onChoose(chosen)) event.target.value = '';
           }}
-          className="mt-2 block w-full text-sm text-slate-700 file:mr-3 file:cursor-pointer file:rounded-lg file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-semibold file:text-brand-700 hover:file:bg-brand-100"
+          className={`mt-2 ${fileInputClass}`}
         />
         <p id={hintId} className="mt-1.5 text-sm text-slate-600">
           {t.imageHint}

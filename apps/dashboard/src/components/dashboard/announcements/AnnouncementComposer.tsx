@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, type Ref, useId, useState } from 'react';
 import { apiRequest } from '../../../lib/api.ts';
 import { TEXT } from '../../../texts.ts';
+import { textFieldClass } from '../../field-classes.ts';
 import { Card } from '../Card.tsx';
 
 const t = TEXT.announcements;
@@ -60,7 +61,7 @@ export function AnnouncementComposer({ username, textareaRef }: AnnouncementComp
           aria-describedby={`${id}-counter ${id}-hint`}
           onChange={(event) => setMessage(event.target.value)}
           onKeyDown={onKeyDown}
-          className="block w-full resize-y rounded-lg border border-slate-300 px-3 py-2.5 text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-brand-600"
+          className={`resize-y ${textFieldClass}`}
         />
         <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
           <div className="text-xs">

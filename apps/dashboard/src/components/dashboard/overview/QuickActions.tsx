@@ -1,6 +1,6 @@
 import { buttonClasses } from '@fanpilot/ui';
 import type { ResponseStatus } from '../../../hooks/useResponseStatus.ts';
-import { creatorLinks } from '../../../lib/links.ts';
+import { creatorLinks } from '../../../lib/destinations.ts';
 import { TEXT } from '../../../texts.ts';
 import { ChatIcon, ExternalIcon, MegaphoneIcon, SettingsIcon, SparkIcon, ToggleIcon } from '../../icons.tsx';
 import { Card } from '../Card.tsx';

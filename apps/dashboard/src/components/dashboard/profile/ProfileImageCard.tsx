@@ -6,6 +6,7 @@ import { apiRequest } from '../../../lib/api.ts';
 import { currentUserQuery } from '../../../lib/queries.ts';
 import { hasUploadsSegment, imageProblem, UploadError, uploadFile } from '../../../lib/upload.ts';
 import { TEXT } from '../../../texts.ts';
+import { fileInputClass } from '../../field-classes.ts';
 import { ImageIcon } from '../../icons.tsx';
 import { Card } from '../Card.tsx';
 import { ProfileAvatar } from '../ProfileAvatar.tsx';
@@ -98,7 +99,7 @@ export function ProfileImageCard({ user }: { user: CurrentUser }) {
               );
               if (!problem) change.mutate(file);
             }}
-            className="mt-2 block w-full text-sm text-slate-700 file:mr-3 file:cursor-pointer file:rounded-lg file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-semibold file:text-brand-700 hover:file:bg-brand-100"
+            className={`mt-2 ${fileInputClass}`}
           />
           <p id={`${id}-hint`} className="mt-1.5 text-sm text-slate-600">
             {TEXT.profile.imageHint}
