@@ -1,0 +1,82 @@
+import { ANNOUNCEMENT_MAX_LENGTH } from '@fanpilot/contracts';
+import { Button, cn, toast } from '@fanpilot/ui';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, type KeyboardEvent, type Ref, useId, useState } from 'react';
+import { apiRequest } from '../../../lib/api.ts';
+import { TEXT } from '../../../texts.ts';
+import { textFieldClass } from '../../field-classes.ts';
+import { Card } from '../Card.tsx';
+
+const t = TEXT.announcements;
+
+/** Writes a notice to all fans. Enter sends; Shift+Enter adds a new line (SPEC section 2). */
+interface AnnouncementComposerProps {
+  username: string;
+  textareaRef?: Ref<HTMLTextAreaElement>;
+}
+
+export function AnnouncementComposer({ username, textareaRef }: AnnouncementComposerProps) {
+  const id = useId();
+  const [message, setMessage] = useState('');
+  const send = useMutation({
+    mutationFn: (text: string) =>
+      apiRequest<unknown>('POST', `/api/creators/username/${encodeURIComponent(username)}/set-notice`, {
+        message: text,
+      }),
+    onSuccess: () => {
+      setMessage('');
+      toast({ title: t.sent, variant: 'success' });
+    },
+    onError: () => toast({ title: t.sendFailed, variant: 'error' }),
+  });
+
+  function submit(event?: FormEvent) {
+    event?.preventDefault();
+    const text = message.trim();
+    if (!text || send.isPending) return;
+    send.mutate(text);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    // Keep Enter for choosing a candidate while an input method (e.g. Korean) is composing.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  }
+
+  const over = message.length > ANNOUNCEMENT_MAX_LENGTH;
+  return (
+    <Card title={t.composerLabel}>
+      <form onSubmit={submit}>
+        <label htmlFor={id} className="sr-only">
+          {t.composerLabel}
+        </label>
+        <textarea
+          ref={textareaRef}
+          id={id}
+          rows={4}
+          value={message}
+          placeholder={t.placeholder}
+          aria-describedby={`${id}-counter ${id}-hint`}
+          onChange={(event) => setMessage(event.target.value)}
+          onKeyDown={onKeyDown}
+          className={`resize-y ${textFieldClass}`}
+        />
+        <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+          <div className="text-xs">
+            <p id={`${id}-counter`} className={cn('font-medium', over ? 'text-red-700' : 'text-slate-600')}>
+              {t.counter(message.length)}
+            </p>
+            <p id={`${id}-hint`} className="text-slate-600">
+              {t.keyHint}
+            </p>
+          </div>
+          <Button type="submit" disabled={send.isPending}>
+            {send.isPending ? t.sending : t.send}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

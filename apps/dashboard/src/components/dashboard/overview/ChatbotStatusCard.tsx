@@ -1,0 +1,46 @@
+import type { Chatbot } from '@fanpilot/contracts';
+import { Button } from '@fanpilot/ui';
+import { TEXT } from '../../../texts.ts';
+import { BotIcon } from '../../icons.tsx';
+import { Card } from '../Card.tsx';
+
+interface ChatbotStatusCardProps {
+  /** undefined while loading, null when the creator has no chatbot. */
+  chatbot: Chatbot | null | undefined;
+  /** The chatbot could not be read. */
+  failed?: boolean;
+  /** Opens the Create AI Chatbot modal (left out until that modal exists). */
+  onCreateChatbot?: (() => void) | undefined;
+}
+
+const t = TEXT.dashboard.chatbot;
+
+export function ChatbotStatusCard({ chatbot, failed, onCreateChatbot }: ChatbotStatusCardProps) {
+  return (
+    <Card title={t.heading} Icon={BotIcon}>
+      {failed ? (
+        <p className="text-sm text-slate-600">{t.unavailable}</p>
+      ) : chatbot === undefined ? (
+        <p className="text-sm text-slate-600" role="status">
+          {TEXT.common.loading}
+        </p>
+      ) : chatbot ? (
+        <div className="flex items-start gap-3">
+          <span aria-hidden="true" className="mt-1.5 size-2.5 shrink-0 rounded-full bg-emerald-500" />
+          <div>
+            <p className="font-semibold text-emerald-800">{t.active}</p>
+            <p className="mt-0.5 text-sm text-slate-600">{t.activeDetail(chatbot.name)}</p>
+          </div>
+        </div>
+      ) : (
+        <div className="flex flex-col items-start gap-3">
+          <div>
+            <p className="font-semibold text-slate-900">{t.none}</p>
+            <p className="mt-0.5 text-sm text-slate-600">{t.noneDetail}</p>
+          </div>
+          {onCreateChatbot && <Button onClick={onCreateChatbot}>{t.create}</Button>}
+        </div>
+      )}
+    </Card>
+  );
+}

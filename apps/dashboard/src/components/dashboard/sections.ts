@@ -1,0 +1,12 @@
+import { TEXT } from '../../texts.ts';
+import { ChatIcon, HomeIcon, MegaphoneIcon, UserIcon } from '../icons.tsx';
+
+export type DashboardSection = 'dashboard' | 'chats' | 'announcements' | 'profile';
+
+/** Sidebar order. Profile Settings is reachable from the desktop sidebar only (SPEC section 2). */
+export const SECTIONS = [
+  { id: 'dashboard', label: TEXT.shell.sections.dashboard, Icon: HomeIcon, onMobile: true },
+  { id: 'chats', label: TEXT.shell.sections.chats, Icon: ChatIcon, onMobile: true },
+  { id: 'announcements', label: TEXT.shell.sections.announcements, Icon: MegaphoneIcon, onMobile: true },
+  { id: 'profile', label: TEXT.shell.sections.profile, Icon: UserIcon, onMobile: false },
+] as const satisfies readonly { id: DashboardSection; label: string; Icon: unknown; onMobile: boolean }[];

@@ -1,0 +1,7 @@
+import { Button, type ButtonProps } from '@fanpilot/ui';
+import { startSignIn } from '../../lib/sign-in.ts';
+
+/** Starts Google sign-in (SPEC: Start Building and Start Free Trial both do). */
+export function SignInButton(props: Omit<ButtonProps, 'onClick'>) {
+  return <Button {...props} onClick={() => startSignIn()} />;
+}

@@ -1,0 +1,22 @@
+import { QueryClient } from '@tanstack/react-query';
+import { getQueryFn } from './api.ts';
+
+/**
+ * SPEC section 4: data refreshes by polling only. Cached data does not go stale by time, there is
+ * no refetch on window focus and no retry unless a query asks for it.
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryFn({ on401: 'throw' }),
+        refetchOnWindowFocus: false,
+        retry: false,
+        staleTime: Number.POSITIVE_INFINITY,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export const queryClient = createQueryClient();

@@ -1,0 +1,64 @@
+import { useEffect, useRef, useState } from 'react';
+import { AnnouncementsSection } from '../components/dashboard/announcements/AnnouncementsSection.tsx';
+import { ChatManagementSection } from '../components/dashboard/chats/ChatManagementSection.tsx';
+import { DashboardHeader } from '../components/dashboard/DashboardHeader.tsx';
+import { DashboardOverview } from '../components/dashboard/overview/DashboardOverview.tsx';
+import { ProfileSettingsSection } from '../components/dashboard/profile/ProfileSettingsSection.tsx';
+import { Sidebar } from '../components/dashboard/Sidebar.tsx';
+import type { DashboardSection } from '../components/dashboard/sections.ts';
+import { useResponseStatus } from '../hooks/useResponseStatus.ts';
+import { useSignedInUser } from '../hooks/useSignedInUser.ts';
+import { TEXT } from '../texts.ts';
+
+/** `/dashboard/:username?` and `/admin/:username?`: the creator's dashboard shell and its sections. */
+export function DashboardPage() {
+  const user = useSignedInUser();
+  const status = useResponseStatus(user.username);
+  // SPEC: the local view is state, not part of the address, and starts at the dashboard.
+  const [section, setSection] = useState<DashboardSection>('dashboard');
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const composerRef = useRef<HTMLTextAreaElement>(null);
+  const focusComposer = useRef(false);
+  const firstRender = useRef(true);
+
+  useEffect(() => {
+    // A section change moves focus to the new heading (or the composer for Send Notice), as a page change would.
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    if (focusComposer.current && composerRef.current) composerRef.current.focus();
+    else headingRef.current?.focus();
+    focusComposer.current = false;
+    window.scrollTo({ top: 0 });
+  }, [section]);
+
+  const select = (next: DashboardSection) => {
+    focusComposer.current = next === 'announcements' && section === 'dashboard';
+    setSection(next);
+  };
+
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      <title>{`${TEXT.shell.sections[section]} · ${TEXT.productName}`}</title>
+      <DashboardHeader user={user} current={section} onSelect={select} />
+      <div className="flex">
+        <Sidebar current={section} onSelect={select} status={status} />
+        <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          {section === 'dashboard' && (
+            <DashboardOverview headingRef={headingRef} user={user} status={status} onSelect={select} />
+          )}
+          {section === 'chats' && <ChatManagementSection headingRef={headingRef} />}
+          {section === 'announcements' && (
+            <AnnouncementsSection
+              headingRef={headingRef}
+              composerRef={composerRef}
+              username={user.username}
+            />
+          )}
+          {section === 'profile' && <ProfileSettingsSection headingRef={headingRef} user={user} />}
+        </main>
+      </div>
+    </div>
+  );
+}

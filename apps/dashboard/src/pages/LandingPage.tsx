@@ -1,0 +1,30 @@
+import { ClaimsSection } from '../components/landing/ClaimsSection.tsx';
+import { FaqSection } from '../components/landing/FaqSection.tsx';
+import { FeaturesSection } from '../components/landing/FeaturesSection.tsx';
+import { FinalCta } from '../components/landing/FinalCta.tsx';
+import { Hero } from '../components/landing/Hero.tsx';
+import { HowItWorks } from '../components/landing/HowItWorks.tsx';
+import { LandingFooter } from '../components/landing/LandingFooter.tsx';
+import { LandingHeader } from '../components/landing/LandingHeader.tsx';
+import { PricingSection } from '../components/landing/PricingSection.tsx';
+import { TEXT } from '../texts.ts';
+
+/** `/`: sells Fanpilot to creators; every call to action starts Google sign-in. */
+export function LandingPage() {
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      <title>{`${TEXT.productName} — ${TEXT.landing.hero.eyebrow}`}</title>
+      <LandingHeader />
+      <main id="main">
+        <Hero />
+        <ClaimsSection />
+        <HowItWorks />
+        <FeaturesSection />
+        <PricingSection />
+        <FaqSection />
+        <FinalCta />
+      </main>
+      <LandingFooter />
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/**
+ * In `vite dev`, the api answers these paths. Run it with PORT=3001 and
+ * PUBLIC_ORIGIN=http://localhost:5173 so the sign-in callback comes back through this server.
+ */
+const apiOrigin = process.env.API_ORIGIN ?? 'http://localhost:3001';
+const proxied = Object.fromEntries(['/api', '/auth', '/objects'].map((path) => [path, apiOrigin]));
+
+export default defineConfig({
+  base: '/',
+  plugins: [react(), tailwindcss()],
+  build: { outDir: 'dist', emptyOutDir: true },
+  server: { proxy: proxied },
+});

@@ -1,0 +1,12 @@
+export { Button, type ButtonProps, type ButtonSize, type ButtonVariant, buttonClasses } from './Button.tsx';
+export { cn } from './cn.ts';
+export { Modal, type ModalProps, Sheet, type SheetProps } from './Modal.tsx';
+export { Toaster, type ToasterProps } from './Toaster.tsx';
+export {
+  dismissToast,
+  getToastSnapshot,
+  type ToastInput,
+  type ToastItem,
+  type ToastVariant,
+  toast,
+} from './toast-store.ts';

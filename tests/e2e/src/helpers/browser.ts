@@ -1,0 +1,34 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const screenshotDir = fileURLToPath(new URL('../../test-results/', import.meta.url));
+
+/** Debian's Chromium (or CHROMIUM_PATH); waits a while for it, since it may still be installing. */
+export async function launchChromium(waitMs = 120_000): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const deadline = Date.now() + waitMs;
+  while (!existsSync(executablePath)) {
+    if (Date.now() > deadline) throw new Error(`No Chromium at ${executablePath}; set CHROMIUM_PATH.`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+}
+
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  // Finished animations, so a sliding menu or toast is pictured where it comes to rest.
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage, animations: 'disabled' });
+}
