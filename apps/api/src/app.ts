@@ -62,7 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     issuer: deps.config.oauth.issuer,
     clientId: deps.config.oauth.clientId,
     clientSecret: deps.config.oauth.clientSecret,
-    publicOrigin: deps.config.publicOrigin,
+    publicOrigin: deps.config.env.PUBLIC_ORIGIN ? deps.config.publicOrigin : undefined,
     secure,
   });
   await app.register(onboardingRoutes);

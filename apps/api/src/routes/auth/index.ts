@@ -19,7 +19,8 @@ export interface AuthRoutesOptions {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  publicOrigin: string;
+  /** Fixed origin for the callback; unset (local use) means the origin the browser used. */
+  publicOrigin: string | undefined;
   secure: boolean;
 }
 
@@ -41,7 +42,9 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     name: 'googleOAuth2',
     scope: ['openid', 'profile', 'email'],
     credentials: { client: { id: opts.clientId, secret: opts.clientSecret } },
-    callbackUri: `${opts.publicOrigin}/auth/google/callback`,
+    // Without PUBLIC_ORIGIN, localhost and 127.0.0.1 both work: state cookies stay on one host.
+    callbackUri: (request) =>
+      `${opts.publicOrigin ?? `${request.protocol}://${request.host}`}/auth/google/callback`,
     discovery: { issuer: opts.issuer },
     pkce: 'S256',
     cookie: { secure: opts.secure, sameSite: 'lax', path: '/', httpOnly: true },
