@@ -279,3 +279,8 @@ export function call(t: TestApp, method: string, path: string, cookie: string, b
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
 }
+
+/** The body of a successful ask, answer or send-message: the message it stored. */
+export async function sent(res: Response) {
+  return (await res.json()) as { success: true; message: ChatMessage; aiWillAnswer?: boolean };
+}

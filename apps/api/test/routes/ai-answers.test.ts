@@ -119,7 +119,7 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
       expect(res.status).toBe(200);
       const asked = await json(res);
       expect(asked).toMatchObject({ success: true, aiWillAnswer: true });
-      const question = (asked.message as { id: string; status: string }).id;
+      const question = (asked.message as unknown as { id: string }).id;
 
       const chat = await eventually(async () => {
         const messages = await fan.messages('olga');
@@ -178,7 +178,7 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
       const fan = new FanBrowser(t);
       const asked = await json(await fan.ask('oscar', 'How often should I feed my sourdough starter?'));
       expect(asked.aiWillAnswer).toBe(false);
-      const question = (asked.message as { id: string }).id;
+      const question = (asked.message as unknown as { id: string }).id;
       await sleep(300);
       expect(openai.requests).toHaveLength(0);
       expect((await fan.messages('oscar')).map((m) => m.status)).toEqual(['pending']);
@@ -256,7 +256,7 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
       await eventually(async () => openai.requests.length >= 5);
       await sleep(400);
       expect(openai.requests.length).toBe(5);
-      expect(await aiReplies(t, (asked.message as { id: string }).id)).toHaveLength(0);
+      expect(await aiReplies(t, (asked.message as unknown as { id: string }).id)).toHaveLength(0);
       expect(await charges(t, id)).toHaveLength(0);
       expect((await fan.messages('orla')).map((m) => m.status)).toEqual(['pending']);
     });
