@@ -13,7 +13,7 @@ export function statusRepository(db: Db) {
           .selectFrom('creators')
           .select('is_online')
           .where('id', '=', creatorId)
-          .forUpdate()
+          .forNoKeyUpdate()
           .executeTakeFirstOrThrow();
         const isOnline = !current.is_online;
         return trx

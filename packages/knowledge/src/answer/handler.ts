@@ -162,11 +162,12 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
 
   return db.transaction().execute(async (trx): Promise<AnswerOutcome> => {
     // The creator row lock serialises spending, so two answers never share the last credit.
+    // (NO KEY UPDATE: fans' new messages, which only reference the row, are not held up.)
     const creator = await trx
       .selectFrom('creators')
       .select(['id', 'is_online'])
       .where('id', '=', question.creator_id)
-      .forUpdate()
+      .forNoKeyUpdate()
       .executeTakeFirst();
     if (!creator) return 'not_found';
     if (creator.is_online) return 'creator_online';

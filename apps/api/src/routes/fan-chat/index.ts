@@ -17,6 +17,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
+import { chatbotsRepository } from '../../repositories/chatbots.ts';
 import { creatorsRepository } from '../../repositories/creators.ts';
 import { fansRepository } from '../../repositories/fans.ts';
 import { messagesRepository } from '../../repositories/messages.ts';
@@ -101,7 +102,11 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       });
 
       let aiWillAnswer = false;
-      if (!creator.is_online && (await creditBalance(app.db, creator.id)) >= CREDITS_PER_AI_ANSWER) {
+      if (
+        !creator.is_online &&
+        (await chatbotsRepository(app.db).findByCreator(creator.id)) &&
+        (await creditBalance(app.db, creator.id)) >= CREDITS_PER_AI_ANSWER
+      ) {
         try {
           await enqueueAnswer(app.jobs, messageId);
           aiWillAnswer = true;
