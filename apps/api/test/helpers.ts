@@ -7,6 +7,7 @@ import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@f
 import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
 import { createStorage, type Storage } from '@fanpilot/storage';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
 import { type AnsweringOptions, startAnswering } from '../src/background.ts';
 import type { RuntimeConfig } from '../src/config.ts';
@@ -18,6 +19,18 @@ import {
   startLocalS3,
 } from '../src/embedded.ts';
 import { loadEnv } from '../src/env.ts';
+
+/** Leaves the shared test Redis as it was found. */
+async function removeRedisKeys(url: string, pattern: string) {
+  const redis = new Redis(url);
+  try {
+    for await (const keys of redis.scanStream({ match: pattern, count: 500 })) {
+      if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
+    }
+  } finally {
+    await redis.quit();
+  }
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -107,11 +120,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = createDb(fresh ? { databaseUrl: fresh.url, poolSize: 5 } : { dataDir: 'memory://' });
   await migrateToLatest(db.db);
   const storage = await createStorage(config.s3);
-  const jobs = createJobRunner({
-    redisUrl: options.redisUrl,
-    backoffMs: 20,
-    prefix: `fp-test-${randomBytes(4).toString('hex')}`,
-  });
+  const prefix = `fp-test-${randomBytes(4).toString('hex')}`;
+  const jobs = createJobRunner({ redisUrl: options.redisUrl, backoffMs: 20, prefix });
   const app = await buildApp({ config, db, storage, jobs, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   await startAnswering({
@@ -153,6 +163,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await jobs.close();
+      if (options.redisUrl) await removeRedisKeys(options.redisUrl, `${prefix}:*`);
       await db.close();
       await fresh?.drop();
       await oidc.stop();
