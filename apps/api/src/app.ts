@@ -8,14 +8,18 @@ import type { RuntimeConfig } from './config.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { type Storage, storagePlugin } from './plugins/storage.ts';
 import { type WebRoots, webPlugin } from './plugins/web.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { creatorsRoutes } from './routes/creators/index.ts';
+import { fanChatRoutes } from './routes/fan-chat/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
+import { messagesRoutes } from './routes/messages/index.ts';
 import { objectsRoutes } from './routes/objects/index.ts';
 import { onboardingRoutes } from './routes/onboarding/index.ts';
+import { statusRoutes } from './routes/status/index.ts';
 
 export interface AppDeps {
   config: RuntimeConfig;
@@ -51,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(storagePlugin, { storage: deps.storage });
   await app.register(jobsPlugin, { jobs: deps.jobs });
   await app.register(sessionPlugin, { secure });
+  await app.register(rateLimitPlugin, { redisUrl: deps.config.env.REDIS_URL });
 
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-request-id', reply.request.id);
@@ -68,6 +73,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(onboardingRoutes);
   await app.register(creatorsRoutes);
   await app.register(objectsRoutes);
+  await app.register(fanChatRoutes, {
+    secureCookie: secure,
+    askLimits: {
+      perFan: deps.config.env.ASK_RATE_LIMIT_PER_FAN,
+      perIp: deps.config.env.ASK_RATE_LIMIT_PER_IP,
+      windowSeconds: deps.config.env.ASK_RATE_LIMIT_WINDOW_SECONDS,
+    },
+  });
+  await app.register(messagesRoutes);
+  await app.register(statusRoutes);
 
   const pageFor = await webPlugin(app, deps.web ?? {});
   app.setNotFoundHandler((request, reply) => {

@@ -10,6 +10,9 @@ describe('environment', () => {
     expect(env.REDIS_URL).toBeUndefined();
     expect(env.OAUTH_ISSUER).toBe('https://accounts.google.com');
     expect(env.INGEST_ALLOWED_PRIVATE_HOSTS).toEqual([]);
+    expect(env.ASK_RATE_LIMIT_PER_FAN).toBe(10);
+    expect(env.ASK_RATE_LIMIT_PER_IP).toBe(60);
+    expect(env.ASK_RATE_LIMIT_WINDOW_SECONDS).toBe(60);
   });
 
   it('parses lists and origins', () => {
@@ -31,6 +34,8 @@ describe('environment', () => {
     ['GOOGLE_CLIENT_SECRET', { GOOGLE_CLIENT_ID: 'id' }],
     ['S3_ACCESS_KEY_ID', { S3_ENDPOINT: 'http://127.0.0.1:9000' }],
     ['S3_FORCE_PATH_STYLE', { S3_FORCE_PATH_STYLE: 'maybe' }],
+    ['ASK_RATE_LIMIT_PER_FAN', { ASK_RATE_LIMIT_PER_FAN: '0' }],
+    ['ASK_RATE_LIMIT_PER_IP', { ASK_RATE_LIMIT_PER_IP: 'many' }],
   ])('names %s when its value is bad', (name, source) => {
     expect(() => loadEnv(source)).toThrow(EnvError);
     expect(() => loadEnv(source)).toThrow(name);

@@ -71,6 +71,14 @@ export const envSchema = z.object({
         .filter(Boolean),
     ),
   ),
+  /** POST /api/ask: messages one fan may send one creator per window. */
+  ASK_RATE_LIMIT_PER_FAN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
+  /** POST /api/ask: messages one address may send per window, across fans and creators. */
+  ASK_RATE_LIMIT_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(60)),
+  ASK_RATE_LIMIT_WINDOW_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(86_400).default(60),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

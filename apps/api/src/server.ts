@@ -3,6 +3,7 @@ import { createDb, migrateToLatest } from '@fanpilot/db';
 import { createJobRunner } from '@fanpilot/jobs';
 import { createStorage } from '@fanpilot/storage';
 import { buildApp, defaultWebRoots } from './app.ts';
+import { startAnswering } from './background.ts';
 import { resolveConfig } from './config.ts';
 import { EnvError, loadEnv } from './env.ts';
 
@@ -60,6 +61,7 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port, host: env.HOST });
+  await startAnswering({ db: db.db, jobs, env, logger: app.log });
   const parts = [
     `database: ${db.kind === 'pglite' ? `embedded PGlite under ${env.DATA_DIR}` : 'PostgreSQL'}`,
     `storage: ${env.S3_ENDPOINT ? 'S3' : `embedded S3 at ${config.s3.endpoint}`}`,

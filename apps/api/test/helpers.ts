@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,9 @@ import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@f
 import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
 import { createStorage, type Storage } from '@fanpilot/storage';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
+import { type AnsweringOptions, startAnswering } from '../src/background.ts';
 import type { RuntimeConfig } from '../src/config.ts';
 import {
   type LocalIdentity,
@@ -16,6 +19,18 @@ import {
   startLocalS3,
 } from '../src/embedded.ts';
 import { loadEnv } from '../src/env.ts';
+
+/** Leaves the shared test Redis as it was found. */
+async function removeRedisKeys(url: string, pattern: string) {
+  const redis = new Redis(url);
+  try {
+    for await (const keys of redis.scanStream({ match: pattern, count: 500 })) {
+      if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
+    }
+  } finally {
+    await redis.quit();
+  }
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -65,8 +80,20 @@ export const cookieHeader = (jar: Record<string, string>) =>
     .map(([k, v]) => `${k}=${v}`)
     .join('; ');
 
-/** The api on a real port, against PostgreSQL (TEST_DATABASE_URL) or PGlite, local S3 and a local OpenID provider. */
-export async function startTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Jobs on BullMQ at this Redis (isolated by a random prefix); in-process when unset. */
+  redisUrl?: string | undefined;
+  /** Fault injection for the answer handler (a throw is a crash between model call and write). */
+  beforeWrite?: AnsweringOptions['beforeWrite'];
+}
+
+/**
+ * The api on a real port, against PostgreSQL (TEST_DATABASE_URL) or PGlite, local S3 and a local
+ * OpenID provider, with AI answering started as server.ts starts it. With `redisUrl`, the answer
+ * handler consumes the BullMQ queue here, as apps/ingest-worker does in production.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-api-'));
   const port = await freePort();
   const oidc = await startLocalOidc(identity('alice'));
@@ -93,9 +120,18 @@ export async function startTestApp(options: { env?: Record<string, string> } = {
   const db = createDb(fresh ? { databaseUrl: fresh.url, poolSize: 5 } : { dataDir: 'memory://' });
   await migrateToLatest(db.db);
   const storage = await createStorage(config.s3);
-  const jobs = createJobRunner({ redisUrl: undefined, backoffMs: 20 });
+  const prefix = `fp-test-${randomBytes(4).toString('hex')}`;
+  const jobs = createJobRunner({ redisUrl: options.redisUrl, backoffMs: 20, prefix });
   const app = await buildApp({ config, db, storage, jobs, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
+  await startAnswering({
+    db: db.db,
+    jobs,
+    env,
+    logger: app.log,
+    consume: true,
+    ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
+  });
   const url = `http://127.0.0.1:${port}`;
 
   const signIn = async (who?: LocalIdentity) => {
@@ -127,6 +163,7 @@ export async function startTestApp(options: { env?: Record<string, string> } = {
     async close() {
       await app.close();
       await jobs.close();
+      if (options.redisUrl) await removeRedisKeys(options.redisUrl, `${prefix}:*`);
       await db.close();
       await fresh?.drop();
       await oidc.stop();
@@ -159,4 +196,102 @@ export async function uploadAs(
 
 export async function json(res: Response) {
   return (await res.json()) as Record<string, unknown> & { error?: string; message?: string };
+}
+
+/** Signs `name` in and completes onboarding (chatbot, 1,000 free credits); returns the session Cookie header. */
+export async function onboard(t: TestApp, name: string): Promise<string> {
+  const cookie = await t.signIn(identity(name));
+  const image = await uploadAs(t, cookie, PNG_1PX);
+  const res = await fetch(`${t.url}/api/creator-signup`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ chatbotName: `${name} bot`, profileImageUrl: image }),
+  });
+  if (res.status !== 200) throw new Error(`onboarding ${name}: ${res.status} ${await res.text()}`);
+  return cookie;
+}
+
+/** A fan's browser: it keeps the fan cookie the api sets, as a real browser would. */
+export class FanBrowser {
+  cookie = '';
+  constructor(
+    readonly t: TestApp,
+    readonly fanId = `mobile_fan_${randomBytes(6).toString('hex')}`,
+    readonly headers: Record<string, string> = {},
+  ) {}
+
+  private keep(res: Response) {
+    const set = setCookies(res).fp_fan;
+    if (set) this.cookie = `fp_fan=${set}`;
+    return res;
+  }
+
+  ask(creator: string, message: string, extra: Record<string, unknown> = {}) {
+    return fetch(`${this.t.url}/api/ask`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...this.headers,
+      },
+      body: JSON.stringify({ creator, message, fanId: this.fanId, ...extra }),
+    }).then((res) => this.keep(res));
+  }
+
+  history(creator?: string) {
+    const query = creator ? `?creator=${encodeURIComponent(creator)}` : '';
+    return fetch(`${this.t.url}/api/chatlog/fan/${encodeURIComponent(this.fanId)}${query}`, {
+      headers: this.cookie ? { cookie: this.cookie } : {},
+    }).then((res) => this.keep(res));
+  }
+
+  /** The messages of this fan's chat, oldest first. */
+  async messages(creator?: string) {
+    const res = await this.history(creator);
+    if (res.status !== 200) throw new Error(`history: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { messages: ChatMessage[] }).messages;
+  }
+}
+
+export interface ChatMessage {
+  id: string;
+  message: string;
+  from: 'fan' | 'creator' | 'Creatorai';
+  created_at: string;
+  timestamp: string;
+  status: 'pending' | 'answered' | null;
+  replyTo: string | null;
+  sources?: { title: string; source: string }[];
+  fileAttachment?: { id: string; fileType: string; originalFilename: string; fileSize: number } | null;
+  fanId?: string | null;
+  fanName?: string | null;
+}
+
+/** Waits until `check` returns a truthy value (polling), or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<NonNullable<T>> {
+  const until = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < until) {
+    last = await check();
+    if (last) return last as NonNullable<T>;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
+}
+
+/** A JSON request with a session cookie. */
+export function call(t: TestApp, method: string, path: string, cookie: string, body?: unknown) {
+  return fetch(`${t.url}${path}`, {
+    method,
+    headers: {
+      ...(cookie ? { cookie } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+}
+
+/** The body of a successful ask, answer or send-message: the message it stored. */
+export async function sent(res: Response) {
+  return (await res.json()) as { success: true; message: ChatMessage; aiWillAnswer?: boolean };
 }

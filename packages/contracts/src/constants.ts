@@ -9,8 +9,19 @@ export const KNOWLEDGE_FILE_EXTENSIONS = ['.pdf', '.txt', '.doc', '.docx'] as co
 export const UPLOAD_DEFAULT_MAX_FILES = 1;
 export const UPLOAD_DEFAULT_MAX_BYTES = 10_485_760;
 export const FAN_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+/** Image or PDF, checked by content. */
+export const FAN_ATTACHMENT_MIME_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+] as const;
 export const FAN_MESSAGE_MAX_LENGTH = 4000;
+export const FAN_NAME_MAX_LENGTH = 100;
 export const CREATOR_MESSAGE_MAX_LENGTH = 10_000;
+export const TEMPLATE_TITLE_MAX_LENGTH = 100;
+export const TEMPLATES_MAX_PER_CREATOR = 200;
 
 export const POLL_MESSAGES_MS = 5_000;
 export const POLL_FANS_MS = 10_000;

@@ -6,5 +6,9 @@ export const ANSWER_QUEUE = 'fan-answer';
 
 export const ingestJobSchema = z.object({ knowledgeItemId: z.string() });
 export type IngestJob = z.infer<typeof ingestJobSchema>;
-export const answerJobSchema = z.object({ messageId: z.string() });
+
+/** One job per fan question: the AI answers it at most once, whoever enqueues it. */
+export const answerJobSchema = z.object({ messageId: z.string().regex(/^[1-9][0-9]{0,17}$/) });
 export type AnswerJob = z.infer<typeof answerJobSchema>;
+/** The job id that deduplicates answer jobs for one question. */
+export const answerJobId = (messageId: string) => `answer-${messageId}`;

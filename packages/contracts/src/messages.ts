@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CREATOR_MESSAGE_MAX_LENGTH, FAN_MESSAGE_MAX_LENGTH } from './constants.ts';
+import {
+  CREATOR_MESSAGE_MAX_LENGTH,
+  FAN_ATTACHMENT_MAX_BYTES,
+  FAN_MESSAGE_MAX_LENGTH,
+  FAN_NAME_MAX_LENGTH,
+} from './constants.ts';
+import { noticeSchema } from './status.ts';
 
 export const messageFromSchema = z.enum(['fan', 'creator', 'Creatorai']);
 export type MessageFrom = z.infer<typeof messageFromSchema>;
@@ -8,49 +14,159 @@ export const fileAttachmentSchema = z.object({
   id: z.string(),
   fileType: z.enum(['pdf', 'image', 'other']),
   originalFilename: z.string(),
+  /** Bytes. */
   fileSize: z.number().int(),
 });
 export type FileAttachment = z.infer<typeof fileAttachmentSchema>;
 
+/** Where an AI answer's knowledge came from. */
+export const messageSourceSchema = z.object({ title: z.string(), source: z.string() });
+export type MessageSource = z.infer<typeof messageSourceSchema>;
+
+export const messageStatusSchema = z.enum(['pending', 'answered']);
+
+/** A message as the creator's dashboard reads it. */
 export const messageSchema = z.object({
   id: z.string(),
   from: messageFromSchema,
   message: z.string(),
   timestamp: z.string(),
   created_at: z.string(),
-  status: z.enum(['pending', 'answered']).nullable(),
+  /** pending while a fan message awaits an answer; answered after; null for replies and direct messages. */
+  status: messageStatusSchema.nullable(),
   fanId: z.string().nullable(),
   fanName: z.string().nullable(),
+  /** The fan message this one answers. */
   replyTo: z.string().nullable(),
-  sources: z.array(z.object({ title: z.string(), source: z.string() })).optional(),
+  sources: z.array(messageSourceSchema).optional(),
   fileAttachment: fileAttachmentSchema.nullable().optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 
+/** A message as the fan's own chat page reads it (GET /api/chatlog/fan/{fanId}). */
+export const fanChatMessageSchema = messageSchema.pick({
+  id: true,
+  message: true,
+  from: true,
+  created_at: true,
+  timestamp: true,
+  status: true,
+  replyTo: true,
+  sources: true,
+  fileAttachment: true,
+});
+export type FanChatMessage = z.infer<typeof fanChatMessageSchema>;
+
+/** What the fan chat page needs to know about the creator it talks to. */
+export const publicCreatorSchema = z.object({
+  username: z.string(),
+  name: z.string(),
+  profileImageUrl: z.string().nullable(),
+  isOnline: z.boolean(),
+  statusText: z.string(),
+  notice: noticeSchema.nullable(),
+});
+export type PublicCreator = z.infer<typeof publicCreatorSchema>;
+
 export const fanIdSchema = z
   .string()
   .trim()
-  .min(1)
+  .min(1, 'Cannot find fan ID. Please try again.')
   .max(200)
   .regex(/^[A-Za-z0-9_.:-]+$/, 'fanId holds letters, digits, and _ . : -');
 
+export const creatorUsernameFieldSchema = z.string().trim().min(1, 'creator is required').max(100);
+
+/** Largest base64 text that can hold FAN_ATTACHMENT_MAX_BYTES. */
+export const FAN_ATTACHMENT_MAX_BASE64_LENGTH = Math.ceil(FAN_ATTACHMENT_MAX_BYTES / 3) * 4;
+
+export const askAttachmentSchema = z.object({
+  filename: z.string().trim().min(1, 'The attachment needs a file name').max(255),
+  /** The file's bytes in base64; a `data:…;base64,` prefix (FileReader.readAsDataURL) is accepted. */
+  contentBase64: z
+    .string()
+    .transform((v) => v.replace(/^data:[^,]{0,200};base64,/, '').replace(/\s+/g, ''))
+    .pipe(
+      z
+        .string()
+        .min(1, 'The attachment is empty')
+        .max(FAN_ATTACHMENT_MAX_BASE64_LENGTH, 'The attachment is larger than 10 MB')
+        .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'The attachment must be base64'),
+    ),
+});
+
+/** POST /api/ask */
 export const askRequestSchema = z.object({
-  creator: z.string().trim().min(1).max(100),
+  creator: creatorUsernameFieldSchema,
   message: z.string().trim().min(1, 'Message must not be empty').max(FAN_MESSAGE_MAX_LENGTH),
   fanId: fanIdSchema,
-  fanName: z.string().trim().max(100).optional(),
-  attachment: z.object({ filename: z.string().min(1).max(255), contentBase64: z.string().min(1) }).optional(),
+  fanName: z
+    .string()
+    .trim()
+    .max(FAN_NAME_MAX_LENGTH)
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  attachment: askAttachmentSchema.optional(),
 });
+export type AskRequest = z.input<typeof askRequestSchema>;
+export const askResponseSchema = z.object({
+  success: z.literal(true),
+  message: fanChatMessageSchema,
+  /** True when the creator is Offline with credits: the AI will answer shortly. */
+  aiWillAnswer: z.boolean(),
+});
+export type AskResponse = z.infer<typeof askResponseSchema>;
+
+export const fanChatlogQuerySchema = z.object({ creator: z.string().trim().min(1).max(100).optional() });
+export const fanIdParamsSchema = z.object({ fanId: fanIdSchema });
+
+/** GET /api/chatlog/fan/{fanId} */
+export const fanChatlogResponseSchema = z.object({
+  /** Oldest first. */
+  messages: z.array(fanChatMessageSchema),
+  /** The creator this chat is with; null when the fan has no conversation yet and no ?creator= was given. */
+  creator: publicCreatorSchema.nullable(),
+  notice: noticeSchema.nullable(),
+  isOnline: z.boolean(),
+  statusText: z.string(),
+});
+export type FanChatlogResponse = z.infer<typeof fanChatlogResponseSchema>;
+
+export const messageIdSchema = z
+  .union([z.string(), z.number().int()])
+  .transform(String)
+  .pipe(z.string().regex(/^[1-9][0-9]{0,17}$/, 'messageId must be a message id'));
+
+/** POST /api/answer */
 export const answerRequestSchema = z.object({
-  creator: z.string().trim().min(1).max(100),
-  messageId: z.union([z.string(), z.number()]).transform(String),
+  creator: creatorUsernameFieldSchema,
+  messageId: messageIdSchema,
   response: z.string().trim().min(1, 'A response must not be empty').max(CREATOR_MESSAGE_MAX_LENGTH),
 });
-export const sendMessageRequestSchema = z.object({
-  fanId: z.string().trim().min(1, 'Cannot find fan ID. Please try again.').max(200),
-  message: z.string().trim().min(1, 'A message must not be empty').max(CREATOR_MESSAGE_MAX_LENGTH),
-  creatorUsername: z.string().trim().min(1).max(100),
+export type AnswerRequest = z.input<typeof answerRequestSchema>;
+export const answerResponseSchema = z.object({
+  success: z.literal(true),
+  /** The creator's reply. */
+  message: messageSchema,
+  /** The fan message it answered, now answered. */
+  answeredMessageId: z.string(),
 });
+export type AnswerResponse = z.infer<typeof answerResponseSchema>;
+
+/** POST /api/send-message */
+export const sendMessageRequestSchema = z.object({
+  fanId: fanIdSchema,
+  message: z.string().trim().min(1, 'A message must not be empty').max(CREATOR_MESSAGE_MAX_LENGTH),
+  creatorUsername: creatorUsernameFieldSchema,
+});
+export type SendMessageRequest = z.input<typeof sendMessageRequestSchema>;
+export const sendMessageResponseSchema = z.object({
+  success: z.literal(true),
+  message: messageSchema,
+  /** The fan's newest pending message this answered (SPEC section 4), or null for a new direct message. */
+  answeredMessageId: z.string().nullable(),
+});
+export type SendMessageResponse = z.infer<typeof sendMessageResponseSchema>;
 
 export const fanSchema = z.object({
   fanId: z.string(),
@@ -61,3 +177,25 @@ export const fanSchema = z.object({
   firstSeenAt: z.string(),
 });
 export type Fan = z.infer<typeof fanSchema>;
+
+export const creatorQuerySchema = z.object({ creator: creatorUsernameFieldSchema });
+export const messagesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(2000).optional(),
+});
+export const creatorFanParamsSchema = z.object({
+  username: z.string().min(1).max(100),
+  fanId: fanIdSchema,
+});
+
+/** GET /api/chatlog?creator= */
+export const chatlogResponseSchema = z.object({ messages: z.array(messageSchema) });
+export type ChatlogResponse = z.infer<typeof chatlogResponseSchema>;
+
+/** DELETE /api/chatlog/fan/{fanIdOrName}?creator= */
+export const fanIdOrNameParamsSchema = z.object({ fanIdOrName: z.string().trim().min(1).max(200) });
+export const deleteConversationResponseSchema = z.object({
+  success: z.literal(true),
+  deletedMessages: z.number().int(),
+});
+
+export const fileIdParamsSchema = z.object({ id: z.string().min(1).max(100) });

@@ -1,1 +1,2 @@
+export * from './answer/index.ts';
 export * from './retrieve.ts';

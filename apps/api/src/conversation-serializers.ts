@@ -1,0 +1,77 @@
+import {
+  DEFAULT_STATUS_TEXT_OFFLINE,
+  type Fan,
+  type FanChatMessage,
+  type Message,
+  type Notice,
+  type PublicCreator,
+  type Template,
+} from '@fanpilot/contracts';
+import type { CreatorRow, NoticeRow, TemplateRow } from '@fanpilot/db';
+import type { FanStats } from './repositories/fans.ts';
+import type { MessageView } from './repositories/messages.ts';
+import { iso, objectUrl } from './serializers.ts';
+
+/** A message as the creator's dashboard reads it; `timestamp` and `created_at` are the same instant. */
+export function toMessage(m: MessageView): Message {
+  const at = m.createdAt.toISOString();
+  return {
+    id: m.id,
+    from: m.sender,
+    message: m.body,
+    timestamp: at,
+    created_at: at,
+    status: m.status,
+    fanId: m.fanKey,
+    fanName: m.fanName,
+    replyTo: m.replyTo,
+    ...(m.sources?.length ? { sources: m.sources } : {}),
+    fileAttachment: m.attachment,
+  };
+}
+
+/** A message as the fan's own chat page reads it. */
+export function toFanChatMessage(m: MessageView): FanChatMessage {
+  const at = m.createdAt.toISOString();
+  return {
+    id: m.id,
+    message: m.body,
+    from: m.sender,
+    created_at: at,
+    timestamp: at,
+    status: m.status,
+    replyTo: m.replyTo,
+    ...(m.sources?.length ? { sources: m.sources } : {}),
+    ...(m.attachment ? { fileAttachment: m.attachment } : {}),
+  };
+}
+
+export function toNotice(row: NoticeRow): Notice {
+  return { id: row.id, message: row.message, timestamp: iso(row.created_at), sentCount: row.sent_count };
+}
+
+export function toTemplate(row: TemplateRow): Template {
+  return { id: row.id, title: row.title, content: row.content, createdAt: iso(row.created_at) };
+}
+
+export function toFan(s: FanStats): Fan {
+  return {
+    fanId: s.fanKey,
+    fanName: s.name,
+    messageCount: s.messageCount,
+    pendingCount: s.pendingCount,
+    lastMessageTime: s.lastMessageTime ? s.lastMessageTime.toISOString() : null,
+    firstSeenAt: s.createdAt.toISOString(),
+  };
+}
+
+export function toPublicCreator(row: CreatorRow, notice: NoticeRow | undefined): PublicCreator {
+  return {
+    username: row.username,
+    name: row.name,
+    profileImageUrl: objectUrl(row.profile_image_key),
+    isOnline: row.is_online,
+    statusText: row.status_text || DEFAULT_STATUS_TEXT_OFFLINE,
+    notice: notice ? toNotice(notice) : null,
+  };
+}

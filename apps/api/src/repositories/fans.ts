@@ -1,0 +1,112 @@
+import type { Database } from '@fanpilot/db';
+import { type Kysely, sql, type Transaction } from 'kysely';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface FanStats {
+  fanKey: string;
+  name: string | null;
+  messageCount: number;
+  pendingCount: number;
+  lastMessageTime: Date | null;
+  createdAt: Date;
+}
+
+export function fansRepository(db: Db) {
+  return {
+    findByKey: (creatorId: string, fanKey: string) =>
+      db
+        .selectFrom('fans')
+        .selectAll()
+        .where('creator_id', '=', creatorId)
+        .where('fan_key', '=', fanKey)
+        .executeTakeFirst(),
+    /** Every conversation this fan id has, with any creator. */
+    findAllByKey: (fanKey: string) =>
+      db
+        .selectFrom('fans')
+        .selectAll()
+        .where('fan_key', '=', fanKey)
+        .orderBy('last_seen_at', 'desc')
+        .execute(),
+    /** Creates the fan bound to `cookieHash`, or returns the row that already exists (bound or not). */
+    async insertOrGet(values: {
+      creatorId: string;
+      fanKey: string;
+      name: string | null;
+      cookieHash: string;
+    }) {
+      await db
+        .insertInto('fans')
+        .values({
+          creator_id: values.creatorId,
+          fan_key: values.fanKey,
+          name: values.name,
+          cookie_hash: values.cookieHash,
+        })
+        .onConflict((oc) => oc.columns(['creator_id', 'fan_key']).doNothing())
+        .execute();
+      return db
+        .selectFrom('fans')
+        .selectAll()
+        .where('creator_id', '=', values.creatorId)
+        .where('fan_key', '=', values.fanKey)
+        .executeTakeFirstOrThrow();
+    },
+    /** Binds a fan made before cookies to this browser; the first browser to ask wins. */
+    async bindIfUnbound(id: string, cookieHash: string) {
+      await db
+        .updateTable('fans')
+        .set({ cookie_hash: cookieHash })
+        .where('id', '=', id)
+        .where('cookie_hash', 'is', null)
+        .execute();
+      return db.selectFrom('fans').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    },
+    async touch(id: string, name: string | undefined) {
+      await db
+        .updateTable('fans')
+        .set({ last_seen_at: new Date(), ...(name ? { name } : {}) })
+        .where('id', '=', id)
+        .execute();
+    },
+    async countForCreator(creatorId: string): Promise<number> {
+      const row = await db
+        .selectFrom('fans')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('creator_id', '=', creatorId)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    /** The creator's fans with their conversation counts, latest activity first. */
+    async listWithStats(creatorId: string): Promise<FanStats[]> {
+      const rows = await db
+        .selectFrom('fans as f')
+        .leftJoin('messages as m', 'm.fan_id', 'f.id')
+        .select([
+          'f.fan_key',
+          'f.name',
+          'f.created_at',
+          sql<string>`count(m.id)`.as('message_count'),
+          sql<string>`count(m.id) filter (where m.status = 'pending')`.as('pending_count'),
+          sql<Date | null>`max(m.created_at)`.as('last_message_time'),
+        ])
+        .where('f.creator_id', '=', creatorId)
+        .groupBy(['f.id', 'f.fan_key', 'f.name', 'f.created_at'])
+        .orderBy(sql`max(m.created_at)`, (ob) => ob.desc().nullsLast())
+        .orderBy('f.created_at', 'desc')
+        .execute();
+      return rows.map((r) => ({
+        fanKey: r.fan_key,
+        name: r.name,
+        messageCount: Number(r.message_count),
+        pendingCount: Number(r.pending_count),
+        lastMessageTime: r.last_message_time ? new Date(r.last_message_time) : null,
+        createdAt: new Date(r.created_at),
+      }));
+    },
+    async remove(id: string) {
+      await db.deleteFrom('fans').where('id', '=', id).execute();
+    },
+  };
+}

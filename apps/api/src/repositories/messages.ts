@@ -1,0 +1,173 @@
+import type { MessageSource } from '@fanpilot/contracts';
+import type { Database, MessageRow } from '@fanpilot/db';
+import type { Kysely, Transaction } from 'kysely';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** A message with what its JSON needs: the fan's id and its attachment. */
+export interface MessageView {
+  id: string;
+  sender: MessageRow['sender'];
+  body: string;
+  status: MessageRow['status'];
+  replyTo: string | null;
+  fanName: string | null;
+  sources: MessageSource[] | null;
+  createdAt: Date;
+  fanKey: string | null;
+  attachment: {
+    id: string;
+    fileType: 'pdf' | 'image' | 'other';
+    originalFilename: string;
+    fileSize: number;
+  } | null;
+}
+
+function views(db: Db) {
+  return db
+    .selectFrom('messages as m')
+    .leftJoin('fans as f', 'f.id', 'm.fan_id')
+    .leftJoin('file_attachments as a', 'a.message_id', 'm.id')
+    .select([
+      'm.id',
+      'm.sender',
+      'm.body',
+      'm.status',
+      'm.reply_to',
+      'm.fan_name',
+      'm.sources',
+      'm.created_at',
+      'm.creator_id',
+      'f.fan_key',
+      'a.id as attachment_id',
+      'a.file_type',
+      'a.original_filename',
+      'a.file_size',
+    ]);
+}
+
+type ViewRow = Awaited<ReturnType<ReturnType<typeof views>['execute']>>[number];
+
+function toView(r: ViewRow): MessageView {
+  return {
+    id: String(r.id),
+    sender: r.sender,
+    body: r.body,
+    status: r.status,
+    replyTo: r.reply_to === null ? null : String(r.reply_to),
+    fanName: r.fan_name,
+    sources: r.sources,
+    createdAt: new Date(r.created_at),
+    fanKey: r.fan_key,
+    attachment:
+      r.attachment_id && r.file_type && r.original_filename !== null && r.file_size !== null
+        ? {
+            id: r.attachment_id,
+            fileType: r.file_type,
+            originalFilename: r.original_filename,
+            fileSize: r.file_size,
+          }
+        : null,
+  };
+}
+
+export function messagesRepository(db: Db) {
+  return {
+    async findView(id: string): Promise<MessageView | undefined> {
+      const row = await views(db).where('m.id', '=', id).executeTakeFirst();
+      return row ? toView(row) : undefined;
+    },
+    /** The creator's latest messages, newest first. */
+    async latestForCreator(creatorId: string, limit: number): Promise<MessageView[]> {
+      const rows = await views(db)
+        .where('m.creator_id', '=', creatorId)
+        .orderBy('m.created_at', 'desc')
+        .orderBy('m.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toView);
+    },
+    /** The latest `limit` messages of these fan conversations, oldest first. */
+    async conversation(fanRowIds: string[], limit: number): Promise<MessageView[]> {
+      if (fanRowIds.length === 0) return [];
+      const rows = await views(db)
+        .where('m.fan_id', 'in', fanRowIds)
+        .orderBy('m.created_at', 'desc')
+        .orderBy('m.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toView).reverse();
+    },
+    async insert(values: {
+      creatorId: string;
+      fanRowId: string | null;
+      sender: MessageRow['sender'];
+      body: string;
+      status: MessageRow['status'];
+      replyTo: string | null;
+      fanName: string | null;
+    }): Promise<string> {
+      const row = await db
+        .insertInto('messages')
+        .values({
+          creator_id: values.creatorId,
+          fan_id: values.fanRowId,
+          sender: values.sender,
+          body: values.body,
+          status: values.status,
+          reply_to: values.replyTo,
+          fan_name: values.fanName,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return String(row.id);
+    },
+    /** A creator's message, locked until the transaction ends. */
+    lockForCreator: (creatorId: string, id: string) =>
+      db
+        .selectFrom('messages')
+        .selectAll()
+        .where('id', '=', id)
+        .where('creator_id', '=', creatorId)
+        .forUpdate()
+        .executeTakeFirst(),
+    /** The fan's newest pending message, locked until the transaction ends. */
+    lockNewestPending: (fanRowId: string) =>
+      db
+        .selectFrom('messages')
+        .selectAll()
+        .where('fan_id', '=', fanRowId)
+        .where('sender', '=', 'fan')
+        .where('status', '=', 'pending')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .forUpdate()
+        .executeTakeFirst(),
+    async markAnswered(id: string) {
+      await db
+        .updateTable('messages')
+        .set({ status: 'answered', answered_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+    async countForFan(fanRowId: string): Promise<number> {
+      const row = await db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('fan_id', '=', fanRowId)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    /** Deletes the messages of an anonymous fan (no fan id), known by name alone; returns how many. */
+    async removeAnonymous(creatorId: string, fanName: string): Promise<number> {
+      const rows = await db
+        .deleteFrom('messages')
+        .where('creator_id', '=', creatorId)
+        .where('fan_id', 'is', null)
+        .where('fan_name', '=', fanName)
+        .returning('id')
+        .execute();
+      return rows.length;
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import {
+  askRequestSchema,
+  askResponseSchema,
+  CREDITS_PER_AI_ANSWER,
+  DEFAULT_STATUS_TEXT_OFFLINE,
+  FAN_ATTACHMENT_MAX_BASE64_LENGTH,
+  fanChatlogQuerySchema,
+  fanChatlogResponseSchema,
+  fanIdParamsSchema,
+  publicCreatorSchema,
+  usernameParamsSchema,
+} from '@fanpilot/contracts';
+import type { CreatorRow } from '@fanpilot/db';
+import { creditBalance, enqueueAnswer } from '@fanpilot/knowledge/answer';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
+import { forbidden, notFound } from '../../errors.ts';
+import { retryAfterWords } from '../../plugins/rate-limit.ts';
+import { chatbotsRepository } from '../../repositories/chatbots.ts';
+import { creatorsRepository } from '../../repositories/creators.ts';
+import { fansRepository } from '../../repositories/fans.ts';
+import { messagesRepository } from '../../repositories/messages.ts';
+import { noticesRepository } from '../../repositories/notices.ts';
+import {
+  checkAttachment,
+  claimFan,
+  FAN_FORBIDDEN_MESSAGE,
+  storeFanMessage,
+} from '../../services/conversations.ts';
+import { fanTokenHash } from '../../services/fan-identity.ts';
+
+export interface FanChatRoutesOptions {
+  secureCookie: boolean;
+  askLimits: { perFan: number; perIp: number; windowSeconds: number };
+}
+
+/** How much of a fan's history the chat page gets (the latest messages). */
+const FAN_HISTORY_LIMIT = 500;
+/** JSON around a base64 attachment of the largest allowed size. */
+const ASK_BODY_LIMIT = FAN_ATTACHMENT_MAX_BASE64_LENGTH + 256 * 1024;
+
+/** The fan side: asking, reading one's own chat, the creator's public card. Fans have no login. */
+export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const creators = creatorsRepository(app.db);
+
+  const onboarded = async (username: string): Promise<CreatorRow> => {
+    const creator = await creators.findByUsername(username);
+    if (!creator?.onboarding_complete) throw notFound(`No creator is called '${username}'.`);
+    return creator;
+  };
+
+  const tooMany = (seconds: number) =>
+    `Too many messages. Please wait ${retryAfterWords(seconds)} before sending another.`;
+  // Per address before the body is even read; per fan once we know who it is.
+  const perIp = app.limiter({
+    name: 'ask-ip',
+    max: opts.askLimits.perIp,
+    windowSeconds: opts.askLimits.windowSeconds,
+    key: (request) => request.ip,
+    message: tooMany,
+  });
+  const perFan = app.limiter({
+    name: 'ask-fan',
+    max: opts.askLimits.perFan,
+    windowSeconds: opts.askLimits.windowSeconds,
+    key: (request) => {
+      const body = request.body as { creator?: string; fanId?: string };
+      return `${String(body.creator).toLowerCase()}:${body.fanId}`;
+    },
+    message: tooMany,
+  });
+
+  r.post(
+    '/api/ask',
+    {
+      bodyLimit: ASK_BODY_LIMIT,
+      onRequest: perIp,
+      preHandler: perFan,
+      schema: { body: askRequestSchema, response: { 200: askResponseSchema } },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const creator = await onboarded(body.creator);
+      // Everything that can be refused is refused before anything is written.
+      const attachment = body.attachment
+        ? await checkAttachment(body.attachment.filename, body.attachment.contentBase64)
+        : null;
+      const fan = await claimFan(app.db, request, reply, {
+        creatorId: creator.id,
+        fanKey: body.fanId,
+        fanName: body.fanName,
+        secureCookie: opts.secureCookie,
+      });
+      const messageId = await storeFanMessage(app.db, app.storage, {
+        creator,
+        fan,
+        text: body.message,
+        fanName: body.fanName,
+        attachment,
+      });
+
+      let aiWillAnswer = false;
+      if (
+        !creator.is_online &&
+        (await chatbotsRepository(app.db).findByCreator(creator.id)) &&
+        (await creditBalance(app.db, creator.id)) >= CREDITS_PER_AI_ANSWER
+      ) {
+        try {
+          await enqueueAnswer(app.jobs, messageId);
+          aiWillAnswer = true;
+        } catch (err) {
+          // The question is stored and pending; recovery on start hands it to the AI later.
+          request.log.error({ err, messageId }, 'could not enqueue the answer job');
+        }
+      }
+      const stored = await messagesRepository(app.db).findView(messageId);
+      reply.header('cache-control', 'no-store');
+      return { success: true as const, message: toFanChatMessage(stored!), aiWillAnswer };
+    },
+  );
+
+  r.get(
+    '/api/chatlog/fan/:fanId',
+    {
+      schema: {
+        params: fanIdParamsSchema,
+        querystring: fanChatlogQuerySchema,
+        response: { 200: fanChatlogResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { fanId } = request.params;
+      let creator = request.query.creator ? await onboarded(request.query.creator) : undefined;
+      const fans = fansRepository(app.db);
+      const rows = creator
+        ? [await fans.findByKey(creator.id, fanId)].filter((row) => row !== undefined)
+        : await fans.findAllByKey(fanId);
+      // The browser the fan id is bound to reads it, and so does the creator it talks to.
+      const held = fanTokenHash(request);
+      const session = await request.currentCreator();
+      const readable = rows.filter(
+        (row) => (held && row.cookie_hash === held) || (session && row.creator_id === session.id),
+      );
+      if (rows.length > 0 && readable.length === 0) throw forbidden(FAN_FORBIDDEN_MESSAGE);
+      const messages = await messagesRepository(app.db).conversation(
+        readable.map((row) => row.id),
+        FAN_HISTORY_LIMIT,
+      );
+      if (!creator && readable[0]) creator = await creators.findById(readable[0].creator_id);
+      const notice = creator ? await noticesRepository(app.db).current(creator.id) : undefined;
+      reply.header('cache-control', 'no-store');
+      return {
+        messages: messages.map(toFanChatMessage),
+        creator: creator ? toPublicCreator(creator, notice) : null,
+        notice: notice ? toNotice(notice) : null,
+        isOnline: creator?.is_online ?? false,
+        statusText: creator?.status_text ?? DEFAULT_STATUS_TEXT_OFFLINE,
+      };
+    },
+  );
+
+  r.get(
+    '/api/public/creators/:username',
+    { schema: { params: usernameParamsSchema, response: { 200: publicCreatorSchema } } },
+    async (request, reply) => {
+      const creator = await onboarded(request.params.username);
+      const notice = await noticesRepository(app.db).current(creator.id);
+      reply.header('cache-control', 'no-store');
+      return toPublicCreator(creator, notice);
+    },
+  );
+}

@@ -1,0 +1,186 @@
+import {
+  answerRequestSchema,
+  answerResponseSchema,
+  chatlogResponseSchema,
+  creatorFanParamsSchema,
+  creatorQuerySchema,
+  deleteConversationResponseSchema,
+  FAN_ATTACHMENT_MIME_TYPES,
+  fanIdOrNameParamsSchema,
+  fanSchema,
+  fileIdParamsSchema,
+  messageSchema,
+  messagesQuerySchema,
+  sendMessageRequestSchema,
+  sendMessageResponseSchema,
+  usernameParamsSchema,
+} from '@fanpilot/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { toFan, toMessage } from '../../conversation-serializers.ts';
+import { forbidden, notFound } from '../../errors.ts';
+import { attachmentsRepository } from '../../repositories/attachments.ts';
+import { fansRepository } from '../../repositories/fans.ts';
+import { messagesRepository } from '../../repositories/messages.ts';
+import { answerAsCreator, deleteConversation, sendToFan } from '../../services/conversations.ts';
+import { fanTokenHash } from '../../services/fan-identity.ts';
+
+const DEFAULT_MESSAGES_LIMIT = 500;
+const CONVERSATION_LIMIT = 2000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A file name safe inside a quoted header value, plus its exact UTF-8 form (RFC 6266). */
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** The creator side of conversations: every route acts on the signed-in creator's own fans only. */
+export async function messagesRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const messages = messagesRepository(app.db);
+  const fans = fansRepository(app.db);
+
+  r.get(
+    '/api/creators/username/:username/messages',
+    {
+      schema: {
+        params: usernameParamsSchema,
+        querystring: messagesQuerySchema,
+        response: { 200: z.array(messageSchema) },
+      },
+    },
+    async (request, reply) => {
+      const creator = await app.requireOwner(request, request.params.username);
+      reply.header('cache-control', 'no-store');
+      const list = await messages.latestForCreator(creator.id, request.query.limit ?? DEFAULT_MESSAGES_LIMIT);
+      return list.map(toMessage);
+    },
+  );
+
+  const listFans = async (creatorId: string) => (await fans.listWithStats(creatorId)).map(toFan);
+
+  r.get(
+    '/api/creators/username/:username/fans',
+    { schema: { params: usernameParamsSchema, response: { 200: z.array(fanSchema) } } },
+    async (request, reply) => {
+      const creator = await app.requireOwner(request, request.params.username);
+      reply.header('cache-control', 'no-store');
+      return listFans(creator.id);
+    },
+  );
+
+  r.get(
+    '/api/fans',
+    { schema: { querystring: creatorQuerySchema, response: { 200: z.array(fanSchema) } } },
+    async (request, reply) => {
+      const creator = await app.requireOwner(request, request.query.creator);
+      reply.header('cache-control', 'no-store');
+      return listFans(creator.id);
+    },
+  );
+
+  r.get(
+    '/api/creators/username/:username/fans/:fanId/messages',
+    { schema: { params: creatorFanParamsSchema, response: { 200: z.array(messageSchema) } } },
+    async (request, reply) => {
+      const creator = await app.requireOwner(request, request.params.username);
+      const fan = await fans.findByKey(creator.id, request.params.fanId);
+      if (!fan) throw notFound('Cannot find fan ID. Please try again.');
+      reply.header('cache-control', 'no-store');
+      return (await messages.conversation([fan.id], CONVERSATION_LIMIT)).map(toMessage);
+    },
+  );
+
+  r.get(
+    '/api/chatlog',
+    { schema: { querystring: creatorQuerySchema, response: { 200: chatlogResponseSchema } } },
+    async (request, reply) => {
+      const creator = await app.requireOwner(request, request.query.creator);
+      reply.header('cache-control', 'no-store');
+      const latest = await messages.latestForCreator(creator.id, CONVERSATION_LIMIT);
+      return { messages: latest.reverse().map(toMessage) };
+    },
+  );
+
+  r.delete(
+    '/api/chatlog/fan/:fanIdOrName',
+    {
+      schema: {
+        params: fanIdOrNameParamsSchema,
+        querystring: creatorQuerySchema,
+        response: { 200: deleteConversationResponseSchema },
+      },
+    },
+    async (request) => {
+      const creator = await app.requireOwner(request, request.query.creator);
+      const deleted = await deleteConversation(app.db, app.storage, creator.id, request.params.fanIdOrName);
+      return { success: true as const, deletedMessages: deleted };
+    },
+  );
+
+  r.post(
+    '/api/answer',
+    { schema: { body: answerRequestSchema, response: { 200: answerResponseSchema } } },
+    async (request) => {
+      const creator = await app.requireOwner(request, request.body.creator);
+      const replyId = await answerAsCreator(
+        app.db,
+        creator.id,
+        request.body.messageId,
+        request.body.response,
+      );
+      const stored = await messages.findView(replyId);
+      return {
+        success: true as const,
+        message: toMessage(stored!),
+        answeredMessageId: request.body.messageId,
+      };
+    },
+  );
+
+  r.post(
+    '/api/send-message',
+    { schema: { body: sendMessageRequestSchema, response: { 200: sendMessageResponseSchema } } },
+    async (request) => {
+      const creator = await app.requireOwner(request, request.body.creatorUsername);
+      const fan = await fans.findByKey(creator.id, request.body.fanId);
+      if (!fan) throw notFound('Cannot find fan ID. Please try again.');
+      const sent = await sendToFan(app.db, creator.id, fan, request.body.message);
+      const stored = await messages.findView(sent.messageId);
+      return {
+        success: true as const,
+        message: toMessage(stored!),
+        answeredMessageId: sent.answeredMessageId,
+      };
+    },
+  );
+
+  r.get('/api/files/:id/download', { schema: { params: fileIdParamsSchema } }, async (request, reply) => {
+    const { id } = request.params;
+    if (!UUID.test(id)) throw notFound('No such file.');
+    const file = await attachmentsRepository(app.db).findWithOwners(id);
+    if (!file) throw notFound('No such file.');
+    // The creator it was sent to, or the browser of the fan who sent it; nobody else.
+    const session = await request.currentCreator();
+    const held = fanTokenHash(request);
+    const allowed =
+      (session !== null && session.id === file.creator_id) ||
+      (held !== null && file.cookie_hash !== null && held === file.cookie_hash);
+    if (!allowed) throw forbidden('You cannot download this file.');
+    const object = await app.storage.get(file.storage_key);
+    if (!object) throw notFound('This file is no longer available.');
+    const type = (FAN_ATTACHMENT_MIME_TYPES as readonly string[]).includes(file.mime_type)
+      ? file.mime_type
+      : 'application/octet-stream';
+    reply
+      .type(type)
+      .header('content-disposition', contentDisposition(file.original_filename))
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('cache-control', 'private, no-store');
+    if (object.contentLength !== undefined) reply.header('content-length', String(object.contentLength));
+    return reply.send(object.body);
+  });
+}

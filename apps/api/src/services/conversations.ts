@@ -1,0 +1,216 @@
+import { randomUUID } from 'node:crypto';
+import { FAN_ATTACHMENT_MAX_BYTES, FAN_ATTACHMENT_MIME_TYPES } from '@fanpilot/contracts';
+import type { CreatorRow, Database, FanRow } from '@fanpilot/db';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import type { Kysely } from 'kysely';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors.ts';
+import type { Storage } from '../plugins/storage.ts';
+import { attachmentsRepository } from '../repositories/attachments.ts';
+import { fansRepository } from '../repositories/fans.ts';
+import { messagesRepository } from '../repositories/messages.ts';
+import { defaultFanName, ensureFanToken, fanTokenHash, hashFanToken } from './fan-identity.ts';
+
+export const FAN_FORBIDDEN_MESSAGE =
+  'This conversation belongs to another browser. Open the chat from the device you first used.';
+
+export interface CheckedAttachment {
+  buffer: Buffer;
+  mime: string;
+  fileType: 'pdf' | 'image';
+  filename: string;
+}
+
+/** Decodes a fan's attachment and checks it by content: an image or a PDF of at most 10 MB. */
+export async function checkAttachment(filename: string, base64: string): Promise<CheckedAttachment> {
+  const buffer = Buffer.from(base64, 'base64');
+  if (buffer.length === 0) throw badRequest('The attachment is empty.', 'invalid_attachment');
+  if (buffer.length > FAN_ATTACHMENT_MAX_BYTES) {
+    throw new HttpError(413, 'attachment_too_large', 'The attachment is larger than 10 MB.');
+  }
+  const type = await fileTypeFromBuffer(buffer);
+  if (!type || !(FAN_ATTACHMENT_MIME_TYPES as readonly string[]).includes(type.mime)) {
+    throw badRequest(
+      'Only images (PNG, JPEG, GIF, WebP) and PDF files can be attached.',
+      'unsupported_attachment',
+    );
+  }
+  // Control characters and path separators never reach a header or a download name.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
+  const safeName = filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim() || 'attachment';
+  return {
+    buffer,
+    mime: type.mime,
+    fileType: type.mime === 'application/pdf' ? 'pdf' : 'image',
+    filename: safeName,
+  };
+}
+
+/**
+ * The fan behind `fanKey` for this creator, binding it to this browser's fan cookie on first
+ * contact. A fan already bound to another browser is refused (403).
+ */
+export async function claimFan(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { creatorId: string; fanKey: string; fanName: string | undefined; secureCookie: boolean },
+): Promise<FanRow> {
+  const fans = fansRepository(db);
+  const held = fanTokenHash(request);
+  const existing = await fans.findByKey(options.creatorId, options.fanKey);
+  if (existing?.cookie_hash) {
+    if (existing.cookie_hash !== held) throw forbidden(FAN_FORBIDDEN_MESSAGE);
+    return existing;
+  }
+  const hash = hashFanToken(ensureFanToken(request, reply, options.secureCookie));
+  // Two first contacts may race: the row (or the bind) decides who owns the fan id.
+  const row = existing
+    ? await fans.bindIfUnbound(existing.id, hash)
+    : await fans.insertOrGet({
+        creatorId: options.creatorId,
+        fanKey: options.fanKey,
+        name: options.fanName ?? null,
+        cookieHash: hash,
+      });
+  if (row.cookie_hash !== hash) throw forbidden(FAN_FORBIDDEN_MESSAGE);
+  return row;
+}
+
+/** Stores a fan's question (pending) and its attachment; returns the new message id. */
+export async function storeFanMessage(
+  db: Kysely<Database>,
+  storage: Storage,
+  options: {
+    creator: CreatorRow;
+    fan: FanRow;
+    text: string;
+    fanName: string | undefined;
+    attachment: CheckedAttachment | null;
+  },
+): Promise<string> {
+  const { creator, fan, attachment } = options;
+  let key: string | null = null;
+  if (attachment) {
+    key = `attachments/${creator.id}/${randomUUID()}`;
+    await storage.put(key, attachment.buffer, attachment.mime);
+  }
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const id = await messagesRepository(trx).insert({
+        creatorId: creator.id,
+        fanRowId: fan.id,
+        sender: 'fan',
+        body: options.text,
+        status: 'pending',
+        replyTo: null,
+        fanName: options.fanName ?? fan.name ?? defaultFanName(fan.fan_key),
+      });
+      if (attachment && key) {
+        await attachmentsRepository(trx).insert({
+          messageId: id,
+          creatorId: creator.id,
+          storageKey: key,
+          originalFilename: attachment.filename,
+          fileType: attachment.fileType,
+          mimeType: attachment.mime,
+          fileSize: attachment.buffer.length,
+        });
+      }
+      await fansRepository(trx).touch(fan.id, options.fanName);
+      return id;
+    });
+  } catch (err) {
+    if (key) await storage.remove(key).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * The creator answers a pending fan message: the reply is stored linked to it and the message
+ * becomes answered, in one transaction. Answering twice, or after the AI did, is a 409.
+ */
+export async function answerAsCreator(
+  db: Kysely<Database>,
+  creatorId: string,
+  messageId: string,
+  text: string,
+): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const messages = messagesRepository(trx);
+    const question = await messages.lockForCreator(creatorId, messageId);
+    if (!question) throw notFound('No such message.');
+    if (question.sender !== 'fan') {
+      throw badRequest('Only a fan message can be answered.', 'not_a_fan_message');
+    }
+    if (question.status !== 'pending') {
+      throw conflict('This question has already been answered.', 'already_answered');
+    }
+    const replyId = await messages.insert({
+      creatorId,
+      fanRowId: question.fan_id,
+      sender: 'creator',
+      body: text,
+      status: null,
+      replyTo: question.id,
+      fanName: question.fan_name,
+    });
+    await messages.markAnswered(question.id);
+    return replyId;
+  });
+}
+
+/**
+ * A creator's message to a fan (SPEC section 4): it answers the fan's newest pending message when
+ * there is one, and is a new direct message in the fan's conversation otherwise.
+ */
+export async function sendToFan(
+  db: Kysely<Database>,
+  creatorId: string,
+  fan: FanRow,
+  text: string,
+): Promise<{ messageId: string; answeredMessageId: string | null }> {
+  return db.transaction().execute(async (trx) => {
+    const messages = messagesRepository(trx);
+    const pending = await messages.lockNewestPending(fan.id);
+    const messageId = await messages.insert({
+      creatorId,
+      fanRowId: fan.id,
+      sender: 'creator',
+      body: text,
+      status: null,
+      replyTo: pending?.id ?? null,
+      fanName: pending?.fan_name ?? fan.name,
+    });
+    if (pending) await messages.markAnswered(pending.id);
+    return { messageId, answeredMessageId: pending ? String(pending.id) : null };
+  });
+}
+
+/**
+ * Deletes a conversation: the fan with this id (with all its messages and files), or else the
+ * messages of an anonymous fan (one without an id) known by this name.
+ */
+export async function deleteConversation(
+  db: Kysely<Database>,
+  storage: Storage,
+  creatorId: string,
+  fanIdOrName: string,
+): Promise<number> {
+  const { keys, deleted } = await db.transaction().execute(async (trx) => {
+    const fan = await fansRepository(trx).findByKey(creatorId, fanIdOrName);
+    if (fan) {
+      const keys = await attachmentsRepository(trx).keysForFan(fan.id);
+      const deleted = await messagesRepository(trx).countForFan(fan.id);
+      await fansRepository(trx).remove(fan.id);
+      return { keys, deleted };
+    }
+    const keys = await attachmentsRepository(trx).keysForAnonymous(creatorId, fanIdOrName);
+    const deleted = await messagesRepository(trx).removeAnonymous(creatorId, fanIdOrName);
+    if (deleted === 0) throw notFound(`No conversation with '${fanIdOrName}'.`);
+    return { keys, deleted };
+  });
+  // The rows are gone; a file left behind by a storage hiccup is unreachable, not exposed.
+  await Promise.all(keys.map((key) => storage.remove(key).catch(() => {})));
+  return deleted;
+}

@@ -1,0 +1,277 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  FanBrowser,
+  identity,
+  json,
+  onboard,
+  setCookies,
+  startTestApp,
+  type TestApp,
+} from '../helpers.ts';
+
+async function countMessages(t: TestApp) {
+  const row = await t.db.db
+    .selectFrom('messages')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe('fan chat', () => {
+  let t: TestApp;
+  let cara: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    cara = await onboard(t, 'cara');
+    await onboard(t, 'dino');
+    // Online, so the AI stays out of these tests.
+    await call(t, 'POST', '/api/toggle-status', cara, { creator: 'cara' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('stores a question as pending and binds the fan id to an httpOnly, SameSite=Lax fan cookie', async () => {
+    const fan = new FanBrowser(t);
+    const res = await fan.ask('cara', '  Hello Cara!  ', { fanName: 'Finn' });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('fp_fan='));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+    const body = await json(res);
+    expect(body).toMatchObject({
+      success: true,
+      aiWillAnswer: false,
+      message: { from: 'fan', message: 'Hello Cara!', status: 'pending', replyTo: null },
+    });
+    const message = body.message as unknown as { created_at: string; timestamp: string };
+    expect(message.created_at).toBe(message.timestamp);
+    expect(Number.isNaN(Date.parse(message.created_at))).toBe(false);
+
+    // The same browser keeps its cookie on the next ask.
+    const again = await fan.ask('cara', 'Still there?');
+    expect(again.status).toBe(200);
+    expect(setCookies(again).fp_fan).toBeUndefined();
+  });
+
+  it("answers the fan's history oldest first, with the creator's card, notice and online state", async () => {
+    await call(t, 'POST', '/api/creators/username/cara/set-notice', cara, { message: 'Live Q&A on Friday' });
+    const fan = new FanBrowser(t);
+    await fan.ask('cara', 'First');
+    await fan.ask('cara', 'Second');
+    const res = await fan.history('cara');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = await json(res);
+    expect((body.messages as { message: string }[]).map((m) => m.message)).toEqual(['First', 'Second']);
+    expect(body.messages).toEqual([
+      expect.objectContaining({ id: expect.any(String), from: 'fan', created_at: expect.any(String) }),
+      expect.objectContaining({ from: 'fan', status: 'pending' }),
+    ]);
+    expect(body.creator).toMatchObject({
+      username: 'cara',
+      name: 'Cara Tester',
+      isOnline: true,
+      statusText: 'Online - Creator responding',
+      notice: { message: 'Live Q&A on Friday' },
+    });
+    expect(body).toMatchObject({
+      isOnline: true,
+      statusText: 'Online - Creator responding',
+      notice: { message: 'Live Q&A on Friday', sentCount: expect.any(Number) },
+    });
+    // Without ?creator the page still finds its conversation.
+    const plain = await json(await fan.history());
+    expect((plain.messages as unknown[]).length).toBe(2);
+    expect(plain.creator).toMatchObject({ username: 'cara' });
+  });
+
+  it('gives a new fan an empty chat, with the creator card when asked for one', async () => {
+    const fan = new FanBrowser(t);
+    const withCreator = await json(await fan.history('cara'));
+    expect(withCreator).toMatchObject({ messages: [], creator: { username: 'cara' }, isOnline: true });
+    const bare = await json(await fan.history());
+    expect(bare).toEqual({
+      messages: [],
+      creator: null,
+      notice: null,
+      isOnline: false,
+      statusText: 'Offline - AI responding',
+    });
+  });
+
+  it('refuses another browser using the same fan id (403), and writes nothing', async () => {
+    const fan = new FanBrowser(t);
+    await fan.ask('cara', 'Mine');
+    const thief = new FanBrowser(t, fan.fanId);
+    const before = await countMessages(t);
+    const ask = await thief.ask('cara', 'Pretending');
+    expect(ask.status).toBe(403);
+    expect(await json(ask)).toEqual({
+      error: 'forbidden',
+      message: expect.stringContaining('another browser'),
+    });
+    expect((await thief.history('cara')).status).toBe(403);
+    expect((await thief.history()).status).toBe(403);
+    // A forged cookie is no better than none.
+    thief.cookie = 'fp_fan=forged.value';
+    expect((await thief.history('cara')).status).toBe(403);
+    expect(await countMessages(t)).toBe(before);
+  });
+
+  it('lets the owning creator read a fan chat, and refuses another creator', async () => {
+    const fan = new FanBrowser(t);
+    await fan.ask('cara', 'For Cara only');
+    const own = await fetch(`${t.url}/api/chatlog/fan/${fan.fanId}?creator=cara`, {
+      headers: { cookie: cara },
+    });
+    expect(own.status).toBe(200);
+    expect(((await json(own)).messages as unknown[]).length).toBe(1);
+    const dino = await t.signIn(identity('dino'));
+    const other = await fetch(`${t.url}/api/chatlog/fan/${fan.fanId}?creator=cara`, {
+      headers: { cookie: dino },
+    });
+    expect(other.status).toBe(403);
+    const anonymous = await fetch(`${t.url}/api/chatlog/fan/${fan.fanId}?creator=cara`);
+    expect(anonymous.status).toBe(403);
+  });
+
+  it('keeps one browser with two creators as two conversations', async () => {
+    const fan = new FanBrowser(t);
+    await fan.ask('cara', 'To Cara');
+    const res = await fan.ask('dino', 'To Dino');
+    expect(res.status).toBe(200);
+    expect((await fan.messages('cara')).map((m) => m.message)).toEqual(['To Cara']);
+    expect((await fan.messages('dino')).map((m) => m.message)).toEqual(['To Dino']);
+  });
+
+  it('answers 404 for unknown or not yet onboarded creators', async () => {
+    await t.signIn(identity('newbie'));
+    const fan = new FanBrowser(t);
+    for (const creator of ['nobody', 'newbie']) {
+      const ask = await fan.ask(creator, 'Hello?');
+      expect(ask.status).toBe(404);
+      expect((await json(ask)).error).toBe('not_found');
+      expect((await fan.history(creator)).status).toBe(404);
+      expect((await fetch(`${t.url}/api/public/creators/${creator}`)).status).toBe(404);
+    }
+  });
+
+  it("serves the creator's public card to anyone", async () => {
+    const res = await fetch(`${t.url}/api/public/creators/cara`);
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toMatchObject({
+      username: 'cara',
+      name: 'Cara Tester',
+      isOnline: true,
+      statusText: 'Online - Creator responding',
+    });
+    expect(body.profileImageUrl).toMatch(/^\/objects\/uploads\//);
+    expect(Object.keys(body).sort()).toEqual(
+      ['isOnline', 'name', 'notice', 'profileImageUrl', 'statusText', 'username'].sort(),
+    );
+  });
+
+  const fanId = 'mobile_fan_valid';
+  const bad: [string, unknown, string][] = [
+    ['no fanId', { creator: 'cara', message: 'Hi' }, 'fanId'],
+    ['an empty fanId', { creator: 'cara', message: 'Hi', fanId: '' }, 'Cannot find fan ID'],
+    ['a fanId with odd characters', { creator: 'cara', message: 'Hi', fanId: 'a b<script>' }, 'fanId'],
+    ['no creator', { message: 'Hi', fanId }, 'creator'],
+    ['an empty message', { creator: 'cara', message: '   ', fanId }, 'Message must not be empty'],
+    ['a message over 4000 characters', { creator: 'cara', message: 'x'.repeat(4001), fanId }, 'message'],
+    [
+      'a fan name over 100 characters',
+      { creator: 'cara', message: 'Hi', fanId, fanName: 'n'.repeat(101) },
+      'fanName',
+    ],
+    ['a message that is not text', { creator: 'cara', message: 42, fanId }, 'message'],
+    [
+      'an attachment that is not base64',
+      { creator: 'cara', message: 'Hi', fanId, attachment: { filename: 'a.png', contentBase64: '!!!' } },
+      'base64',
+    ],
+  ];
+  it.each(bad)('refuses %s with a readable 400 and writes nothing', async (_label, payload, text) => {
+    const before = await countMessages(t);
+    const res = await fetch(`${t.url}/api/ask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    expect(res.status).toBe(400);
+    const body = await json(res);
+    expect(body.error).toBe('validation_error');
+    expect(body.message).toContain(text);
+    expect(await countMessages(t)).toBe(before);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('refuses malformed JSON and odd fan ids in the path', async () => {
+    const res = await fetch(`${t.url}/api/ask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"creator": ',
+    });
+    expect(res.status).toBe(400);
+    expect((await json(res)).error).toBe('invalid_json');
+    const odd = await fetch(`${t.url}/api/chatlog/fan/${encodeURIComponent('a b')}`);
+    expect(odd.status).toBe(400);
+  });
+});
+
+describe('rate limits on /api/ask', () => {
+  let t: TestApp;
+  const redisUrl = process.env.TEST_REDIS_URL;
+  const address = () => `10.${[1, 2, 3].map(() => randomBytes(1)[0]! % 250).join('.')}`;
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: {
+        ASK_RATE_LIMIT_PER_FAN: '3',
+        ASK_RATE_LIMIT_PER_IP: '5',
+        ASK_RATE_LIMIT_WINDOW_SECONDS: '60',
+        // Counters in Redis when it is there, as with several api instances.
+        ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+      },
+    });
+    await onboard(t, 'rita');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('limits one fan, answering 429 with Retry-After and when to retry; other fans go on', async () => {
+    const ip = { 'x-forwarded-for': address() };
+    const fan = new FanBrowser(t, undefined, ip);
+    for (let i = 0; i < 3; i++) expect((await fan.ask('rita', `Question ${i}`)).status).toBe(200);
+    const limited = await fan.ask('rita', 'One more');
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    const body = await json(limited);
+    expect(body.error).toBe('rate_limited');
+    expect(body.message).toMatch(/Please wait \d+ (seconds?|minute)/);
+    expect((await fan.messages('rita')).length).toBe(3);
+
+    const other = new FanBrowser(t, undefined, ip);
+    expect((await other.ask('rita', 'Hello')).status).toBe(200);
+  });
+
+  it('limits one address across fan ids, so a bot cannot rotate ids to burn credits', async () => {
+    const ip = { 'x-forwarded-for': address() };
+    for (let i = 0; i < 5; i++) {
+      expect((await new FanBrowser(t, undefined, ip).ask('rita', `Bot ${i}`)).status).toBe(200);
+    }
+    const limited = await new FanBrowser(t, undefined, ip).ask('rita', 'Bot 6');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+    expect(
+      (await new FanBrowser(t, undefined, { 'x-forwarded-for': address() }).ask('rita', 'Human')).status,
+    ).toBe(200);
+  });
+});

@@ -1,0 +1,236 @@
+import { answerJobSchema, CREDITS_PER_AI_ANSWER, type MessageSource } from '@fanpilot/contracts';
+import type { Database } from '@fanpilot/db';
+import { type Kysely, sql } from 'kysely';
+import { retrieve } from '../retrieve.ts';
+import { creditBalance } from './credits.ts';
+import { createChatModel, type ModelEnv } from './models.ts';
+import { offlineAnswer, sourceLabel } from './offline.ts';
+import { buildPrompt, type KnowledgeExcerpt, replyText } from './prompt.ts';
+
+export interface AnswerLogger {
+  info: (obj: object, msg: string) => void;
+  warn: (obj: object, msg: string) => void;
+}
+
+export interface AnswerOptions {
+  db: Kysely<Database>;
+  env: ModelEnv;
+  logger?: AnswerLogger;
+  /** How many knowledge chunks go into the prompt. */
+  knowledgeLimit?: number;
+  /** How many earlier messages of the conversation go into the prompt. */
+  historyLimit?: number;
+  /** Model call timeout. */
+  timeoutMs?: number;
+  /**
+   * Runs after the model has answered and before the answer is written. Fault injection for tests
+   * (a throw here is a crash between the model call and the write); leave unset in production.
+   */
+  beforeWrite?: (messageId: string) => Promise<void> | void;
+}
+
+/** What became of a question; every outcome but `answered` leaves it as it was. */
+export type AnswerOutcome =
+  | 'answered'
+  | 'already_answered'
+  | 'not_found'
+  | 'not_a_question'
+  | 'creator_online'
+  | 'no_credits'
+  | 'no_chatbot'
+  | 'nothing_to_quote';
+
+const DEFAULT_KNOWLEDGE_LIMIT = 5;
+const DEFAULT_HISTORY_LIMIT = 12;
+const MAX_LISTED_SOURCES = 3;
+
+function uniqueSources(knowledge: KnowledgeExcerpt[]): MessageSource[] {
+  const seen = new Set<string>();
+  const out: MessageSource[] = [];
+  for (const k of knowledge) {
+    const key = `${k.title}\u0000${k.source}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ title: k.title, source: k.source });
+  }
+  return out.slice(0, MAX_LISTED_SOURCES);
+}
+
+/**
+ * Answers one fan question with the creator's chatbot, at most once.
+ *
+ * Safe to run any number of times, concurrently or after a crash: the answer is written in one
+ * transaction that locks the creator and the question, re-checks that the question is still
+ * pending, the creator still Offline and a credit left, then stores the `Creatorai` reply, charges
+ * one credit and marks the question answered. The unique indexes (one AI reply per question, one
+ * charge per question) back this up. Provider errors throw, so the job retries with backoff; when
+ * the retries run out the question simply stays pending for the creator.
+ */
+export async function answerQuestion(options: AnswerOptions, messageId: string): Promise<AnswerOutcome> {
+  const { db } = options;
+  const question = await db
+    .selectFrom('messages as m')
+    .innerJoin('creators as c', 'c.id', 'm.creator_id')
+    .select([
+      'm.id',
+      'm.creator_id',
+      'm.fan_id',
+      'm.sender',
+      'm.body',
+      'm.status',
+      'c.name as creatorName',
+      'c.is_online',
+    ])
+    .where('m.id', '=', messageId)
+    .executeTakeFirst();
+  if (!question) return 'not_found';
+  if (question.sender !== 'fan') return 'not_a_question';
+  if (question.status !== 'pending') return 'already_answered';
+  if (question.is_online) return 'creator_online';
+  if ((await creditBalance(db, question.creator_id)) < CREDITS_PER_AI_ANSWER) return 'no_credits';
+  const chatbot = await db
+    .selectFrom('chatbots')
+    .selectAll()
+    .where('creator_id', '=', question.creator_id)
+    .executeTakeFirst();
+  if (!chatbot) return 'no_chatbot';
+
+  const chunks = await retrieve(db, {
+    chatbotId: chatbot.id,
+    question: question.body,
+    limit: options.knowledgeLimit ?? DEFAULT_KNOWLEDGE_LIMIT,
+  });
+  const knowledge: KnowledgeExcerpt[] = chunks.map((c) => ({
+    title: c.title,
+    source: c.source,
+    content: c.content,
+  }));
+
+  let body: string;
+  let sources: MessageSource[];
+  const model = await createChatModel(chatbot.model, options.env, {
+    temperature: chatbot.temperature,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
+  if (model) {
+    const history = question.fan_id
+      ? (
+          await db
+            .selectFrom('messages')
+            .select(['sender', 'body'])
+            .where('fan_id', '=', question.fan_id)
+            .where('creator_id', '=', question.creator_id)
+            .where('id', '<', question.id)
+            .orderBy('id', 'desc')
+            .limit(options.historyLimit ?? DEFAULT_HISTORY_LIMIT)
+            .execute()
+        )
+          .reverse()
+          .map((m) => ({ from: m.sender, text: m.body }))
+      : [];
+    const attachment = await db
+      .selectFrom('file_attachments')
+      .select(['original_filename', 'file_type'])
+      .where('message_id', '=', question.id)
+      .executeTakeFirst();
+    const prompt = buildPrompt({
+      instructions: chatbot.instructions,
+      chatbotName: chatbot.name,
+      creatorName: question.creatorName,
+      initialMessages: chatbot.initial_messages,
+      history,
+      question: question.body,
+      attachment: attachment
+        ? { filename: attachment.original_filename, fileType: attachment.file_type }
+        : null,
+      knowledge,
+    });
+    const reply = await model.invoke(prompt);
+    const text = replyText(reply.content);
+    if (!text) throw new Error('The model returned an empty answer');
+    sources = uniqueSources(knowledge);
+    // Answers that rest on the creator's knowledge say where it came from, in the text itself too.
+    body = sources.length > 0 ? `${text}\n\nSources: ${sources.map(sourceLabel).join('; ')}` : text;
+  } else {
+    const quoted = offlineAnswer(question.creatorName, knowledge);
+    if (!quoted) return 'nothing_to_quote';
+    body = quoted.text;
+    sources = quoted.sources;
+  }
+
+  await options.beforeWrite?.(question.id);
+
+  return db.transaction().execute(async (trx): Promise<AnswerOutcome> => {
+    // The creator row lock serialises spending, so two answers never share the last credit.
+    // (NO KEY UPDATE: fans' new messages, which only reference the row, are not held up.)
+    const creator = await trx
+      .selectFrom('creators')
+      .select(['id', 'is_online'])
+      .where('id', '=', question.creator_id)
+      .forNoKeyUpdate()
+      .executeTakeFirst();
+    if (!creator) return 'not_found';
+    if (creator.is_online) return 'creator_online';
+    const current = await trx
+      .selectFrom('messages')
+      .select(['id', 'status', 'fan_id', 'fan_name'])
+      .where('id', '=', question.id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current) return 'not_found';
+    if (current.status !== 'pending') return 'already_answered';
+    if ((await creditBalance(trx, creator.id)) < CREDITS_PER_AI_ANSWER) return 'no_credits';
+    const inserted = await trx
+      .insertInto('messages')
+      .values({
+        creator_id: creator.id,
+        fan_id: current.fan_id,
+        sender: 'Creatorai',
+        body,
+        status: null,
+        reply_to: current.id,
+        fan_name: current.fan_name,
+        sources: JSON.stringify(sources),
+      })
+      .onConflict((oc) => oc.column('reply_to').where(sql<boolean>`sender = 'Creatorai'`).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return 'already_answered';
+    await trx
+      .insertInto('credit_ledger')
+      .values({
+        creator_id: creator.id,
+        delta: -CREDITS_PER_AI_ANSWER,
+        reason: 'ai_answer',
+        message_id: current.id,
+      })
+      .onConflict((oc) => oc.column('message_id').where(sql<boolean>`reason = 'ai_answer'`).doNothing())
+      .execute();
+    await trx
+      .updateTable('messages')
+      .set({ status: 'answered', answered_at: new Date() })
+      .where('id', '=', current.id)
+      .execute();
+    return 'answered';
+  });
+}
+
+/**
+ * The ANSWER_QUEUE job handler. Register it with a job runner:
+ * `jobs.work({ [ANSWER_QUEUE]: createAnswerHandler({ db, env }) })`.
+ */
+export function createAnswerHandler(options: AnswerOptions) {
+  return async (data: unknown, context?: { attempt: number; jobId?: string | undefined }): Promise<void> => {
+    const parsed = answerJobSchema.safeParse(data);
+    if (!parsed.success) {
+      // A malformed payload never becomes valid by retrying.
+      options.logger?.warn({ data }, 'answer job: malformed payload dropped');
+      return;
+    }
+    const outcome = await answerQuestion(options, parsed.data.messageId);
+    options.logger?.info(
+      { messageId: parsed.data.messageId, outcome, attempt: context?.attempt },
+      'answer job finished',
+    );
+  };
+}

@@ -1,0 +1,6 @@
+export * from './credits.ts';
+export * from './handler.ts';
+export * from './models.ts';
+export * from './offline.ts';
+export * from './prompt.ts';
+export * from './recover.ts';

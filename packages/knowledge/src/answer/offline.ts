@@ -1,0 +1,40 @@
+import type { MessageSource } from '@fanpilot/contracts';
+import type { KnowledgeExcerpt } from './prompt.ts';
+
+const EXCERPT_MAX_CHARS = 700;
+
+/** A quote of at most `max` characters, cut at a sentence (or word) boundary. */
+export function excerpt(text: string, max = EXCERPT_MAX_CHARS): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (clean.length <= max) return clean;
+  const head = clean.slice(0, max);
+  const sentence = Math.max(head.lastIndexOf('. '), head.lastIndexOf('! '), head.lastIndexOf('? '));
+  if (sentence > max / 2) return head.slice(0, sentence + 1);
+  const space = head.lastIndexOf(' ');
+  return `${head.slice(0, space > max / 2 ? space : max)}…`;
+}
+
+export const sourceLabel = (s: MessageSource) =>
+  s.source && s.source !== s.title ? `${s.title} (${s.source})` : s.title;
+
+/**
+ * The answer given when no model key is configured for the chatbot's provider: the creator's own
+ * best-matching material, quoted and labelled as a quote, or null when nothing matched (the
+ * question then stays pending for the creator).
+ */
+export function offlineAnswer(
+  creatorName: string,
+  knowledge: KnowledgeExcerpt[],
+): { text: string; sources: MessageSource[] } | null {
+  const best = knowledge.find((k) => k.content.trim());
+  if (!best) return null;
+  const source = { title: best.title, source: best.source };
+  const text = [
+    `${creatorName} is away right now. This is not a personal reply: I am quoting ${creatorName}'s own material that best matches your question.`,
+    '',
+    `"${excerpt(best.content)}"`,
+    '',
+    `Source: ${sourceLabel(source)}`,
+  ].join('\n');
+  return { text, sources: [source] };
+}
