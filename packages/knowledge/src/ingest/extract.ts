@@ -102,6 +102,13 @@ export async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
     const result = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
     text = result.value;
   } catch (err) {
+    if (/size mismatch/i.test(String((err as Error)?.message))) {
+      // The archive's declared sizes lie: the shape of a decompression bomb.
+      throw permanent(
+        'This document expands to far more data than it holds (a compression bomb) and was refused.',
+        err,
+      );
+    }
     throw permanent('This DOCX document could not be read; it may be damaged.', err);
   }
   return {
@@ -114,9 +121,11 @@ export async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
 /** The Word 97 FIB's fEncrypted flag, found at the start of the WordDocument stream. */
 function isEncryptedWord97(bytes: Uint8Array): boolean {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const sectorSize = 2 ** buf.readUInt16LE(30);
-  for (let at = sectorSize; at + 12 <= buf.length; at += sectorSize) {
-    if (buf.readUInt16LE(at) === 0xa5ec) return (buf.readUInt16LE(at + 0x0a) & 0x0100) !== 0;
+  // The stream starts on a sector or, when small, a 64-byte mini-sector: scan those boundaries.
+  for (let at = 512; at + 12 <= buf.length; at += 64) {
+    if (buf.readUInt16LE(at) === 0xa5ec && buf.readUInt16LE(at + 2) >= 0x65) {
+      return (buf.readUInt16LE(at + 0x0a) & 0x0100) !== 0;
+    }
   }
   return false;
 }
