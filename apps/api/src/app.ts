@@ -1,7 +1,11 @@
 import { fileURLToPath } from 'node:url';
+import { KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
 import type { DbHandle } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
+import type { IngestEnv } from '@fanpilot/knowledge';
+import { loadIngestEnv } from '@fanpilot/knowledge';
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { RuntimeConfig } from './config.ts';
@@ -12,8 +16,10 @@ import { sessionPlugin } from './plugins/session.ts';
 import { type Storage, storagePlugin } from './plugins/storage.ts';
 import { type WebRoots, webPlugin } from './plugins/web.ts';
 import { authRoutes } from './routes/auth/index.ts';
+import { chatbotsRoutes } from './routes/chatbots/index.ts';
 import { creatorsRoutes } from './routes/creators/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
+import { knowledgeRoutes } from './routes/knowledge/index.ts';
 import { objectsRoutes } from './routes/objects/index.ts';
 import { onboardingRoutes } from './routes/onboarding/index.ts';
 
@@ -24,6 +30,8 @@ export interface AppDeps {
   jobs: JobRunner;
   web?: WebRoots;
   logger?: FastifyServerOptions['logger'];
+  /** Ingest limits and YouTube origin; parsed from process.env when not given. */
+  ingest?: IngestEnv;
 }
 
 export const defaultWebRoots = (): WebRoots => ({
@@ -51,6 +59,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(storagePlugin, { storage: deps.storage });
   await app.register(jobsPlugin, { jobs: deps.jobs });
   await app.register(sessionPlugin, { secure });
+  // Knowledge uploads: one file of at most 10 MB per request, checked again by the route.
+  await app.register(multipart, {
+    limits: { fileSize: KNOWLEDGE_FILE_MAX_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 64 * 1024 },
+  });
 
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-request-id', reply.request.id);
@@ -68,6 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(onboardingRoutes);
   await app.register(creatorsRoutes);
   await app.register(objectsRoutes);
+  await app.register(chatbotsRoutes);
+  await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });
 
   const pageFor = await webPlugin(app, deps.web ?? {});
   app.setNotFoundHandler((request, reply) => {

@@ -55,7 +55,16 @@ export const ingestEnvSchema = z.object({
 
 export type IngestEnv = z.infer<typeof ingestEnvSchema>;
 
-/** Parses the ingest part of an environment (unknown variables are ignored). */
+export class IngestEnvError extends Error {
+  override name = 'IngestEnvError';
+}
+
+/** Parses the ingest part of an environment (unknown variables are ignored); names every bad variable. */
 export function loadIngestEnv(source: Record<string, unknown> = process.env): IngestEnv {
-  return ingestEnvSchema.parse(source);
+  const parsed = ingestEnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new IngestEnvError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
 }

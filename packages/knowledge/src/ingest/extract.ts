@@ -1,3 +1,4 @@
+/// <reference path="../types.d.ts" />
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import mammoth from 'mammoth';
