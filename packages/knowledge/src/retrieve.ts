@@ -47,7 +47,13 @@ export async function retrieve(db: Kysely<Database>, options: RetrieveOptions): 
   const pool = Math.max(limit * 4, 20);
   const [text, vector] = await Promise.all([
     fullText(db, options.chatbotId, question, pool),
-    similar(db, options.chatbotId, question, pool, options.embedder === undefined ? defaultEmbedder() : options.embedder),
+    similar(
+      db,
+      options.chatbotId,
+      question,
+      pool,
+      options.embedder === undefined ? defaultEmbedder() : options.embedder,
+    ),
   ]);
   if (vector.length === 0) return text.slice(0, limit).map(toChunk);
   const fused = new Map<string, { row: Row; score: number }>();
@@ -72,9 +78,13 @@ const toChunk = (r: Row): RetrievedChunk => ({
   knowledgeItemId: r.knowledgeItemId,
   content: r.content,
   title: r.title ?? r.file_name ?? r.url ?? r.youtube_url ?? 'Unknown Source',
-  source: (typeof r.metadata?.timestampUrl === 'string' ? r.metadata.timestampUrl : null) ??
+  source:
+    (typeof r.metadata?.timestampUrl === 'string' ? r.metadata.timestampUrl : null) ??
     (typeof r.metadata?.url === 'string' ? r.metadata.url : null) ??
-    r.url ?? r.youtube_url ?? r.file_name ?? '',
+    r.url ??
+    r.youtube_url ??
+    r.file_name ??
+    '',
   metadata: r.metadata,
   score: Number(r.score),
 });

@@ -14,7 +14,8 @@ export class IngestError extends Error {
   }
 }
 
-export const permanent = (reason: string, cause?: unknown) => new IngestError(reason, { permanent: true, cause });
+export const permanent = (reason: string, cause?: unknown) =>
+  new IngestError(reason, { permanent: true, cause });
 export const transient = (reason: string, cause?: unknown) =>
   new IngestError(reason, { permanent: false, cause });
 

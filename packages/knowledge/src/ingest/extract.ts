@@ -167,7 +167,8 @@ export async function extractFile(kind: KnowledgeFileKind, bytes: Uint8Array): P
   }
 }
 
-const BLOCK = /<(?:p|div|h[1-6]|li|br|tr|section|article|blockquote|pre|ul|ol|table|header|footer|figure)\b/gi;
+const BLOCK =
+  /<(?:p|div|h[1-6]|li|br|tr|section|article|blockquote|pre|ul|ol|table|header|footer|figure)\b/gi;
 
 function charsetOf(contentType: string, html: string): string | null {
   const header = /charset=["']?([\w-]+)/i.exec(contentType)?.[1];
@@ -184,7 +185,9 @@ export function extractHtml(bytes: Uint8Array, contentType: string, url: string)
   let title = pageTitle;
   let text = '';
   try {
-    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 100 }).parse();
+    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], {
+      charThreshold: 100,
+    }).parse();
     if (article?.content) {
       const { document: body } = parseHTML(
         `<!doctype html><html><body>${article.content.replace(BLOCK, '\n\n$&')}</body></html>`,

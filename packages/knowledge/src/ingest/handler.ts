@@ -91,7 +91,10 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
     if (type && !/^(text\/|application\/(xhtml\+xml|xml)$)/.test(type)) {
       throw permanent(`This link points to a file of type ${type}, not a web page.`);
     }
-    return pool.run({ kind: 'html', bytes: res.body, contentType: res.contentType, url: res.url, base, chunking }, signal);
+    return pool.run(
+      { kind: 'html', bytes: res.body, contentType: res.contentType, url: res.url, base, chunking },
+      signal,
+    );
   }
 
   async function ingestUrl(item: KnowledgeItemRow, signal: AbortSignal): Promise<Outcome> {
@@ -108,7 +111,10 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
     if (type && !/^(text\/|application\/xhtml\+xml$)/.test(type)) {
       throw permanent(`This link points to a file of type ${type}, not a web page.`);
     }
-    return pool.run({ kind: 'html', bytes: res.body, contentType: res.contentType, url: res.url, base, chunking }, signal);
+    return pool.run(
+      { kind: 'html', bytes: res.body, contentType: res.contentType, url: res.url, base, chunking },
+      signal,
+    );
   }
 
   async function ingestSitemap(
@@ -146,7 +152,9 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
     });
     await Promise.all(workers);
     if (results.length === 0) {
-      throw permanent(`None of the sitemap's ${targets.length} pages could be read: ${firstReason ?? 'unknown reason'}`);
+      throw permanent(
+        `None of the sitemap's ${targets.length} pages could be read: ${firstReason ?? 'unknown reason'}`,
+      );
     }
     const host = new URL(url).host;
     return {
@@ -157,7 +165,8 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
   }
 
   async function ingestFile(item: KnowledgeItemRow, signal: AbortSignal): Promise<Outcome> {
-    if (!item.file_key || !item.file_name) throw permanent('The uploaded file is missing. Please upload it again.');
+    if (!item.file_key || !item.file_name)
+      throw permanent('The uploaded file is missing. Please upload it again.');
     const object = await deps.storage.get(item.file_key);
     if (!object) throw permanent('The uploaded file is missing. Please upload it again.');
     const parts: Buffer[] = [];
@@ -247,7 +256,10 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
         embeddings,
         title: item.type === 'file' ? null : outcome.title,
       });
-      deps.logger?.info({ item: item.id, stored, chunks: outcome.chunks.length, pages: outcome.pages }, 'ingest finished');
+      deps.logger?.info(
+        { item: item.id, stored, chunks: outcome.chunks.length, pages: outcome.pages },
+        'ingest finished',
+      );
     } catch (err) {
       const isPermanent = err instanceof IngestError ? err.permanent : false;
       const final = isPermanent || context.attempt >= maxAttempts;

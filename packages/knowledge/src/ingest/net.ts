@@ -157,7 +157,11 @@ export async function guardedFetch(raw: string, options: GuardedFetchOptions): P
       response.stream.destroy();
       throw tooLarge(options.maxBytes);
     }
-    const body = await readLimited(decoded(response.stream, response.contentEncoding), options.maxBytes, signal);
+    const body = await readLimited(
+      decoded(response.stream, response.contentEncoding),
+      options.maxBytes,
+      signal,
+    );
     return { url: url.toString(), status: response.status, contentType: response.contentType, body };
   }
 }
@@ -193,7 +197,9 @@ function request(
         headers: {
           host: url.host,
           'user-agent': USER_AGENT,
-          accept: options.accept ?? 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5',
+          accept:
+            options.accept ??
+            'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5',
           'accept-encoding': 'gzip, deflate, br',
         },
         // Connect to the address that was checked, never to a fresh DNS answer.

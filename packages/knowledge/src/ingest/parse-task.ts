@@ -19,7 +19,13 @@ export type ParseTask =
       base: Record<string, unknown>;
       chunking: ChunkOptions;
     }
-  | { kind: 'pdf-url'; bytes: Uint8Array; url: string; base: Record<string, unknown>; chunking: ChunkOptions };
+  | {
+      kind: 'pdf-url';
+      bytes: Uint8Array;
+      url: string;
+      base: Record<string, unknown>;
+      chunking: ChunkOptions;
+    };
 
 export interface ParseResult {
   title: string | null;

@@ -19,7 +19,10 @@ export interface ParserPool {
 
 /** The parser thread's entry: beside this module in source, beside the bundle's entry when built. */
 export function parseWorkerUrl(): URL {
-  return new URL(import.meta.url.endsWith('.ts') ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
+  return new URL(
+    import.meta.url.endsWith('.ts') ? './parse-worker.ts' : './parse-worker.js',
+    import.meta.url,
+  );
 }
 
 interface Pending {
@@ -59,17 +62,25 @@ export function createParserPool(options: ParserPoolOptions): ParserPool {
       }
       slot.current = null;
     };
-    worker.on('message', (message: { id: number; ok: boolean; result?: ParseResult; reason?: string; permanent?: boolean }) => {
-      const job = slot.current;
-      if (!job || job.id !== message.id || job.settled) return;
-      job.settled = true;
-      clearTimeout(job.timer);
-      slot.current = null;
-      worker.unref();
-      if (message.ok) job.resolve(message.result!);
-      else job.reject(new IngestError(message.reason ?? 'The file could not be read.', { permanent: message.permanent }));
-      dispatch();
-    });
+    worker.on(
+      'message',
+      (message: { id: number; ok: boolean; result?: ParseResult; reason?: string; permanent?: boolean }) => {
+        const job = slot.current;
+        if (!job || job.id !== message.id || job.settled) return;
+        job.settled = true;
+        clearTimeout(job.timer);
+        slot.current = null;
+        worker.unref();
+        if (message.ok) job.resolve(message.result!);
+        else
+          job.reject(
+            new IngestError(message.reason ?? 'The file could not be read.', {
+              permanent: message.permanent,
+            }),
+          );
+        dispatch();
+      },
+    );
     worker.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
         fail(
@@ -116,7 +127,8 @@ export function createParserPool(options: ParserPoolOptions): ParserPool {
   function dispatch() {
     if (closed) return;
     while (queue.length > 0) {
-      const idle = slots.find((s) => s.current === null) ?? (slots.length < options.size ? spawn() : undefined);
+      const idle =
+        slots.find((s) => s.current === null) ?? (slots.length < options.size ? spawn() : undefined);
       if (!idle) return;
       start(idle, queue.shift()!);
     }

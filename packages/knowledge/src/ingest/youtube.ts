@@ -50,7 +50,8 @@ export function parseYoutubeUrl(raw: string): YoutubeLink {
     const parts = url.pathname.split('/').filter(Boolean);
     if (parts[0] === 'watch') id = url.searchParams.get('v') ?? undefined;
     else if (['shorts', 'embed', 'live', 'v', 'e'].includes(parts[0] ?? '')) id = parts[1];
-    else if (parts.length === 0 || parts[0] === 'attribution_link') id = url.searchParams.get('v') ?? undefined;
+    else if (parts.length === 0 || parts[0] === 'attribution_link')
+      id = url.searchParams.get('v') ?? undefined;
   }
   if (!id || !VIDEO_ID.test(id)) throw notYoutube();
   const hashT = new URLSearchParams(url.hash.replace(/^#/, '')).get('t');

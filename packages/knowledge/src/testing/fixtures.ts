@@ -32,12 +32,11 @@ export function makePdf(pages: string[][], options: { title?: string; encrypt?: 
     );
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
-  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  objects[pagesObj - 1] =
+    `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   const info = options.title ? add(`<< /Title (${pdfEscape(options.title)}) >>`) : 0;
   const encrypt = options.encrypt
-    ? add(
-        `<< /Filter /Standard /V 1 /R 2 /O <${'4f'.repeat(32)}> /U <${'a5'.repeat(32)}> /P -44 >>`,
-      )
+    ? add(`<< /Filter /Standard /V 1 /R 2 /O <${'4f'.repeat(32)}> /U <${'a5'.repeat(32)}> /P -44 >>`)
     : 0;
   let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];
@@ -133,7 +132,9 @@ const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 export function makeDocx(paragraphs: string[]): Buffer {
   const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${xmlEscape(p)}</w:t></w:r></w:p>`);
   return makeZip(
-    docxParts(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${body.join('')}</w:body></w:document>`),
+    docxParts(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${body.join('')}</w:body></w:document>`,
+    ),
   );
 }
 
