@@ -32,7 +32,7 @@ export interface StoreChunksInput {
 export type StoreOutcome = 'stored' | 'superseded' | 'gone';
 
 // JSON and text columns refuse NUL characters.
-const clean = (s: string) => s.replace(/\u0000/g, '');
+const clean = (s: string) => s.replaceAll('\u0000', '');
 
 /**
  * Replaces the item's chunks and marks it ready, in one transaction: running a job twice leaves one

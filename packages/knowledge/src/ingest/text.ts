@@ -37,7 +37,7 @@ export function decodePlainText(bytes: Uint8Array): string {
 /** Collapses runs of spaces, keeps paragraph breaks. */
 export function tidy(text: string): string {
   return text
-    .replace(/\u0000/g, '')
+    .replaceAll('\u0000', '')
     .replace(/\r\n?/g, '\n')
     .replace(/[ \t\f\v\u00a0]+/g, ' ')
     .replace(/ *\n */g, '\n')

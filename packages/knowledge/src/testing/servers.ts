@@ -198,16 +198,14 @@ export async function startEmbeddingServer(
             : vector;
         return { object: 'embedding', index, embedding };
       });
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            object: 'list',
-            data,
-            model: parsed.model,
-            usage: { prompt_tokens: 1, total_tokens: 1 },
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          object: 'list',
+          data,
+          model: parsed.model,
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        }),
+      );
     });
   });
   const { port } = await listen(server);

@@ -43,7 +43,9 @@ const tooLarge = () =>
 /** A file name safe to store and show: its last path part, printable, at most 200 characters. */
 const cleanFileName = (name: string) =>
   (name.split(/[\\/]/).pop() ?? '')
-    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .split('')
+    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
+    .join('')
     .trim()
     .slice(-200);
 
