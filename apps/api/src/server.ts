@@ -61,6 +61,7 @@ async function main() {
     jobs.work({ [INGEST_QUEUE]: ingest }, { concurrency: 2 });
     const stopSweeper = startSweeper(db.db, {
       stuckAfterMs: ingestEnv.INGEST_STUCK_AFTER_MS,
+      intervalMs: ingestEnv.INGEST_SWEEP_INTERVAL_MS,
       maxAttempts: 5,
       enqueue: (itemId, run) => enqueueIngest(jobs, itemId, run),
       onError: (err) => app.log.warn({ err }, 'knowledge sweep failed'),

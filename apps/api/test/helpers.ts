@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
+import { createIngestHandler, loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage, type Storage } from '@fanpilot/storage';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
@@ -37,6 +39,8 @@ export interface TestApp {
   storage: Storage;
   jobs: JobRunner;
   config: RuntimeConfig;
+  /** The test database's URL (PostgreSQL only), for a worker process. */
+  databaseUrl: string | undefined;
   /** Runs the whole OAuth code flow over HTTP as `identity`; returns the Cookie header of the session. */
   signIn: (identity?: LocalIdentity) => Promise<string>;
   close: () => Promise<void>;
@@ -66,7 +70,16 @@ export const cookieHeader = (jar: Record<string, string>) =>
     .join('; ');
 
 /** The api on a real port, against PostgreSQL (TEST_DATABASE_URL) or PGlite, local S3 and a local OpenID provider. */
-export async function startTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Environment of the api (ingest variables included). */
+  env?: Record<string, string>;
+  /** Jobs go to Redis (TEST_REDIS_URL) under this BullMQ prefix, for a worker process to consume. */
+  redisPrefix?: string;
+  /** Runs the ingest handler inside the api, as server.ts does without Redis. */
+  ingestInProcess?: boolean;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-api-'));
   const port = await freePort();
   const oidc = await startLocalOidc(identity('alice'));
@@ -93,8 +106,17 @@ export async function startTestApp(options: { env?: Record<string, string> } = {
   const db = createDb(fresh ? { databaseUrl: fresh.url, poolSize: 5 } : { dataDir: 'memory://' });
   await migrateToLatest(db.db);
   const storage = await createStorage(config.s3);
-  const jobs = createJobRunner({ redisUrl: undefined, backoffMs: 20 });
-  const app = await buildApp({ config, db, storage, jobs, logger: false });
+  const jobs = createJobRunner({
+    redisUrl: options.redisPrefix ? process.env.TEST_REDIS_URL : undefined,
+    ...(options.redisPrefix ? { prefix: options.redisPrefix } : {}),
+    backoffMs: 20,
+  });
+  const ingestEnv = loadIngestEnv(options.env ?? {});
+  const app = await buildApp({ config, db, storage, jobs, logger: false, ingest: ingestEnv });
+  const ingest = options.ingestInProcess
+    ? createIngestHandler({ db: db.db, storage, env: ingestEnv, embedder: null })
+    : undefined;
+  if (ingest) jobs.work({ [INGEST_QUEUE]: ingest });
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
 
@@ -123,10 +145,12 @@ export async function startTestApp(options: { env?: Record<string, string> } = {
     storage,
     jobs,
     config,
+    databaseUrl: fresh?.url,
     signIn,
     async close() {
       await app.close();
       await jobs.close();
+      await ingest?.close();
       await db.close();
       await fresh?.drop();
       await oidc.stop();

@@ -55,6 +55,7 @@ async function main() {
   );
   const stopSweeper = startSweeper(db.db, {
     stuckAfterMs: env.ingest.INGEST_STUCK_AFTER_MS,
+    intervalMs: env.ingest.INGEST_SWEEP_INTERVAL_MS,
     maxAttempts: env.JOBS_ATTEMPTS,
     enqueue: (itemId, run) => enqueueIngest(jobs, itemId, run),
     onError: (err) => log.warn({ err }, 'knowledge sweep failed'),

@@ -46,6 +46,30 @@ export const ingestEnvSchema = z.object({
       .transform((v) => new URL(v).origin)
       .default('https://www.youtube.com'),
   ),
+  /** How often the sweeper looks for stuck items. */
+  INGEST_SWEEP_INTERVAL_MS: int(60_000, 500, 24 * 60 * 60_000),
+  /**
+   * Testing aid: "name=address,name=address" answers DNS for those names (the address policy still
+   * applies to the answer). Lets tests show a name resolving to a private address being refused.
+   */
+  INGEST_DNS_OVERRIDES: z.preprocess(
+    (v) => (v === undefined || v === null ? '' : v),
+    z.string().transform((v, ctx) => {
+      const map: Record<string, string> = {};
+      for (const pair of v
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const [name, address] = pair.split('=').map((x) => x?.trim());
+        if (!name || !address) {
+          ctx.addIssue({ code: 'custom', message: `expected name=address, got "${pair}"` });
+          return z.NEVER;
+        }
+        map[name.toLowerCase()] = address;
+      }
+      return map;
+    }),
+  ),
   INGEST_CHUNK_SIZE: int(1000, 200, 8000),
   INGEST_CHUNK_OVERLAP: int(150, 0, 2000),
   OPENAI_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),

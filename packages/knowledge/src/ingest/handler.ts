@@ -8,7 +8,7 @@ import { createEmbedder, type Embedder } from './embeddings.ts';
 import { IngestError, permanent, reasonOf } from './errors.ts';
 import { looksLikePdf } from './extract.ts';
 import { detectKnowledgeFile } from './files.ts';
-import { type GuardedFetchOptions, guardedFetch, type Lookup } from './net.ts';
+import { type GuardedFetchOptions, guardedFetch, type Lookup, lookupWithOverrides } from './net.ts';
 import type { ParseResult } from './parse-task.ts';
 import { createParserPool, type ParserPool } from './pool.ts';
 import { parseSitemap } from './sitemap.ts';
@@ -72,6 +72,7 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
   const embedder = deps.embedder === undefined ? createEmbedder(env) : deps.embedder;
   const chunking: ChunkOptions = { chunkSize: env.INGEST_CHUNK_SIZE, chunkOverlap: env.INGEST_CHUNK_OVERLAP };
   const { db } = deps;
+  const lookup = deps.lookup ?? lookupWithOverrides(env.INGEST_DNS_OVERRIDES);
 
   const fetchOptions = (signal: AbortSignal): GuardedFetchOptions => ({
     allowedPrivateHosts: env.INGEST_ALLOWED_PRIVATE_HOSTS,
@@ -79,7 +80,7 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
     maxBytes: env.INGEST_MAX_PAGE_BYTES,
     maxRedirects: env.INGEST_MAX_REDIRECTS,
     signal,
-    ...(deps.lookup ? { lookup: deps.lookup } : {}),
+    ...(lookup ? { lookup } : {}),
   });
 
   async function page(url: string, base: Record<string, unknown>, signal: AbortSignal): Promise<ParseResult> {

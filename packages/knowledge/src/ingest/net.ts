@@ -34,10 +34,20 @@ export interface FetchedResource {
 
 export const USER_AGENT = 'FanpilotBot/1.0 (+knowledge ingestion; respects size and time limits)';
 
-const systemLookup: Lookup = async (hostname) => {
+export const systemLookup: Lookup = async (hostname) => {
   const all = await dns.lookup(hostname, { all: true, order: 'ipv4first' });
   return all.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
+
+/** Names answered from a fixed map (INGEST_DNS_OVERRIDES), everything else by the system. */
+export function lookupWithOverrides(overrides: Record<string, string>): Lookup | undefined {
+  if (Object.keys(overrides).length === 0) return undefined;
+  return async (hostname) => {
+    const address = overrides[hostname.toLowerCase()];
+    if (address) return [{ address, family: address.includes(':') ? 6 : 4 }];
+    return systemLookup(hostname);
+  };
+}
 
 /**
  * True only for ordinary public unicast addresses. Private, loopback, link-local (cloud metadata
