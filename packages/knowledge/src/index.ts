@@ -5,6 +5,7 @@ export * from './ingest/errors.ts';
 export * from './ingest/files.ts';
 export * from './ingest/handler.ts';
 export * from './ingest/net.ts';
+export * from './ingest/parse-task.ts';
 export * from './ingest/pool.ts';
 export * from './ingest/queue.ts';
 export * from './ingest/sitemap.ts';

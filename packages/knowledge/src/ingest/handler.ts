@@ -209,17 +209,10 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
   const handler = async (data: unknown, context: { attempt: number; jobId: string | undefined }) => {
     const { knowledgeItemId, run: givenRun } = ingestJobSchema.parse(data);
     const run = givenRun ?? null;
-    const item = await db
-      .selectFrom('knowledge_items')
-      .selectAll()
-      .where('id', '=', knowledgeItemId)
-      .executeTakeFirst();
-    if (!item) return; // Deleted meanwhile.
-    if (run && item.job_run && item.job_run !== run) return; // A newer run owns it.
-    if ((item.status === 'completed' || item.status === 'active') && (!run || item.job_run === run)) {
-      return; // This run already finished (a redelivered job).
-    }
-    const started = await mark(item.id, run)
+    // Claims the item in one statement: only a pending (or stalled processing) item whose run is this
+    // one; a finished run redelivered, a superseded run or a deleted item changes nothing.
+    const item = await mark(knowledgeItemId, run)
+      .where('status', 'in', ['pending', 'processing'])
       .set((eb) => ({
         status: 'processing',
         started_at: new Date(),
@@ -227,11 +220,13 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
         attempts: eb('attempts', '+', 1),
         error: null,
       }))
+      .returningAll()
       .executeTakeFirst();
-    if (Number(started.numUpdatedRows) === 0) return;
+    if (!item) return;
     deps.logger?.info({ item: item.id, type: item.type, attempt: context.attempt }, 'ingest started');
 
     const signal = AbortSignal.timeout(Math.max(1_000, Math.floor(env.INGEST_STUCK_AFTER_MS / 2)));
+    const t0 = performance.now();
     try {
       const outcome =
         item.type === 'url'
@@ -240,6 +235,7 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
             ? await ingestFile(item, signal)
             : await ingestYoutube(item, signal);
       if (outcome.chunks.length === 0) throw permanent('No text was found in this source.');
+      const t1 = performance.now();
       let embeddings: number[][] | null = null;
       if (embedder) {
         try {
@@ -258,7 +254,14 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
         title: item.type === 'file' ? null : outcome.title,
       });
       deps.logger?.info(
-        { item: item.id, stored, chunks: outcome.chunks.length, pages: outcome.pages },
+        {
+          item: item.id,
+          stored,
+          chunks: outcome.chunks.length,
+          pages: outcome.pages,
+          extractMs: Math.round(t1 - t0),
+          storeMs: Math.round(performance.now() - t1),
+        },
         'ingest finished',
       );
     } catch (err) {

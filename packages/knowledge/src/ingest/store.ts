@@ -41,14 +41,32 @@ const clean = (s: string) => s.replaceAll('\u0000', '');
 export async function storeChunks(db: Kysely<Database>, input: StoreChunksInput): Promise<StoreOutcome> {
   const vectors = input.embeddings && (await hasVectorColumn(db)) ? input.embeddings : null;
   return db.transaction().execute(async (trx) => {
-    const item = await trx
-      .selectFrom('knowledge_items')
-      .select(['id', 'chatbot_id', 'job_run'])
-      .where('id', '=', input.itemId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!item) return 'gone';
-    if (input.run && item.job_run && item.job_run !== input.run) return 'superseded';
+    // Marking the item ready first takes its row lock; a newer run or a deletion leaves nothing to mark.
+    let owned = trx
+      .updateTable('knowledge_items')
+      .set({
+        status: vectors ? 'active' : 'completed',
+        error: null,
+        processed_at: new Date(),
+        updated_at: new Date(),
+        started_at: null,
+        chunk_count: input.chunks.length,
+        ...(input.title ? { title: clean(input.title).slice(0, 500) } : {}),
+      })
+      .where('id', '=', input.itemId);
+    if (input.run) {
+      const run = input.run;
+      owned = owned.where((eb) => eb.or([eb('job_run', '=', run), eb('job_run', 'is', null)]));
+    }
+    const item = await owned.returning(['chatbot_id']).executeTakeFirst();
+    if (!item) {
+      const exists = await trx
+        .selectFrom('knowledge_items')
+        .select('id')
+        .where('id', '=', input.itemId)
+        .executeTakeFirst();
+      return exists ? 'superseded' : 'gone';
+    }
     await trx.deleteFrom('chunks').where('knowledge_item_id', '=', input.itemId).execute();
     const rows = input.chunks.map((c, ordinal) => ({
       knowledge_item_id: input.itemId,
@@ -65,19 +83,6 @@ export async function storeChunks(db: Kysely<Database>, input: StoreChunksInput)
         .values(rows.slice(i, i + 500) as never)
         .execute();
     }
-    await trx
-      .updateTable('knowledge_items')
-      .set({
-        status: vectors ? 'active' : 'completed',
-        error: null,
-        processed_at: new Date(),
-        updated_at: new Date(),
-        started_at: null,
-        chunk_count: rows.length,
-        ...(input.title ? { title: clean(input.title).slice(0, 500) } : {}),
-      })
-      .where('id', '=', input.itemId)
-      .execute();
     return 'stored';
   });
 }
