@@ -31,11 +31,17 @@ const WEB_PAGES = Number(process.env.BENCH_WEB_PAGES ?? 60);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
 /** Jobs the worker runs at once (I/O waits overlap with parsing). */
 const JOBS = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 2);
-const dbUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const dbUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const chunking = { chunkSize: 1000, chunkOverlap: 150 };
 
-const words = 'strength recovery mobility protein sleep tempo volume intensity deload bracing hinge squat press row carry'.split(' ');
+const words =
+  'strength recovery mobility protein sleep tempo volume intensity deload bracing hinge squat press row carry'.split(
+    ' ',
+  );
 const sentence = (seed: number, n = 14) =>
   `${Array.from({ length: n }, (_, i) => words[(seed * 7 + i * 3) % words.length]).join(' ')}.`;
 const paragraph = (seed: number) => Array.from({ length: 6 }, (_, i) => sentence(seed + i)).join(' ');
@@ -64,7 +70,10 @@ function corpus(): Doc[] {
     });
   }
   for (let d = 0; d < WEB_PAGES; d++) {
-    const html = articlePage(`Article ${d}`, Array.from({ length: 8 }, (_, i) => paragraph(d * 50 + i)));
+    const html = articlePage(
+      `Article ${d}`,
+      Array.from({ length: 8 }, (_, i) => paragraph(d * 50 + i)),
+    );
     docs.push({ kind: 'web', name: `/article-${d}`, bytes: Buffer.from(html), pages: 1 });
   }
   return docs;
@@ -72,7 +81,14 @@ function corpus(): Doc[] {
 
 const taskFor = (doc: Doc): ParseTask =>
   doc.kind === 'web'
-    ? { kind: 'html', bytes: doc.bytes, contentType: 'text/html; charset=utf-8', url: `http://localhost${doc.name}`, base: {}, chunking }
+    ? {
+        kind: 'html',
+        bytes: doc.bytes,
+        contentType: 'text/html; charset=utf-8',
+        url: `http://localhost${doc.name}`,
+        base: {},
+        chunking,
+      }
     : { kind: 'file', fileKind: doc.kind, bytes: doc.bytes, base: {}, chunking };
 
 async function timed(run: () => Promise<void>) {
@@ -85,7 +101,8 @@ async function main() {
   const docs = corpus();
   const totalPages = docs.reduce((n, d) => n + d.pages, 0);
   const pagesOf = (kind: Doc['kind']) => docs.filter((d) => d.kind === kind).reduce((n, d) => n + d.pages, 0);
-  for (const d of docs) if (d.bytes.length > KNOWLEDGE_FILE_MAX_BYTES) throw new Error(`${d.name} is too large`);
+  for (const d of docs)
+    if (d.bytes.length > KNOWLEDGE_FILE_MAX_BYTES) throw new Error(`${d.name} is too large`);
 
   // 1. The bare parsers, one after another in this thread (warmed up once first).
   await runParseTask(taskFor(docs[0]!));
@@ -113,7 +130,13 @@ async function main() {
 
   // 3. End to end: items in PostgreSQL, files in S3, jobs on Redis, the worker process doing the rest.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-bench-'));
-  const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dataDir, configureBuckets: [{ name: 'bench', configs: [] }] });
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: dataDir,
+    configureBuckets: [{ name: 'bench', configs: [] }],
+  });
   const { port: s3Port } = (await s3.run()) as { port: number };
   const s3Endpoint = `http://127.0.0.1:${s3Port}`;
   const storage = await createStorage({
@@ -142,7 +165,14 @@ async function main() {
       .executeTakeFirstOrThrow();
     const bot = await handle.db
       .insertInto('chatbots')
-      .values({ creator_id: creator.id, name: 'Bench', instructions: '', model: 'gpt-4o-mini', temperature: 0.7, initial_messages: '[]' })
+      .values({
+        creator_id: creator.id,
+        name: 'Bench',
+        instructions: '',
+        model: 'gpt-4o-mini',
+        temperature: 0.7,
+        initial_messages: '[]',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const ids: string[] = [];
@@ -150,13 +180,30 @@ async function main() {
       const id = crypto.randomUUID();
       ids.push(id);
       if (d.kind === 'web') {
-        await handle.db.insertInto('knowledge_items').values({ id, chatbot_id: bot.id, type: 'url', url: `http://localhost:${site.port}${d.name}`, job_run: id }).execute();
+        await handle.db
+          .insertInto('knowledge_items')
+          .values({
+            id,
+            chatbot_id: bot.id,
+            type: 'url',
+            url: `http://localhost:${site.port}${d.name}`,
+            job_run: id,
+          })
+          .execute();
       } else {
         const key = `knowledge/${bot.id}/${id}`;
         await storage.put(key, d.bytes, 'application/octet-stream');
         await handle.db
           .insertInto('knowledge_items')
-          .values({ id, chatbot_id: bot.id, type: 'file', file_name: d.name, file_key: key, file_size: d.bytes.length, job_run: id })
+          .values({
+            id,
+            chatbot_id: bot.id,
+            type: 'file',
+            file_name: d.name,
+            file_key: key,
+            file_size: d.bytes.length,
+            job_run: id,
+          })
           .execute();
       }
     }
@@ -202,22 +249,36 @@ async function main() {
     const measured = ids.slice(CONCURRENCY);
     const measuredPages = docs.slice(CONCURRENCY).reduce((n, d) => n + d.pages, 0);
     const pipelineSeconds = await timed(async () => {
-      for (const id of measured) await jobs.enqueue(INGEST_QUEUE, { knowledgeItemId: id, run: id }, { jobId: id });
+      for (const id of measured)
+        await jobs.enqueue(INGEST_QUEUE, { knowledgeItemId: id, run: id }, { jobId: id });
       await waitAll(handle.db, measured);
     });
-    const failed = await handle.db.selectFrom('knowledge_items').select(['file_name', 'url', 'error']).where('status', '=', 'failed').execute();
+    const failed = await handle.db
+      .selectFrom('knowledge_items')
+      .select(['file_name', 'url', 'error'])
+      .where('status', '=', 'failed')
+      .execute();
     if (failed.length > 0) throw new Error(`items failed: ${JSON.stringify(failed.slice(0, 3))}`);
-    const chunks = await handle.db.selectFrom('chunks').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const chunks = await handle.db
+      .selectFrom('chunks')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
 
     const rate = (pages: number, s: number) => pages / s;
     const bare = rate(totalPages, bareSeconds);
     const pooled = rate(totalPages, pooledSeconds);
     const pipeline = rate(measuredPages, pipelineSeconds);
     const fmt = (n: number) => n.toFixed(1).padStart(8);
-    console.log(`\nIngest benchmark: ${docs.length} sources, ${totalPages} pages (${pagesOf('pdf')} PDF pages in ${PDFS} PDFs, ${DOCXS} DOCX, ${WEB_PAGES} web pages); ${chunks.n} chunks`);
-    console.log(`  bare parsers, 1 thread          ${fmt(bare)} pages/s   (pdf ${fmt(rate(pagesOf('pdf'), bareByKind.pdf!))}, docx ${fmt(rate(pagesOf('docx'), bareByKind.docx!))}, web ${fmt(rate(pagesOf('web'), bareByKind.web!))})`);
+    console.log(
+      `\nIngest benchmark: ${docs.length} sources, ${totalPages} pages (${pagesOf('pdf')} PDF pages in ${PDFS} PDFs, ${DOCXS} DOCX, ${WEB_PAGES} web pages); ${chunks.n} chunks`,
+    );
+    console.log(
+      `  bare parsers, 1 thread          ${fmt(bare)} pages/s   (pdf ${fmt(rate(pagesOf('pdf'), bareByKind.pdf!))}, docx ${fmt(rate(pagesOf('docx'), bareByKind.docx!))}, web ${fmt(rate(pagesOf('web'), bareByKind.web!))})`,
+    );
     console.log(`  bare parsers, ${CONCURRENCY} threads         ${fmt(pooled)} pages/s`);
-    console.log(`  end to end through the worker   ${fmt(pipeline)} pages/s   (${((pipeline / bare) * 100).toFixed(0)}% of 1-thread bare, ${((pipeline / pooled) * 100).toFixed(0)}% of ${CONCURRENCY}-thread bare)`);
+    console.log(
+      `  end to end through the worker   ${fmt(pipeline)} pages/s   (${((pipeline / bare) * 100).toFixed(0)}% of 1-thread bare, ${((pipeline / pooled) * 100).toFixed(0)}% of ${CONCURRENCY}-thread bare)`,
+    );
     console.log(
       JSON.stringify({
         bench: 'ingest',

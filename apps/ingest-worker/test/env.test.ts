@@ -29,7 +29,9 @@ describe('worker environment', () => {
     const env = loadWorkerEnv({ ...required, INGEST_ALLOWED_PRIVATE_HOSTS: ' Intranet.local , wiki ' });
     expect(env.ingest.INGEST_ALLOWED_PRIVATE_HOSTS).toEqual(['intranet.local', 'wiki']);
     expect(() => loadWorkerEnv({ ...required, WORKER_CONCURRENCY: 'lots' })).toThrow(/WORKER_CONCURRENCY/);
-    expect(() => loadWorkerEnv({ ...required, INGEST_SITEMAP_MAX_PAGES: '0' })).toThrow(/INGEST_SITEMAP_MAX_PAGES/);
+    expect(() => loadWorkerEnv({ ...required, INGEST_SITEMAP_MAX_PAGES: '0' })).toThrow(
+      /INGEST_SITEMAP_MAX_PAGES/,
+    );
     expect(() => loadWorkerEnv({ ...required, REDIS_URL: 'http://x' })).toThrow(/REDIS_URL: must be a redis/);
     expect(() => loadWorkerEnv({ ...required, S3_ENDPOINT: 'http://s3.local' })).toThrow(/S3_ACCESS_KEY_ID/);
   });
