@@ -126,7 +126,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
         throw badRequest('The upload could not be read. Please try again.', 'invalid_upload');
       }
-      if (!part || part.fieldname !== 'file') {
+      if (part?.fieldname !== 'file') {
         part?.file.resume();
         throw badRequest('Choose a file to upload (form field "file").', 'no_file');
       }
