@@ -41,6 +41,7 @@ export const askRequestSchema = z.object({
   fanName: z.string().trim().max(100).optional(),
   attachment: z.object({ filename: z.string().min(1).max(255), contentBase64: z.string().min(1) }).optional(),
 });
+export type AskRequest = z.input<typeof askRequestSchema>;
 export const answerRequestSchema = z.object({
   creator: z.string().trim().min(1).max(100),
   messageId: z.union([z.string(), z.number()]).transform(String),
