@@ -16,6 +16,7 @@ import { creatorsRoutes } from './routes/creators/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { objectsRoutes } from './routes/objects/index.ts';
 import { onboardingRoutes } from './routes/onboarding/index.ts';
+import { pwaRoutes } from './routes/pwa/index.ts';
 
 export interface AppDeps {
   config: RuntimeConfig;
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(onboardingRoutes);
   await app.register(creatorsRoutes);
   await app.register(objectsRoutes);
+  await app.register(pwaRoutes);
 
   const pageFor = await webPlugin(app, deps.web ?? {});
   app.setNotFoundHandler((request, reply) => {
