@@ -261,3 +261,127 @@ export async function waitForFanServiceWorker(page: Page): Promise<{ scriptURL: 
 export function readFanIdFrom(page: Page): Promise<string | null> {
   return page.evaluate(() => localStorage.getItem('fanchat_fan_id'));
 }
+
+export interface FanFakeAi {
+  /** Base URL to give the api as OPENAI_BASE_URL. */
+  baseUrl: string;
+  answer: string;
+  requests: () => number;
+  stop: () => Promise<void>;
+}
+
+/**
+ * A loopback server speaking the OpenAI HTTP API (chat completions, streamed or not, and
+ * embeddings), so the api's AI answers are real calls with a known reply.
+ */
+export async function startFanFakeAi(answer = 'Here is what the AI coach says.'): Promise<FanFakeAi> {
+  const { createServer: createHttpServer } = await import('node:http');
+  let requests = 0;
+  const server = createHttpServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => {
+      raw += String(chunk);
+    });
+    req.on('end', () => {
+      requests++;
+      let body: { stream?: boolean; model?: string; input?: unknown } = {};
+      try {
+        body = JSON.parse(raw || '{}');
+      } catch {
+        body = {};
+      }
+      const model = body.model ?? 'gpt-4o-mini';
+      if (req.url?.endsWith('/embeddings')) {
+        const inputs = Array.isArray(body.input) ? body.input : [body.input];
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            model,
+            data: inputs.map((_, index) => ({
+              object: 'embedding',
+              index,
+              embedding: Array(1536).fill(0.001),
+            })),
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          }),
+        );
+        return;
+      }
+      if (!req.url?.endsWith('/chat/completions')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'not here' } }));
+        return;
+      }
+      const created = Math.floor(Date.now() / 1000);
+      if (body.stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const base = { id: 'chatcmpl-fan', object: 'chat.completion.chunk', created, model };
+        res.write(
+          `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: answer }, finish_reason: null }] })}\n\n`,
+        );
+        res.write(
+          `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+        );
+        res.end('data: [DONE]\n\n');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-fan',
+          object: 'chat.completion',
+          created,
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    answer,
+    requests: () => requests,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The creator's side of the conversation, through the api as the dashboard calls it. */
+export function fanTestCreatorApi(api: FanTestApi, creator: FanTestCreator) {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${api.url}${path}`, {
+      method,
+      headers: {
+        cookie: creator.cookie,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    const text = await res.text();
+    return text ? (JSON.parse(text) as unknown) : null;
+  };
+  const u = encodeURIComponent(creator.username);
+  return {
+    async messages(): Promise<{ id: string; from: string; message: string; status?: string | null }[]> {
+      const body = (await call('GET', `/api/chatlog?creator=${u}`)) as
+        | { messages: { id: string; from: string; message: string }[] }
+        | { id: string; from: string; message: string }[];
+      return Array.isArray(body) ? body : body.messages;
+    },
+    async status(): Promise<{ isOnline: boolean }> {
+      return (await call('GET', `/api/creators/username/${u}/status`)) as { isOnline: boolean };
+    },
+    async setOnline(online: boolean) {
+      if ((await this.status()).isOnline !== online)
+        await call('POST', '/api/toggle-status', { creator: creator.username });
+    },
+    answer: (messageId: string, response: string) =>
+      call('POST', '/api/answer', { creator: creator.username, messageId, response }),
+    setNotice: (message: string) => call('POST', `/api/creators/username/${u}/set-notice`, { message }),
+  };
+}
