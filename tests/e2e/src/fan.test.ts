@@ -290,6 +290,121 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     expect(asks[0]?.attachment).toEqual({ filename: 'plan.pdf', contentBase64: pdf.toString('base64') });
   });
 
+  it('shows the conversation: fan right, replies left, AI and creator labelled, attachments with size; newest in view', async () => {
+    const now = Date.now();
+    const at = (i: number) => new Date(now - (60 - i) * 60_000).toISOString();
+    const filler = Array.from({ length: 30 }, (_, i) => ({
+      id: String(100 + i),
+      from: i % 2 ? 'Creatorai' : 'fan',
+      message: `Earlier message ${i}`,
+      created_at: at(i),
+    }));
+    const messages = [
+      ...filler,
+      {
+        id: '201',
+        from: 'fan',
+        message: 'Here is my form',
+        created_at: at(40),
+        fileAttachment: { id: 'f1', fileType: 'pdf', originalFilename: 'form.pdf', fileSize: 20_480 },
+      },
+      { id: '202', from: 'Creatorai', message: 'Thanks! The AI read it.', created_at: at(41) },
+      { id: '203', from: 'creator', message: 'And I did too.', created_at: at(42) },
+    ];
+    const page = await phone({ blockServiceWorkers: true });
+    await page.route('**/api/public/creators/*', (route) => route.fulfill({ json: profile() }));
+    await page.route('**/api/chatlog/fan/**', (route) => route.fulfill({ json: { messages } }));
+    await page.goto(`/pwa/${creator.username}`);
+    const creatorReply = page.getByTestId('message-creator').filter({ hasText: 'And I did too.' });
+    await creatorReply.waitFor();
+    expect(await creatorReply.textContent()).toContain(creator.name);
+    const aiReply = page.getByTestId('message-ai').filter({ hasText: 'Thanks! The AI read it.' });
+    expect(await aiReply.textContent()).toContain('AI Coach');
+    const withFile = page.getByTestId('message-fan').filter({ hasText: 'Here is my form' });
+    expect(await withFile.textContent()).toContain('form.pdf');
+    expect(await withFile.textContent()).toContain('(20 KB)');
+
+    // Bubbles: the fan's hug the right edge, replies the left.
+    const fanBox = await withFile.locator('.rounded-2xl').boundingBox();
+    const replyBox = await creatorReply.locator('.rounded-2xl').boundingBox();
+    expect(fanBox && fanBox.x + fanBox.width).toBeGreaterThan(370);
+    expect(fanBox?.x).toBeGreaterThan(100);
+    expect(replyBox?.x).toBeLessThan(20);
+    expect(replyBox && replyBox.x + replyBox.width).toBeLessThan(300);
+
+    // The newest message is in view without scrolling.
+    const last = page.getByText('And I did too.');
+    await expect.poll(() => last.evaluate((el) => el.getBoundingClientRect().bottom)).toBeLessThan(844 - 80);
+    await expect
+      .poll(() =>
+        page
+          .locator('.message-log')
+          .evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight)),
+      )
+      .toBeLessThanOrEqual(1);
+    await saveFanScreenshot(page, 'conversation');
+  });
+
+  it('polls the history every 8 s and reloads it 2 s after a successful send', async () => {
+    const reads: number[] = [];
+    let answeredAt = 0;
+    const page = await phone({ blockServiceWorkers: true });
+    await page.route('**/api/public/creators/*', (route) => route.fulfill({ json: profile() }));
+    await page.route('**/api/chatlog/fan/**', (route) => {
+      reads.push(Date.now());
+      return route.fulfill({ json: { messages: [] } });
+    });
+    await page.route('**/api/ask', async (route) => {
+      await route.fulfill({ json: { success: true } });
+      answeredAt = Date.now();
+    });
+    await page.goto(`/pwa/${creator.username}`);
+    await expect.poll(() => reads.length, { timeout: 12_000 }).toBeGreaterThanOrEqual(2);
+    const interval = (reads[1] ?? 0) - (reads[0] ?? 0);
+    expect(interval).toBeGreaterThan(7_000);
+    expect(interval).toBeLessThan(9_500);
+
+    const before = reads.length;
+    await page.getByRole('textbox', { name: 'Message' }).fill('Poll me');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect.poll(() => reads.length, { timeout: 5_000 }).toBeGreaterThan(before);
+    const after = (reads[before] ?? 0) - answeredAt;
+    expect(after).toBeGreaterThan(1_500);
+    expect(after).toBeLessThan(3_500);
+  });
+
+  it('a message typed offline waits, then is sent exactly once when the connection returns', async () => {
+    const asks: { message: unknown; key: string | undefined }[] = [];
+    const page = await chatWith(profile(), async (route) => {
+      asks.push({
+        message: route.request().postDataJSON().message,
+        key: route.request().headers()['idempotency-key'],
+      });
+      await route.fulfill({ json: { success: true } });
+    });
+    await page.context().setOffline(true);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Typed on the train');
+    await box.press('Enter');
+    const queued = page.getByTestId('message-queued').filter({ hasText: 'Typed on the train' });
+    await queued.waitFor();
+    expect(await queued.textContent()).toContain('Waiting for connection');
+    expect(await page.getByRole('status').filter({ hasText: 'offline' }).count()).toBe(1);
+    await saveFanScreenshot(page, 'queued-stubbed');
+    expect(asks).toHaveLength(0);
+
+    await page.context().setOffline(false);
+    await queued.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByTestId('message-sent').filter({ hasText: 'Typed on the train' }).waitFor();
+    // The online event, the next poll and the outbox on reload must not send it again.
+    await page.waitForTimeout(9_000);
+    await page.reload();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await page.waitForTimeout(1_000);
+    expect(asks.map((a) => a.message)).toEqual(['Typed on the train']);
+    expect(asks[0]?.key).toBeTruthy();
+  });
+
   it('keeps the message box in view when the on-screen keyboard shrinks the viewport', async () => {
     const page = await chatWith(profile());
     const box = page.getByRole('textbox', { name: 'Message' });

@@ -11,6 +11,7 @@ import { ATTACHMENT_ACCEPT, attachmentProblem, readAttachment } from '../lib/att
 import { formatFileSize } from '../lib/format.ts';
 import type { OutboxAttachment } from '../lib/outbox.ts';
 import { texts } from '../texts.ts';
+import { PaperclipIcon } from './PaperclipIcon.tsx';
 
 export interface Draft {
   text: string;
@@ -110,7 +111,7 @@ export function Composer({
       )}
       {attachment && (
         <div className="mb-2 flex items-center gap-2 rounded-lg bg-slate-100 px-3 py-1.5 text-sm text-slate-800">
-          <span aria-hidden="true">📎</span>
+          <PaperclipIcon size={14} />
           <span className="min-w-0 flex-1 truncate">{attachment.filename}</span>
           <span className="shrink-0 text-slate-600">{formatFileSize(attachment.size)}</span>
           <button
@@ -143,21 +144,7 @@ export function Composer({
           title={texts.attach}
           className="grid size-11 shrink-0 place-items-center rounded-full text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-700"
         >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            width="22"
-            height="22"
-            fill="none"
-            stroke="currentColor"
-          >
-            <path
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-              d="m21.4 11.1-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5"
-            />
-          </svg>
+          <PaperclipIcon size={22} />
         </button>
         <label className="sr-only" htmlFor="fan-message">
           {texts.messageLabel}

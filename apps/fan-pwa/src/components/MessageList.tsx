@@ -4,6 +4,7 @@ import { formatFileSize, formatMessageTime } from '../lib/format.ts';
 import type { LocalMessage } from '../lib/localMessages.ts';
 import { texts } from '../texts.ts';
 import { LinkifiedText } from './LinkifiedText.tsx';
+import { PaperclipIcon } from './PaperclipIcon.tsx';
 
 const NEAR_BOTTOM_PX = 96;
 
@@ -132,7 +133,7 @@ function MessageBubble({ bubble }: { bubble: Bubble }) {
               fan && bubble.kind !== 'queued' ? 'bg-white/15' : 'bg-slate-100 text-slate-700'
             }`}
           >
-            <span aria-hidden="true">📎</span>
+            <PaperclipIcon size={14} />
             <span className="sr-only">{texts.attachment}: </span>
             <span className="min-w-0 truncate">{bubble.attachment.name}</span>
             <span className="shrink-0">({formatFileSize(bubble.attachment.size)})</span>
