@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -149,9 +150,10 @@ describe('fan app: pages, install and offline shell (built api and app)', () => 
 });
 
 /**
- * The chat screen itself, with GET /api/public/creators/:username answered by the test (the
- * conversations api that serves it is on another branch). Everything else is the real app and api.
- * Service workers are blocked here so the page's requests can be routed.
+ * The chat screen itself, with GET /api/public/creators/:username (and, where a test needs it, the
+ * chat log and POST /api/ask) answered by the test: the conversations api that serves them is on
+ * another branch. The app, its service worker and the api serving them are the real builds. Tests
+ * that route page requests block the service worker; those that need it route at context level.
  */
 describe('fan chat screen against the api contract (creator profile stubbed)', () => {
   const profile = (overrides: Record<string, unknown> = {}) => ({
@@ -403,6 +405,100 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     await page.waitForTimeout(1_000);
     expect(asks.map((a) => a.message)).toEqual(['Typed on the train']);
     expect(asks[0]?.key).toBeTruthy();
+  });
+
+  it('offline, the service worker shows the last loaded creator and conversation', async () => {
+    const context = await newFanPhoneContext(browser, api);
+    contexts.push(context);
+    // Context routes reach the service worker's own fetches too (Chromium).
+    await context.route('**/api/public/creators/*', (route) => route.fulfill({ json: profile() }));
+    await context.route('**/api/chatlog/fan/**', (route) =>
+      route.fulfill({
+        json: {
+          messages: [
+            {
+              id: '1',
+              from: 'fan',
+              message: 'Loaded before the tunnel',
+              created_at: new Date().toISOString(),
+            },
+            {
+              id: '2',
+              from: 'Creatorai',
+              message: 'Kept for offline reading',
+              created_at: new Date().toISOString(),
+            },
+          ],
+        },
+      }),
+    );
+    const page = await context.newPage();
+    await page.goto(`/pwa/${creator.username}`);
+    await waitForFanServiceWorker(page);
+    // Now under the worker's control, this load's reads are kept by it.
+    await page.reload();
+    await page.getByText('Kept for offline reading').waitFor();
+
+    await context.unrouteAll();
+    await context.setOffline(true);
+    await page.reload();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.name);
+    await page.getByTestId('message-fan').filter({ hasText: 'Loaded before the tunnel' }).waitFor();
+    await page.getByTestId('message-ai').filter({ hasText: 'Kept for offline reading' }).waitFor();
+    await saveFanScreenshot(page, 'offline-last-conversation');
+    await context.setOffline(false);
+  });
+
+  it('a message queued offline survives a reload and is sent once when back online (page and worker)', async () => {
+    const context = await newFanPhoneContext(browser, api);
+    contexts.push(context);
+    const asks: string[] = [];
+    await context.route('**/api/public/creators/*', (route) => route.fulfill({ json: profile() }));
+    await context.route('**/api/chatlog/fan/**', (route) => route.fulfill({ json: { messages: [] } }));
+    await context.route('**/api/ask', async (route) => {
+      asks.push(route.request().headers()['idempotency-key'] ?? '');
+      await route.fulfill({ json: { success: true } });
+    });
+    const page = await context.newPage();
+    await page.goto(`/pwa/${creator.username}`);
+    await waitForFanServiceWorker(page);
+    await page.reload();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+
+    await context.setOffline(true);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Queued then reloaded');
+    await box.press('Enter');
+    await page.getByTestId('message-queued').waitFor();
+    await page.reload();
+    await page.getByTestId('message-queued').filter({ hasText: 'Queued then reloaded' }).waitFor();
+    expect(asks).toHaveLength(0);
+
+    await context.setOffline(false);
+    await page.getByTestId('message-queued').waitFor({ state: 'detached', timeout: 15_000 });
+    await page.waitForTimeout(9_000);
+    expect(asks).toHaveLength(1);
+    expect(asks[0]).not.toBe('');
+  });
+
+  it('has no serious accessibility problems (WCAG 2 A/AA: labels, contrast) on the chat and the message pages', async () => {
+    const serious = async (page: Page) => {
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+      return results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    };
+    const chat = await chatWith(
+      profile({
+        notice: { message: 'New plan out: https://example.com/plan', timestamp: new Date().toISOString() },
+      }),
+    );
+    expect(await serious(chat)).toEqual([]);
+
+    const missing = await phone();
+    await missing.goto('/pwa/no-such-creator-here');
+    await missing.getByRole('heading', { level: 1 }).waitFor();
+    expect(await serious(missing)).toEqual([]);
   });
 
   it('keeps the message box in view when the on-screen keyboard shrinks the viewport', async () => {

@@ -72,8 +72,21 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(shellFirst(request));
     return;
   }
-  if (CACHED_API_READ.test(url.pathname)) event.respondWith(networkFirst(request));
+  if (CACHED_API_READ.test(url.pathname) && fromFanPage(request)) event.respondWith(networkFirst(request));
 });
+
+/** Whether a fan page asked; the dashboard's reads on the same origin are left alone and never kept. */
+function fromFanPage(request: Request): boolean {
+  try {
+    const referrer = new URL(request.referrer);
+    return (
+      referrer.origin === self.location.origin &&
+      (FAN_PAGE_ROUTE.test(referrer.pathname) || referrer.pathname.startsWith('/fan/'))
+    );
+  } catch {
+    return false;
+  }
+}
 
 async function flushOutbox() {
   const result = await outbox.flush(sendOutboxItem);
