@@ -63,7 +63,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(storagePlugin, { storage: deps.storage });
   await app.register(jobsPlugin, { jobs: deps.jobs });
   await app.register(sessionPlugin, { secure });
-  await app.register(rateLimitPlugin, { redisUrl: deps.config.env.REDIS_URL });
+  await app.register(rateLimitPlugin, {
+    redisUrl: deps.config.env.REDIS_URL,
+    nameSpace: `${deps.config.env.JOBS_PREFIX}-rl:`,
+  });
   // Knowledge uploads: one file of at most 10 MB per request, checked again by the route.
   await app.register(multipart, {
     limits: { fileSize: KNOWLEDGE_FILE_MAX_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 64 * 1024 },

@@ -50,6 +50,7 @@ async function main() {
   const storage = await createStorage(config.s3);
   const jobs = createJobRunner({
     redisUrl: env.REDIS_URL,
+    prefix: env.JOBS_PREFIX,
     onError: (queue, error, _data, final) =>
       app.log[final ? 'error' : 'warn']({ queue, reason: error.message, final }, 'job failed'),
   });
