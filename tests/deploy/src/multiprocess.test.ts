@@ -118,7 +118,7 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
     JOBS_BACKOFF_MS: '200',
     // A worker that died mid-job leaves its item processing; the survivors' sweeper re-queues it
     // after this long (BullMQ's own stalled-job recovery would take a minute).
-    INGEST_STUCK_AFTER_MS: '5000',
+    INGEST_STUCK_AFTER_MS: '8000',
     INGEST_SWEEP_INTERVAL_MS: '500',
   });
 
