@@ -57,6 +57,20 @@ describe('fan chat', () => {
     expect(setCookies(again).fp_fan).toBeUndefined();
   });
 
+  it('hands a new fan its cookie on the first history read, so a lost first answer does not lock it out', async () => {
+    const fan = new FanBrowser(t);
+    const first = await fan.history('cara');
+    expect(first.status).toBe(200);
+    expect(fan.cookie).toMatch(/^fp_fan=/);
+    // The first question's answer is lost on the way back: the browser keeps the cookie it had.
+    const held = fan.cookie;
+    await fan.ask('cara', 'Did this arrive?');
+    fan.cookie = held;
+    const retry = await fan.ask('cara', 'Did this arrive?');
+    expect(retry.status).toBe(200);
+    expect((await fan.messages('cara')).map((m) => m.message)).toContain('Did this arrive?');
+  });
+
   it("answers the fan's history oldest first, with the creator's card, notice and online state", async () => {
     await call(t, 'POST', '/api/creators/username/cara/set-notice', cara, { message: 'Live Q&A on Friday' });
     const fan = new FanBrowser(t);

@@ -28,7 +28,7 @@ import {
   FAN_FORBIDDEN_MESSAGE,
   storeFanMessage,
 } from '../../services/conversations.ts';
-import { fanTokenHash } from '../../services/fan-identity.ts';
+import { ensureFanToken, fanTokenHash } from '../../services/fan-identity.ts';
 
 export interface FanChatRoutesOptions {
   secureCookie: boolean;
@@ -144,6 +144,9 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         (row) => (held && row.cookie_hash === held) || (session && row.creator_id === session.id),
       );
       if (rows.length > 0 && readable.length === 0) throw forbidden(FAN_FORBIDDEN_MESSAGE);
+      // A new fan's browser gets its fan cookie on this first read, before its first question: if
+      // that question's answer is then lost, the retry still comes from the browser it binds to.
+      if (rows.length === 0 && !session) ensureFanToken(request, reply, opts.secureCookie);
       const messages = await messagesRepository(app.db).conversation(
         readable.map((row) => row.id),
         FAN_HISTORY_LIMIT,
