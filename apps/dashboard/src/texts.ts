@@ -353,6 +353,7 @@ export const TEXT = {
     complete: 'Complete',
     pending: (n: number) => `${n} pending`,
     listLabel: 'Knowledge sources',
+    emptyText: 'No knowledge sources added yet',
     open: (title: string) => `Open ${title}`,
     delete: (title: string) => `Delete ${title}`,
     confirmDelete: 'Are you sure you want to delete this knowledge item?',
@@ -494,6 +495,7 @@ export const TEXT = {
 
   newMessage: {
     title: 'New Message',
+    several: (n: number) => `${n} new fan messages`,
   },
 
   notFound: {
