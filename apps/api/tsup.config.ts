@@ -2,7 +2,11 @@ import { defineConfig } from 'tsup';
 
 // Workspace packages are bundled in; npm dependencies stay external and load from node_modules.
 export default defineConfig({
-  entry: ['src/server.ts'],
+  // The knowledge parser thread is its own entry: it is loaded with new Worker(dist/parse-worker.js).
+  entry: {
+    server: 'src/server.ts',
+    'parse-worker': '../../packages/knowledge/src/ingest/parse-worker.ts',
+  },
   format: 'esm',
   platform: 'node',
   target: 'node22',

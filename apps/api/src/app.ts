@@ -1,7 +1,11 @@
 import { fileURLToPath } from 'node:url';
+import { KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
 import type { DbHandle } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
+import type { IngestEnv } from '@fanpilot/knowledge';
+import { loadIngestEnv } from '@fanpilot/knowledge';
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { RuntimeConfig } from './config.ts';
@@ -13,9 +17,11 @@ import { sessionPlugin } from './plugins/session.ts';
 import { type Storage, storagePlugin } from './plugins/storage.ts';
 import { type WebRoots, webPlugin } from './plugins/web.ts';
 import { authRoutes } from './routes/auth/index.ts';
+import { chatbotsRoutes } from './routes/chatbots/index.ts';
 import { creatorsRoutes } from './routes/creators/index.ts';
 import { fanChatRoutes } from './routes/fan-chat/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
+import { knowledgeRoutes } from './routes/knowledge/index.ts';
 import { messagesRoutes } from './routes/messages/index.ts';
 import { objectsRoutes } from './routes/objects/index.ts';
 import { onboardingRoutes } from './routes/onboarding/index.ts';
@@ -28,6 +34,8 @@ export interface AppDeps {
   jobs: JobRunner;
   web?: WebRoots;
   logger?: FastifyServerOptions['logger'];
+  /** Ingest limits and YouTube origin; parsed from process.env when not given. */
+  ingest?: IngestEnv;
 }
 
 export const defaultWebRoots = (): WebRoots => ({
@@ -56,6 +64,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jobsPlugin, { jobs: deps.jobs });
   await app.register(sessionPlugin, { secure });
   await app.register(rateLimitPlugin, { redisUrl: deps.config.env.REDIS_URL });
+  // Knowledge uploads: one file of at most 10 MB per request, checked again by the route.
+  await app.register(multipart, {
+    limits: { fileSize: KNOWLEDGE_FILE_MAX_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 64 * 1024 },
+  });
 
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-request-id', reply.request.id);
@@ -83,6 +95,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(messagesRoutes);
   await app.register(statusRoutes);
+  await app.register(chatbotsRoutes);
+  await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });
 
   const pageFor = await webPlugin(app, deps.web ?? {});
   app.setNotFoundHandler((request, reply) => {

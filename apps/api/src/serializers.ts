@@ -30,8 +30,11 @@ export function toKnowledgeItem(row: KnowledgeItemRow): KnowledgeItem {
     fileName: row.file_name,
     title: row.title,
     status: row.status,
-    error: row.error,
+    error: row.status === 'failed' ? row.error : null,
+    source: row.url ?? row.youtube_url ?? row.file_name ?? '',
     createdAt: iso(row.created_at),
+    processedAt: row.processed_at ? iso(row.processed_at) : null,
+    chunkCount: row.chunk_count,
   };
 }
 

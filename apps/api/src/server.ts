@@ -1,6 +1,14 @@
 import { createServer } from 'node:net';
+import { INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { createJobRunner } from '@fanpilot/jobs';
+import {
+  createIngestHandler,
+  enqueueIngest,
+  IngestEnvError,
+  loadIngestEnv,
+  startSweeper,
+} from '@fanpilot/knowledge';
 import { createStorage } from '@fanpilot/storage';
 import { buildApp, defaultWebRoots } from './app.ts';
 import { startAnswering } from './background.ts';
@@ -20,10 +28,16 @@ async function freePort(): Promise<number> {
 
 async function main() {
   let env: ReturnType<typeof loadEnv>;
+  let ingestEnv: ReturnType<typeof loadIngestEnv>;
   try {
     env = loadEnv();
+    ingestEnv = loadIngestEnv(process.env);
   } catch (err) {
     if (err instanceof EnvError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    if (err instanceof IngestEnvError) {
       console.error(err.message);
       process.exit(1);
     }
@@ -39,7 +53,25 @@ async function main() {
     onError: (queue, error, _data, final) =>
       app.log[final ? 'error' : 'warn']({ queue, reason: error.message, final }, 'job failed'),
   });
-  const app = await buildApp({ config, db, storage, jobs, web: defaultWebRoots() });
+  const app = await buildApp({ config, db, storage, jobs, web: defaultWebRoots(), ingest: ingestEnv });
+
+  // Without Redis the knowledge jobs run here; with it, apps/ingest-worker consumes them.
+  let stopIngest = async () => {};
+  if (jobs.mode === 'in-process') {
+    const ingest = createIngestHandler({ db: db.db, storage, env: ingestEnv, logger: app.log });
+    jobs.work({ [INGEST_QUEUE]: ingest }, { concurrency: 2 });
+    const stopSweeper = startSweeper(db.db, {
+      stuckAfterMs: ingestEnv.INGEST_STUCK_AFTER_MS,
+      intervalMs: ingestEnv.INGEST_SWEEP_INTERVAL_MS,
+      maxAttempts: 5,
+      enqueue: (itemId, run) => enqueueIngest(jobs, itemId, run),
+      onError: (err) => app.log.warn({ err }, 'knowledge sweep failed'),
+    });
+    stopIngest = async () => {
+      stopSweeper();
+      await ingest.close();
+    };
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -51,6 +83,7 @@ async function main() {
     try {
       await app.close();
       await jobs.close();
+      await stopIngest();
       await db.close();
       await config.stopEmbedded();
     } finally {

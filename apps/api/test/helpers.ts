@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
+import { createIngestHandler, loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage, type Storage } from '@fanpilot/storage';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -52,6 +54,8 @@ export interface TestApp {
   storage: Storage;
   jobs: JobRunner;
   config: RuntimeConfig;
+  /** The test database's URL (PostgreSQL only), for a worker process. */
+  databaseUrl: string | undefined;
   /** Runs the whole OAuth code flow over HTTP as `identity`; returns the Cookie header of the session. */
   signIn: (identity?: LocalIdentity) => Promise<string>;
   close: () => Promise<void>;
@@ -81,9 +85,14 @@ export const cookieHeader = (jar: Record<string, string>) =>
     .join('; ');
 
 export interface TestAppOptions {
+  /** Environment of the api (ingest variables included). */
   env?: Record<string, string>;
   /** Jobs on BullMQ at this Redis (isolated by a random prefix); in-process when unset. */
   redisUrl?: string | undefined;
+  /** Jobs go to Redis (TEST_REDIS_URL) under this BullMQ prefix, for a worker process to consume. */
+  redisPrefix?: string;
+  /** Runs the ingest handler inside the api, as server.ts does without Redis. */
+  ingestInProcess?: boolean;
   /** Fault injection for the answer handler (a throw is a crash between model call and write). */
   beforeWrite?: AnsweringOptions['beforeWrite'];
 }
@@ -120,9 +129,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = createDb(fresh ? { databaseUrl: fresh.url, poolSize: 5 } : { dataDir: 'memory://' });
   await migrateToLatest(db.db);
   const storage = await createStorage(config.s3);
-  const prefix = `fp-test-${randomBytes(4).toString('hex')}`;
-  const jobs = createJobRunner({ redisUrl: options.redisUrl, backoffMs: 20, prefix });
-  const app = await buildApp({ config, db, storage, jobs, logger: false });
+  const prefix = options.redisPrefix ?? `fp-test-${randomBytes(4).toString('hex')}`;
+  const redisUrl = options.redisUrl ?? (options.redisPrefix ? process.env.TEST_REDIS_URL : undefined);
+  const jobs = createJobRunner({ redisUrl, backoffMs: 20, prefix });
+  const ingestEnv = loadIngestEnv(options.env ?? {});
+  const app = await buildApp({ config, db, storage, jobs, logger: false, ingest: ingestEnv });
+  const ingest = options.ingestInProcess
+    ? createIngestHandler({ db: db.db, storage, env: ingestEnv, embedder: null })
+    : undefined;
+  if (ingest) jobs.work({ [INGEST_QUEUE]: ingest });
   await app.listen({ port, host: '127.0.0.1' });
   await startAnswering({
     db: db.db,
@@ -159,11 +174,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     storage,
     jobs,
     config,
+    databaseUrl: fresh?.url,
     signIn,
     async close() {
       await app.close();
       await jobs.close();
       if (options.redisUrl) await removeRedisKeys(options.redisUrl, `${prefix}:*`);
+      await ingest?.close();
       await db.close();
       await fresh?.drop();
       await oidc.stop();

@@ -14,8 +14,13 @@ export const knowledgeItemSchema = z.object({
   fileName: z.string().nullable(),
   title: z.string().nullable(),
   status: knowledgeStatusSchema,
+  /** Why it failed, in words a person understands; null unless failed. */
   error: z.string().nullable(),
+  /** Where it came from: the URL, the video link or the file name. */
+  source: z.string(),
   createdAt: z.string(),
+  processedAt: z.string().nullable(),
+  chunkCount: z.number().int(),
 });
 export type KnowledgeItem = z.infer<typeof knowledgeItemSchema>;
 
@@ -76,3 +81,13 @@ export const addKnowledgeRequestSchema = z.object({
   url: z.string().trim().min(1).max(2048),
 });
 export const addYoutubeRequestSchema = z.object({ youtubeUrl: z.string().trim().min(1).max(2048) });
+
+/** GET /api/creators/username/{username}/chatbot: the chatbot, or null before one exists. */
+export const creatorChatbotResponseSchema = chatbotSchema.nullable();
+
+export const chatbotIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
+export const knowledgeIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
+
+/** Answer of every call that adds or re-runs a knowledge item (the YouTube one carries the video title). */
+export const knowledgeItemResponseSchema = knowledgeItemSchema;
+export const deleteKnowledgeResponseSchema = z.object({ success: z.literal(true), id: z.string() });

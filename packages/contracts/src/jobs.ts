@@ -4,7 +4,11 @@ import { z } from 'zod';
 export const INGEST_QUEUE = 'knowledge-ingest';
 export const ANSWER_QUEUE = 'fan-answer';
 
-export const ingestJobSchema = z.object({ knowledgeItemId: z.string() });
+/**
+ * Ingest one knowledge item. `run` names the request (first add, retry, re-sync, sweep); the item
+ * remembers the latest, so an older run that finishes late never overwrites a newer one.
+ */
+export const ingestJobSchema = z.object({ knowledgeItemId: z.string(), run: z.string().optional() });
 export type IngestJob = z.infer<typeof ingestJobSchema>;
 
 /** One job per fan question: the AI answers it at most once, whoever enqueues it. */

@@ -54,6 +54,11 @@ export interface KnowledgeItemsTable {
   created_at: CreatedAt;
   updated_at: Timestamp;
   processed_at: Date | string | null;
+  /** The ingest run that owns the item now; an older run's results are discarded. */
+  job_run: string | null;
+  /** When the current run marked it processing (the sweeper's clock). */
+  started_at: Date | string | null;
+  chunk_count: Generated<number>;
 }
 
 export interface ChunksTable {

@@ -1,5 +1,7 @@
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
+import { createEmbedder, type Embedder, vectorLiteral } from './ingest/embeddings.ts';
+import { hasVectorColumn } from './ingest/store.ts';
 
 export interface RetrievedChunk {
   chunkId: string;
@@ -17,16 +19,77 @@ export interface RetrieveOptions {
   chatbotId: string;
   question: string;
   limit?: number;
+  /**
+   * Embeds the question for vector similarity. Defaults to OpenAI when OPENAI_API_KEY is set in the
+   * environment; null turns vectors off. Vectors are used only where the `vector` column exists.
+   */
+  embedder?: Embedder | null;
+}
+
+/** Reciprocal rank fusion's damping constant (the usual 60). */
+const RRF_K = 60;
+
+let envEmbedder: { key: string; embedder: Embedder | null } | undefined;
+function defaultEmbedder(): Embedder | null {
+  const key = `${process.env.OPENAI_API_KEY ?? ''}|${process.env.OPENAI_BASE_URL ?? ''}|${process.env.EMBEDDING_MODEL ?? ''}`;
+  if (envEmbedder?.key !== key) envEmbedder = { key, embedder: createEmbedder(process.env) };
+  return envEmbedder.embedder;
 }
 
 /**
- * The best chunks of a chatbot's ready knowledge for a question, by full-text rank.
- * (Vector similarity, where the `vector` extension and embeddings exist, is fused in by rank.)
+ * The best chunks of a chatbot's ready knowledge for a question: full-text rank, fused by reciprocal
+ * rank with vector similarity where the `vector` column and an embedder exist.
  */
 export async function retrieve(db: Kysely<Database>, options: RetrieveOptions): Promise<RetrievedChunk[]> {
   const limit = options.limit ?? 5;
   const question = options.question.trim();
   if (!question) return [];
+  const pool = Math.max(limit * 4, 20);
+  const [text, vector] = await Promise.all([
+    fullText(db, options.chatbotId, question, pool),
+    similar(
+      db,
+      options.chatbotId,
+      question,
+      pool,
+      options.embedder === undefined ? defaultEmbedder() : options.embedder,
+    ),
+  ]);
+  if (vector.length === 0) return text.slice(0, limit).map(toChunk);
+  const fused = new Map<string, { row: Row; score: number }>();
+  for (const list of [text, vector]) {
+    list.forEach((row, rank) => {
+      const id = String(row.chunkId);
+      const entry = fused.get(id) ?? { row, score: 0 };
+      entry.score += 1 / (RRF_K + rank + 1);
+      fused.set(id, entry);
+    });
+  }
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || Number(a.row.chunkId) - Number(b.row.chunkId))
+    .slice(0, limit)
+    .map(({ row, score }) => toChunk({ ...row, score }));
+}
+
+type Row = Awaited<ReturnType<typeof anyWords>>[number];
+
+const toChunk = (r: Row): RetrievedChunk => ({
+  chunkId: String(r.chunkId),
+  knowledgeItemId: r.knowledgeItemId,
+  content: r.content,
+  title: r.title ?? r.file_name ?? r.url ?? r.youtube_url ?? 'Unknown Source',
+  source:
+    (typeof r.metadata?.timestampUrl === 'string' ? r.metadata.timestampUrl : null) ??
+    (typeof r.metadata?.url === 'string' ? r.metadata.url : null) ??
+    r.url ??
+    r.youtube_url ??
+    r.file_name ??
+    '',
+  metadata: r.metadata,
+  score: Number(r.score),
+});
+
+async function fullText(db: Kysely<Database>, chatbotId: string, question: string, limit: number) {
   const rows = await db
     .selectFrom('chunks')
     .innerJoin('knowledge_items', 'knowledge_items.id', 'chunks.knowledge_item_id')
@@ -41,7 +104,7 @@ export async function retrieve(db: Kysely<Database>, options: RetrieveOptions): 
       'knowledge_items.file_name',
       sql<number>`ts_rank_cd(chunks.tsv, websearch_to_tsquery('english', ${question}))`.as('score'),
     ])
-    .where('chunks.chatbot_id', '=', options.chatbotId)
+    .where('chunks.chatbot_id', '=', chatbotId)
     .where('knowledge_items.status', 'in', ['completed', 'active'])
     .where(sql<boolean>`chunks.tsv @@ websearch_to_tsquery('english', ${question})`)
     .orderBy('score', 'desc')
@@ -49,16 +112,46 @@ export async function retrieve(db: Kysely<Database>, options: RetrieveOptions): 
     .limit(limit)
     .execute();
   // websearch_to_tsquery ANDs the words; a question rarely shares all of them, so fall back to OR.
-  const hits = rows.length > 0 ? rows : await anyWords(db, options.chatbotId, question, limit);
-  return hits.map((r) => ({
-    chunkId: String(r.chunkId),
-    knowledgeItemId: r.knowledgeItemId,
-    content: r.content,
-    title: r.title ?? r.file_name ?? r.url ?? r.youtube_url ?? 'Unknown Source',
-    source: r.url ?? r.youtube_url ?? r.file_name ?? '',
-    metadata: r.metadata,
-    score: Number(r.score),
-  }));
+  return rows.length > 0 ? rows : anyWords(db, chatbotId, question, limit);
+}
+
+/** Nearest chunks by cosine distance; empty when vectors are unavailable or embedding fails. */
+async function similar(
+  db: Kysely<Database>,
+  chatbotId: string,
+  question: string,
+  limit: number,
+  embedder: Embedder | null,
+): Promise<Row[]> {
+  if (!embedder || !(await hasVectorColumn(db))) return [];
+  let query: number[];
+  try {
+    query = await embedder.embedQuery(question);
+  } catch {
+    return [];
+  }
+  const literal = vectorLiteral(query);
+  return db
+    .selectFrom('chunks')
+    .innerJoin('knowledge_items', 'knowledge_items.id', 'chunks.knowledge_item_id')
+    .select([
+      'chunks.id as chunkId',
+      'chunks.knowledge_item_id as knowledgeItemId',
+      'chunks.content',
+      'chunks.metadata',
+      'knowledge_items.title',
+      'knowledge_items.url',
+      'knowledge_items.youtube_url',
+      'knowledge_items.file_name',
+      sql<number>`1 - (embedding <=> ${literal}::vector)`.as('score'),
+    ])
+    .where('chunks.chatbot_id', '=', chatbotId)
+    .where('knowledge_items.status', 'in', ['completed', 'active'])
+    .where(sql<boolean>`embedding is not null and vector_dims(embedding) = ${query.length}`)
+    .orderBy(sql`embedding <=> ${literal}::vector`)
+    .orderBy('chunks.id', 'asc')
+    .limit(limit)
+    .execute();
 }
 
 async function anyWords(db: Kysely<Database>, chatbotId: string, question: string, limit: number) {

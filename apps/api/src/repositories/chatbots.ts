@@ -30,6 +30,32 @@ export function chatbotsRepository(db: Db) {
         .returningAll()
         .executeTakeFirst();
     },
+    async update(
+      id: string,
+      values: Partial<{
+        name: string;
+        instructions: string;
+        model: string;
+        temperature: number;
+        initialMessages: string[];
+      }>,
+    ) {
+      return db
+        .updateTable('chatbots')
+        .set({
+          ...(values.name !== undefined ? { name: values.name } : {}),
+          ...(values.instructions !== undefined ? { instructions: values.instructions } : {}),
+          ...(values.model !== undefined ? { model: values.model } : {}),
+          ...(values.temperature !== undefined ? { temperature: values.temperature } : {}),
+          ...(values.initialMessages !== undefined
+            ? { initial_messages: JSON.stringify(values.initialMessages) }
+            : {}),
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
     knowledgeFor: (chatbotId: string) =>
       db
         .selectFrom('knowledge_items')

@@ -1,0 +1,83 @@
+import type { Database, KnowledgeItemRow } from '@fanpilot/db';
+import type { Kysely, Transaction } from 'kysely';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface NewKnowledgeItem {
+  id: string;
+  chatbotId: string;
+  type: KnowledgeItemRow['type'];
+  url?: string | null;
+  youtubeUrl?: string | null;
+  fileName?: string | null;
+  fileKey?: string | null;
+  fileSize?: number | null;
+  title?: string | null;
+}
+
+export function knowledgeRepository(db: Db) {
+  return {
+    findById: (id: string) =>
+      db
+        .selectFrom('knowledge_items')
+        .innerJoin('chatbots', 'chatbots.id', 'knowledge_items.chatbot_id')
+        .selectAll('knowledge_items')
+        .select('chatbots.creator_id')
+        .where('knowledge_items.id', '=', id)
+        .executeTakeFirst(),
+    listByChatbot: (chatbotId: string) =>
+      db
+        .selectFrom('knowledge_items')
+        .selectAll()
+        .where('chatbot_id', '=', chatbotId)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute(),
+    async count(chatbotId: string) {
+      const r = await db
+        .selectFrom('knowledge_items')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('chatbot_id', '=', chatbotId)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    /** Inserts a pending item whose first run is its own id. */
+    insert: (item: NewKnowledgeItem) =>
+      db
+        .insertInto('knowledge_items')
+        .values({
+          id: item.id,
+          chatbot_id: item.chatbotId,
+          type: item.type,
+          url: item.url ?? null,
+          youtube_url: item.youtubeUrl ?? null,
+          file_name: item.fileName ?? null,
+          file_key: item.fileKey ?? null,
+          file_size: item.fileSize ?? null,
+          title: item.title ?? null,
+          status: 'pending',
+          job_run: item.id,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    /** Puts an item back to pending under a new run (retry, re-sync). */
+    requeue: (id: string, run: string, fromStatuses: KnowledgeItemRow['status'][]) =>
+      db
+        .updateTable('knowledge_items')
+        .set({
+          status: 'pending',
+          error: null,
+          job_run: run,
+          started_at: null,
+          attempts: 0,
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where('status', 'in', fromStatuses)
+        .returningAll()
+        .executeTakeFirst(),
+    /** Deletes the item (its chunks go with it, by cascade); returns what was deleted. */
+    remove: (id: string) =>
+      db.deleteFrom('knowledge_items').where('id', '=', id).returningAll().executeTakeFirst(),
+  };
+}

@@ -1,0 +1,390 @@
+import { type LoopbackServer, makeDocx, makePdf, startYoutubeStandIn } from '@fanpilot/knowledge/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identity, json, PNG_1PX, startTestApp, type TestApp, uploadAs } from '../helpers.ts';
+
+const send = (t: TestApp, method: string, path: string, cookie: string, body?: unknown) =>
+  fetch(`${t.url}${path}`, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+async function onboard(t: TestApp, name: string) {
+  const cookie = await t.signIn(identity(name));
+  const image = await uploadAs(t, cookie, PNG_1PX);
+  const res = await send(t, 'POST', '/api/creator-signup', cookie, {
+    chatbotName: `${name} bot`,
+    profileImageUrl: image,
+  });
+  const body = (await res.json()) as { creator: { username: string }; chatbot: { id: string } };
+  return { cookie, username: body.creator.username, chatbotId: body.chatbot.id };
+}
+
+const upload = (
+  t: TestApp,
+  chatbotId: string,
+  cookie: string,
+  bytes: Buffer,
+  name: string,
+  field = 'file',
+) => {
+  const form = new FormData();
+  form.append(field, new Blob([new Uint8Array(bytes)]), name);
+  return fetch(`${t.url}/api/chatbots/${chatbotId}/knowledge/upload`, {
+    method: 'POST',
+    headers: { cookie },
+    body: form,
+  });
+};
+
+describe('chatbot and knowledge calls', () => {
+  let t: TestApp;
+  let yt: LoopbackServer;
+  let owner: Awaited<ReturnType<typeof onboard>>;
+  let other: Awaited<ReturnType<typeof onboard>>;
+  beforeAll(async () => {
+    yt = await startYoutubeStandIn({ dQw4w9WgXcQ: { title: 'Warm-up in 5 minutes', captions: [] } });
+    t = await startTestApp({ env: { INGEST_YOUTUBE_ORIGIN: yt.url } });
+    owner = await onboard(t, 'harriet');
+    other = await onboard(t, 'ingrid');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await yt?.close();
+  });
+
+  it("reads the creator's chatbot (null before onboarding), only for its owner", async () => {
+    const res = await send(t, 'GET', `/api/creators/username/${owner.username}/chatbot`, owner.cookie);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      id: owner.chatbotId,
+      name: 'harriet bot',
+      model: 'gpt-4o-mini',
+      temp: 0.7,
+      knowledge: [],
+    });
+    const fresh = await t.signIn(identity('newbie'));
+    const me = (await (await send(t, 'GET', '/api/auth/user', fresh)).json()) as { username: string };
+    expect(
+      await (await send(t, 'GET', `/api/creators/username/${me.username}/chatbot`, fresh)).json(),
+    ).toBeNull();
+    expect(
+      (await send(t, 'GET', `/api/creators/username/${other.username}/chatbot`, owner.cookie)).status,
+    ).toBe(403);
+    expect((await send(t, 'GET', '/api/creators/username/nobody-here/chatbot', owner.cookie)).status).toBe(
+      404,
+    );
+    expect((await send(t, 'GET', `/api/creators/username/${owner.username}/chatbot`, '')).status).toBe(401);
+  });
+
+  it('creates a chatbot with URL sources; blank rows dropped; an existing chatbot is renamed and gains the URLs once', async () => {
+    const newcomer = await t.signIn(identity('jasper'));
+    const me = (await (await send(t, 'GET', '/api/auth/user', newcomer)).json()) as { username: string };
+    const path = `/api/creators/username/${me.username}/chatbot`;
+    const missing = await send(t, 'POST', path, newcomer, { name: '   ', urls: [] });
+    expect(missing.status).toBe(400);
+    expect((await json(missing)).message).toContain('Please enter a chatbot name');
+
+    const created = await send(t, 'POST', path, newcomer, {
+      name: 'Jasper AI',
+      urls: ['https://jasper.example/about', '  ', '', 'https://youtu.be/dQw4w9WgXcQ?t=30'],
+    });
+    expect(created.status).toBe(201);
+    const bot = (await created.json()) as {
+      name: string;
+      model: string;
+      knowledge: { type: string; status: string; url: string | null; youtubeUrl: string | null }[];
+    };
+    expect(bot).toMatchObject({ name: 'Jasper AI', model: 'gpt-4o-mini', temp: 0.7 });
+    expect(bot.knowledge.map((k) => [k.type, k.status, k.url ?? k.youtubeUrl])).toEqual([
+      ['url', 'pending', 'https://jasper.example/about'],
+      ['youtube', 'pending', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ'],
+    ]);
+
+    const again = await send(t, 'POST', path, newcomer, {
+      name: 'Jasper Two',
+      urls: ['https://jasper.example/about', 'https://jasper.example/faq'],
+    });
+    expect(again.status).toBe(200);
+    const updated = (await again.json()) as { name: string; knowledge: unknown[] };
+    expect(updated.name).toBe('Jasper Two');
+    expect(updated.knowledge).toHaveLength(3);
+
+    const bad = await send(t, 'POST', path, newcomer, { name: 'X', urls: ['ftp://files.example/a'] });
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).message).toMatch(/http/);
+    expect(
+      (
+        await send(t, 'POST', `/api/creators/username/${other.username}/chatbot`, newcomer, {
+          name: 'Mine now',
+        })
+      ).status,
+    ).toBe(403);
+  });
+
+  it('reads a chatbot by id for its owner only: 403 for another, 404 for unknown ids', async () => {
+    const res = await send(t, 'GET', `/api/chatbots/${owner.chatbotId}`, owner.cookie);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { chatbotId: string }).chatbotId).toBe(owner.chatbotId);
+    expect((await send(t, 'GET', `/api/chatbots/${other.chatbotId}`, owner.cookie)).status).toBe(403);
+    expect((await send(t, 'GET', `/api/chatbots/${crypto.randomUUID()}`, owner.cookie)).status).toBe(404);
+    expect((await send(t, 'GET', '/api/chatbots/not-a-uuid', owner.cookie)).status).toBe(404);
+    expect((await send(t, 'GET', `/api/chatbots/${owner.chatbotId}`, '')).status).toBe(401);
+  });
+
+  it('updates settings: temp as a string from 0 to 1 in steps of 0.1, a model from the list', async () => {
+    const path = `/api/chatbots/${owner.chatbotId}/settings`;
+    const ok = await send(t, 'PUT', path, owner.cookie, {
+      name: 'Harriet Coach',
+      instructions: 'Answer like a strength coach.',
+      model: 'claude-3-haiku-20240307',
+      temp: '0.3',
+      initialMessages: ['Hi! Ask me about training.'],
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({
+      name: 'Harriet Coach',
+      instructions: 'Answer like a strength coach.',
+      model: 'claude-3-haiku-20240307',
+      temp: 0.3,
+      initialMessages: ['Hi! Ask me about training.'],
+    });
+    for (const [body, text] of [
+      [{ name: 'x', model: 'gpt-4o', temp: '1.5' }, 'from 0 to 1'],
+      [{ name: 'x', model: 'gpt-4o', temp: '0.35' }, 'steps of 0.1'],
+      [{ name: 'x', model: 'gpt-5-turbo-max', temp: '0.5' }, 'model'],
+      [{ name: '', model: 'gpt-4o', temp: '0.5' }, 'Please enter a chatbot name'],
+    ] as const) {
+      const res = await send(t, 'PUT', path, owner.cookie, body);
+      expect(res.status).toBe(400);
+      expect((await json(res)).message).toContain(text);
+    }
+    expect(
+      (
+        await send(t, 'PUT', `/api/chatbots/${other.chatbotId}/settings`, owner.cookie, {
+          name: 'x',
+          model: 'gpt-4o',
+          temp: '0.5',
+        })
+      ).status,
+    ).toBe(403);
+  });
+
+  it('adds a URL (a YouTube link becomes a video) and reports progress', async () => {
+    const add = await send(t, 'POST', '/api/add-knowledge', owner.cookie, {
+      chatbotId: owner.chatbotId,
+      url: ' https://coach.example/guide ',
+    });
+    expect(add.status).toBe(201);
+    expect(await add.json()).toMatchObject({
+      type: 'url',
+      url: 'https://coach.example/guide',
+      status: 'pending',
+      error: null,
+    });
+    const video = await send(t, 'POST', '/api/add-knowledge', owner.cookie, {
+      chatbotId: owner.chatbotId,
+      url: 'https://www.youtube.com/shorts/dQw4w9WgXcQ',
+    });
+    expect(await video.json()).toMatchObject({
+      type: 'youtube',
+      youtubeUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    });
+    const bad = await send(t, 'POST', '/api/add-knowledge', owner.cookie, {
+      chatbotId: owner.chatbotId,
+      url: 'javascript:alert(1)',
+    });
+    expect(bad.status).toBe(400);
+    expect(
+      (
+        await send(t, 'POST', '/api/add-knowledge', owner.cookie, {
+          chatbotId: other.chatbotId,
+          url: 'https://x.example',
+        })
+      ).status,
+    ).toBe(403);
+
+    const progress = await send(
+      t,
+      'GET',
+      `/api/chatbots/${owner.chatbotId}/knowledge/progress`,
+      owner.cookie,
+    );
+    expect(progress.status).toBe(200);
+    const body = (await progress.json()) as { total: number; items: { source: string }[] };
+    expect(body).toMatchObject({ total: 2, active: 0, pending: 2, progressPercentage: 0, isComplete: false });
+    expect(body.items.map((i) => i.source)).toEqual([
+      'https://coach.example/guide',
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    ]);
+    expect(
+      (await send(t, 'GET', `/api/chatbots/${other.chatbotId}/knowledge/progress`, owner.cookie)).status,
+    ).toBe(403);
+  });
+
+  it('adds a YouTube video and answers with its title', async () => {
+    const res = await send(t, 'POST', `/api/chatbots/${owner.chatbotId}/knowledge/youtube`, owner.cookie, {
+      youtubeUrl: 'https://youtu.be/dQw4w9WgXcQ?t=12',
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({
+      type: 'youtube',
+      title: 'Warm-up in 5 minutes',
+      status: 'pending',
+    });
+    const bad = await send(t, 'POST', `/api/chatbots/${owner.chatbotId}/knowledge/youtube`, owner.cookie, {
+      youtubeUrl: 'https://vimeo.com/1',
+    });
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).message).toBe('This is not a YouTube video link.');
+  });
+
+  it('uploads a file checked by its content and stores it in object storage', async () => {
+    const res = await upload(
+      t,
+      owner.chatbotId,
+      owner.cookie,
+      makePdf([['Hello from a PDF']]),
+      'C:\\Users\\h\\plan.pdf',
+    );
+    expect(res.status).toBe(201);
+    const item = (await res.json()) as { id: string; type: string; fileName: string; status: string };
+    expect(item).toMatchObject({ type: 'file', fileName: 'plan.pdf', status: 'pending' });
+    const row = await t.db.db
+      .selectFrom('knowledge_items')
+      .selectAll()
+      .where('id', '=', item.id)
+      .executeTakeFirstOrThrow();
+    expect(row.file_size).toBeGreaterThan(0);
+    expect(await t.storage.head(row.file_key!)).toMatchObject({ contentType: 'application/pdf' });
+    const docx = await upload(t, owner.chatbotId, owner.cookie, makeDocx(['Hello']), 'notes.docx');
+    expect(docx.status).toBe(201);
+  });
+
+  it.each([
+    [
+      'a file over 10 MB',
+      () => Buffer.alloc(10 * 1024 * 1024 + 10, 'a'),
+      'big.txt',
+      413,
+      /larger than 10 MB/,
+    ],
+    ['a PNG named .pdf', () => PNG_1PX, 'photo.pdf', 400, /not a real PDF/],
+    ['a PDF named .docx', () => makePdf([['x']]), 'report.docx', 400, /not a real DOCX/],
+    ['an executable', () => Buffer.from('MZ\x90\x00'), 'setup.exe', 400, /Only PDF, TXT, DOC and DOCX/],
+    ['an empty file', () => Buffer.alloc(0), 'empty.txt', 400, /empty/],
+  ])('refuses %s with a readable 4xx and stores nothing', async (_label, make, name, status, pattern) => {
+    const before = await t.db.db
+      .selectFrom('knowledge_items')
+      .select('id')
+      .where('type', '=', 'file')
+      .execute();
+    const res = await upload(t, owner.chatbotId, owner.cookie, make(), name);
+    expect(res.status).toBe(status);
+    expect((await json(res)).message).toMatch(pattern);
+    const after = await t.db.db
+      .selectFrom('knowledge_items')
+      .select('id')
+      .where('type', '=', 'file')
+      .execute();
+    expect(after).toHaveLength(before.length);
+  });
+
+  it('refuses an upload without the file field, or not multipart, or to another chatbot', async () => {
+    const wrongField = await upload(t, owner.chatbotId, owner.cookie, Buffer.from('hi'), 'a.txt', 'document');
+    expect(wrongField.status).toBe(400);
+    expect((await json(wrongField)).message).toMatch(/field "file"/);
+    const notMultipart = await send(
+      t,
+      'POST',
+      `/api/chatbots/${owner.chatbotId}/knowledge/upload`,
+      owner.cookie,
+      { file: 'x' },
+    );
+    expect(notMultipart.status).toBe(415);
+    expect((await upload(t, other.chatbotId, owner.cookie, Buffer.from('hi'), 'a.txt')).status).toBe(403);
+  });
+
+  it('deletes an item with its chunks and its stored file; only its owner may', async () => {
+    const res = await upload(
+      t,
+      owner.chatbotId,
+      owner.cookie,
+      Buffer.from('Delete me soon, please.'),
+      'temp.txt',
+    );
+    const item = (await res.json()) as { id: string };
+    const row = await t.db.db
+      .selectFrom('knowledge_items')
+      .selectAll()
+      .where('id', '=', item.id)
+      .executeTakeFirstOrThrow();
+    await t.db.db
+      .insertInto('chunks')
+      .values({
+        knowledge_item_id: item.id,
+        chatbot_id: owner.chatbotId,
+        ordinal: 0,
+        content: 'Delete me',
+        metadata: '{}',
+      })
+      .execute();
+    expect((await send(t, 'DELETE', `/api/knowledge/${item.id}`, other.cookie)).status).toBe(403);
+    const del = await send(t, 'DELETE', `/api/knowledge/${item.id}`, owner.cookie);
+    expect(del.status).toBe(200);
+    expect(await del.json()).toEqual({ success: true, id: item.id });
+    expect(
+      await t.db.db.selectFrom('chunks').select('id').where('knowledge_item_id', '=', item.id).execute(),
+    ).toEqual([]);
+    expect(await t.storage.head(row.file_key!)).toBeNull();
+    expect((await send(t, 'DELETE', `/api/knowledge/${item.id}`, owner.cookie)).status).toBe(404);
+  });
+
+  it('retries only failed items and re-syncs only URLs and videos that are not running', async () => {
+    const add = await send(t, 'POST', '/api/add-knowledge', owner.cookie, {
+      chatbotId: owner.chatbotId,
+      url: 'https://coach.example/retry',
+    });
+    const item = (await add.json()) as { id: string };
+    expect((await send(t, 'POST', `/api/knowledge/${item.id}/retry`, owner.cookie)).status).toBe(409);
+    expect((await send(t, 'POST', `/api/knowledge/${item.id}/resync`, owner.cookie)).status).toBe(409);
+    await t.db.db
+      .updateTable('knowledge_items')
+      .set({ status: 'failed', error: 'The site could not be found.' })
+      .where('id', '=', item.id)
+      .execute();
+    const progress = (await (
+      await send(t, 'GET', `/api/chatbots/${owner.chatbotId}/knowledge/progress`, owner.cookie)
+    ).json()) as {
+      items: { id: string; error: string | null }[];
+    };
+    expect(progress.items.find((i) => i.id === item.id)?.error).toBe('The site could not be found.');
+    expect((await send(t, 'POST', `/api/knowledge/${item.id}/retry`, other.cookie)).status).toBe(403);
+    const retried = await send(t, 'POST', `/api/knowledge/${item.id}/retry`, owner.cookie);
+    expect(retried.status).toBe(200);
+    expect(await retried.json()).toMatchObject({ status: 'pending', error: null });
+    const row = await t.db.db
+      .selectFrom('knowledge_items')
+      .select(['job_run', 'attempts'])
+      .where('id', '=', item.id)
+      .executeTakeFirstOrThrow();
+    expect(row.job_run).toMatch(new RegExp(`^${item.id}-retry-`));
+
+    await t.db.db
+      .updateTable('knowledge_items')
+      .set({ status: 'completed' })
+      .where('id', '=', item.id)
+      .execute();
+    const resynced = await send(t, 'POST', `/api/knowledge/${item.id}/resync`, owner.cookie);
+    expect(resynced.status).toBe(200);
+    const file = (await (
+      await upload(t, owner.chatbotId, owner.cookie, Buffer.from('text'), 'a.txt')
+    ).json()) as { id: string };
+    await t.db.db
+      .updateTable('knowledge_items')
+      .set({ status: 'completed' })
+      .where('id', '=', file.id)
+      .execute();
+    expect((await send(t, 'POST', `/api/knowledge/${file.id}/resync`, owner.cookie)).status).toBe(400);
+  });
+});

@@ -1,0 +1,328 @@
+/**
+ * Ingest benchmark: pages per second end to end through the worker process (BullMQ on Redis,
+ * PostgreSQL, S3, parser threads), beside the bare parsers' pace on the same corpus in the same run.
+ *
+ *   pnpm --filter @fanpilot/ingest-worker bench
+ *
+ * Needs PostgreSQL and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL, defaulting to TEST_* or the
+ * machine's loopback servers). Builds nothing: runs dist/main.js when built, the source otherwise.
+ * Units: a PDF page, a DOCX document, a web page each count as one page.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { INGEST_QUEUE, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
+import { createDb, createTestDatabase, migrateToLatest } from '@fanpilot/db';
+import { createJobRunner } from '@fanpilot/jobs';
+import { createParserPool, type ParseTask, runParseTask } from '@fanpilot/knowledge';
+import { articlePage, makeDocx, makePdf, startSite } from '@fanpilot/knowledge/testing';
+import { createStorage } from '@fanpilot/storage';
+import { Redis } from 'ioredis';
+import S3rver from 's3rver';
+
+const PDFS = Number(process.env.BENCH_PDFS ?? 12);
+const PDF_PAGES = Number(process.env.BENCH_PDF_PAGES ?? 25);
+const DOCXS = Number(process.env.BENCH_DOCXS ?? 40);
+const WEB_PAGES = Number(process.env.BENCH_WEB_PAGES ?? 60);
+/** Parser threads: the CPU-bound part, one per core. */
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
+/** Jobs the worker runs at once (I/O waits overlap with parsing). */
+const JOBS = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 2);
+const dbUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
+const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const chunking = { chunkSize: 1000, chunkOverlap: 150 };
+
+const words =
+  'strength recovery mobility protein sleep tempo volume intensity deload bracing hinge squat press row carry'.split(
+    ' ',
+  );
+const sentence = (seed: number, n = 14) =>
+  `${Array.from({ length: n }, (_, i) => words[(seed * 7 + i * 3) % words.length]).join(' ')}.`;
+const paragraph = (seed: number) => Array.from({ length: 6 }, (_, i) => sentence(seed + i)).join(' ');
+
+interface Doc {
+  kind: 'pdf' | 'docx' | 'web';
+  name: string;
+  bytes: Buffer;
+  pages: number;
+}
+
+function corpus(): Doc[] {
+  const docs: Doc[] = [];
+  for (let d = 0; d < PDFS; d++) {
+    const pages = Array.from({ length: PDF_PAGES }, (_, p) =>
+      Array.from({ length: 40 }, (_, l) => sentence(d * 1000 + p * 40 + l, 11)),
+    );
+    docs.push({ kind: 'pdf', name: `guide-${d}.pdf`, bytes: makePdf(pages), pages: PDF_PAGES });
+  }
+  for (let d = 0; d < DOCXS; d++) {
+    docs.push({
+      kind: 'docx',
+      name: `notes-${d}.docx`,
+      bytes: makeDocx(Array.from({ length: 8 }, (_, i) => paragraph(d * 100 + i))),
+      pages: 1,
+    });
+  }
+  for (let d = 0; d < WEB_PAGES; d++) {
+    const html = articlePage(
+      `Article ${d}`,
+      Array.from({ length: 8 }, (_, i) => paragraph(d * 50 + i)),
+    );
+    docs.push({ kind: 'web', name: `/article-${d}`, bytes: Buffer.from(html), pages: 1 });
+  }
+  return docs;
+}
+
+const taskFor = (doc: Doc): ParseTask =>
+  doc.kind === 'web'
+    ? {
+        kind: 'html',
+        bytes: doc.bytes,
+        contentType: 'text/html; charset=utf-8',
+        url: `http://localhost${doc.name}`,
+        base: {},
+        chunking,
+      }
+    : { kind: 'file', fileKind: doc.kind, bytes: doc.bytes, base: {}, chunking };
+
+async function timed(run: () => Promise<void>) {
+  const start = process.hrtime.bigint();
+  await run();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+async function main() {
+  const docs = corpus();
+  const totalPages = docs.reduce((n, d) => n + d.pages, 0);
+  const pagesOf = (kind: Doc['kind']) => docs.filter((d) => d.kind === kind).reduce((n, d) => n + d.pages, 0);
+  for (const d of docs)
+    if (d.bytes.length > KNOWLEDGE_FILE_MAX_BYTES) throw new Error(`${d.name} is too large`);
+
+  // 1. The bare parsers, one after another in this thread (warmed up once first).
+  await runParseTask(taskFor(docs[0]!));
+  const bareByKind: Record<string, number> = {};
+  const bareSeconds = await timed(async () => {
+    for (const kind of ['pdf', 'docx', 'web'] as const) {
+      bareByKind[kind] = await timed(async () => {
+        for (const d of docs.filter((x) => x.kind === kind)) await runParseTask(taskFor(d));
+      });
+    }
+  });
+
+  // 2. The same parsers on as many threads as the worker uses (the ceiling the pipeline can reach).
+  const pool = createParserPool({ size: CONCURRENCY, timeoutMs: 120_000, memoryMb: 512 });
+  await Promise.all(Array.from({ length: CONCURRENCY }, () => pool.run(taskFor(docs[0]!))));
+  let next = 0;
+  const pooledSeconds = await timed(async () => {
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < docs.length) await pool.run(taskFor(docs[next++]!));
+      }),
+    );
+  });
+  await pool.close();
+
+  // 3. End to end: items in PostgreSQL, files in S3, jobs on Redis, the worker process doing the rest.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-bench-'));
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: dataDir,
+    configureBuckets: [{ name: 'bench', configs: [] }],
+  });
+  const { port: s3Port } = (await s3.run()) as { port: number };
+  const s3Endpoint = `http://127.0.0.1:${s3Port}`;
+  const storage = await createStorage({
+    endpoint: s3Endpoint,
+    publicEndpoint: s3Endpoint,
+    region: 'us-east-1',
+    bucket: 'bench',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+  });
+  const site = await startSite(
+    Object.fromEntries(docs.filter((d) => d.kind === 'web').map((d) => [d.name, { body: d.bytes }])),
+  );
+  const fresh = await createTestDatabase(dbUrl);
+  const handle = createDb({ databaseUrl: fresh.url });
+  await migrateToLatest(handle.db);
+  const prefix = `fp-bench-${randomBytes(4).toString('hex')}`;
+  const jobs = createJobRunner({ redisUrl, prefix });
+  let worker: ChildProcess | undefined;
+  try {
+    const creator = await handle.db
+      .insertInto('creators')
+      .values({ google_sub: 'bench', email: 'b@x', name: 'Bench', username: 'bench', description: '' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const bot = await handle.db
+      .insertInto('chatbots')
+      .values({
+        creator_id: creator.id,
+        name: 'Bench',
+        instructions: '',
+        model: 'gpt-4o-mini',
+        temperature: 0.7,
+        initial_messages: '[]',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const ids: string[] = [];
+    for (const d of docs) {
+      const id = crypto.randomUUID();
+      ids.push(id);
+      if (d.kind === 'web') {
+        await handle.db
+          .insertInto('knowledge_items')
+          .values({
+            id,
+            chatbot_id: bot.id,
+            type: 'url',
+            url: `http://localhost:${site.port}${d.name}`,
+            job_run: id,
+          })
+          .execute();
+      } else {
+        const key = `knowledge/${bot.id}/${id}`;
+        await storage.put(key, d.bytes, 'application/octet-stream');
+        await handle.db
+          .insertInto('knowledge_items')
+          .values({
+            id,
+            chatbot_id: bot.id,
+            type: 'file',
+            file_name: d.name,
+            file_key: key,
+            file_size: d.bytes.length,
+            job_run: id,
+          })
+          .execute();
+      }
+    }
+
+    const here = fileURLToPath(new URL('.', import.meta.url));
+    const built = path.join(here, '../dist/main.js');
+    const args = existsSync(built) ? [built] : ['--import', 'tsx', path.join(here, '../src/main.ts')];
+    const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+    worker = spawn(process.execPath, [...nodeArgs, ...args], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: fresh.url,
+        REDIS_URL: redisUrl,
+        JOBS_PREFIX: prefix,
+        S3_ENDPOINT: s3Endpoint,
+        S3_BUCKET: 'bench',
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        S3_FORCE_PATH_STYLE: 'true',
+        WORKER_CONCURRENCY: String(JOBS),
+        INGEST_PARSER_THREADS: String(CONCURRENCY),
+        WORKER_HEALTH_PORT: '0',
+        WORKER_HEALTH_HOST: '127.0.0.1',
+        INGEST_ALLOWED_PRIVATE_HOSTS: 'localhost',
+        LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL ?? 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    // BENCH_WORKER_LOG=file keeps the worker's JSON log (with BENCH_WORKER_LOG_LEVEL=info: per-item timings).
+    const logFile = process.env.BENCH_WORKER_LOG;
+    if (logFile) worker.stdout?.on('data', (d) => appendFileSync(logFile, d));
+    // Ready once its health port answers.
+    let out = '';
+    worker.stdout?.on('data', (d) => (out += d));
+    for (let i = 0; i < 300 && !out.includes('ingest worker ready'); i++) {
+      if (worker.exitCode !== null) throw new Error(`worker exited: ${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Warm the worker's parser threads with the first items, off the clock.
+    const warm = ids.slice(0, CONCURRENCY);
+    for (const id of warm) await jobs.enqueue(INGEST_QUEUE, { knowledgeItemId: id, run: id }, { jobId: id });
+    await waitAll(handle.db, warm);
+    const measured = ids.slice(CONCURRENCY);
+    const measuredPages = docs.slice(CONCURRENCY).reduce((n, d) => n + d.pages, 0);
+    const pipelineSeconds = await timed(async () => {
+      for (const id of measured)
+        await jobs.enqueue(INGEST_QUEUE, { knowledgeItemId: id, run: id }, { jobId: id });
+      await waitAll(handle.db, measured);
+    });
+    const failed = await handle.db
+      .selectFrom('knowledge_items')
+      .select(['file_name', 'url', 'error'])
+      .where('status', '=', 'failed')
+      .execute();
+    if (failed.length > 0) throw new Error(`items failed: ${JSON.stringify(failed.slice(0, 3))}`);
+    const chunks = await handle.db
+      .selectFrom('chunks')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+
+    const rate = (pages: number, s: number) => pages / s;
+    const bare = rate(totalPages, bareSeconds);
+    const pooled = rate(totalPages, pooledSeconds);
+    const pipeline = rate(measuredPages, pipelineSeconds);
+    const fmt = (n: number) => n.toFixed(1).padStart(8);
+    console.log(
+      `\nIngest benchmark: ${docs.length} sources, ${totalPages} pages (${pagesOf('pdf')} PDF pages in ${PDFS} PDFs, ${DOCXS} DOCX, ${WEB_PAGES} web pages); ${chunks.n} chunks`,
+    );
+    console.log(
+      `  bare parsers, 1 thread          ${fmt(bare)} pages/s   (pdf ${fmt(rate(pagesOf('pdf'), bareByKind.pdf!))}, docx ${fmt(rate(pagesOf('docx'), bareByKind.docx!))}, web ${fmt(rate(pagesOf('web'), bareByKind.web!))})`,
+    );
+    console.log(`  bare parsers, ${CONCURRENCY} threads         ${fmt(pooled)} pages/s`);
+    console.log(
+      `  end to end through the worker   ${fmt(pipeline)} pages/s   (${((pipeline / bare) * 100).toFixed(0)}% of 1-thread bare, ${((pipeline / pooled) * 100).toFixed(0)}% of ${CONCURRENCY}-thread bare)`,
+    );
+    console.log(
+      JSON.stringify({
+        bench: 'ingest',
+        sources: docs.length,
+        pages: totalPages,
+        bareParsersPagesPerSecond: Number(bare.toFixed(2)),
+        pooledParsersPagesPerSecond: Number(pooled.toFixed(2)),
+        pipelinePagesPerSecond: Number(pipeline.toFixed(2)),
+        pipelineVsBare: Number((pipeline / bare).toFixed(3)),
+        pipelineVsPooled: Number((pipeline / pooled).toFixed(3)),
+      }),
+    );
+  } finally {
+    if (worker && worker.exitCode === null) {
+      worker.kill('SIGTERM');
+      await new Promise((r) => worker!.once('exit', r));
+    }
+    await jobs.close();
+    const redis = new Redis(redisUrl);
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+    await handle.close();
+    await fresh.drop();
+    await site.close();
+    await s3.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function waitAll(db: ReturnType<typeof createDb>['db'], ids: string[]) {
+  for (;;) {
+    const left = await db
+      .selectFrom('knowledge_items')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('id', 'in', ids)
+      .where('status', 'in', ['pending', 'processing'])
+      .executeTakeFirstOrThrow();
+    if (Number(left.n) === 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

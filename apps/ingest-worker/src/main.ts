@@ -1,0 +1,133 @@
+import { createServer, type Server } from 'node:http';
+import { INGEST_QUEUE } from '@fanpilot/contracts';
+import { createDb, migrateToLatest } from '@fanpilot/db';
+import { createJobRunner } from '@fanpilot/jobs';
+import { createIngestHandler, enqueueIngest, startSweeper } from '@fanpilot/knowledge';
+import { createStorage } from '@fanpilot/storage';
+import { sql } from 'kysely';
+import { answerHandlers } from './answer.ts';
+import { loadWorkerEnv, type WorkerEnv, WorkerEnvError } from './env.ts';
+import { createLogger } from './log.ts';
+
+async function main() {
+  let env: WorkerEnv;
+  try {
+    env = loadWorkerEnv();
+  } catch (err) {
+    if (err instanceof WorkerEnvError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(env.LOG_LEVEL, { service: 'ingest-worker' });
+
+  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.WORKER_CONCURRENCY + 4 });
+  await migrateToLatest(db.db);
+  const storage = await createStorage({
+    endpoint: env.S3_ENDPOINT,
+    publicEndpoint: env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    bucket: env.S3_BUCKET,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
+  });
+  const jobs = createJobRunner({
+    redisUrl: env.REDIS_URL,
+    prefix: env.JOBS_PREFIX,
+    attempts: env.JOBS_ATTEMPTS,
+    backoffMs: env.JOBS_BACKOFF_MS,
+    onError: (queue, error, data, final) =>
+      log[final ? 'error' : 'warn']({ queue, reason: error.message, data, final }, 'job failed'),
+  });
+  const ingest = createIngestHandler({
+    db: db.db,
+    storage,
+    env: env.ingest,
+    maxAttempts: env.JOBS_ATTEMPTS,
+    concurrency: env.WORKER_CONCURRENCY,
+    logger: log,
+  });
+  jobs.work(
+    { [INGEST_QUEUE]: ingest, ...answerHandlers({ db: db.db, env, logger: log }) },
+    { concurrency: env.WORKER_CONCURRENCY },
+  );
+  const stopSweeper = startSweeper(db.db, {
+    stuckAfterMs: env.ingest.INGEST_STUCK_AFTER_MS,
+    intervalMs: env.ingest.INGEST_SWEEP_INTERVAL_MS,
+    maxAttempts: env.JOBS_ATTEMPTS,
+    enqueue: (itemId, run) => enqueueIngest(jobs, itemId, run),
+    onError: (err) => log.warn({ err }, 'knowledge sweep failed'),
+  });
+
+  const health: Server = createServer(async (req, res) => {
+    if (req.method !== 'GET' || (req.url !== '/healthz' && req.url !== '/readyz')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+      return;
+    }
+    const checks: Record<string, 'ok' | 'failing'> = {};
+    const within = <T>(p: Promise<T>) =>
+      Promise.race([
+        p,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000)),
+      ]);
+    await Promise.all([
+      within(sql`select 1`.execute(db.db)).then(
+        () => (checks.database = 'ok'),
+        () => (checks.database = 'failing'),
+      ),
+      within(jobs.ping()).then(
+        () => (checks.redis = 'ok'),
+        () => (checks.redis = 'failing'),
+      ),
+    ]);
+    const ok = !closing && Object.values(checks).every((c) => c === 'ok');
+    res
+      .writeHead(ok ? 200 : 503, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ status: ok ? 'ok' : closing ? 'closing' : 'failing', checks }));
+  });
+  await new Promise<void>((resolve) =>
+    health.listen(env.WORKER_HEALTH_PORT, env.WORKER_HEALTH_HOST, resolve),
+  );
+  const address = health.address();
+  const healthPort = typeof address === 'object' && address ? address.port : env.WORKER_HEALTH_PORT;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: finishing jobs in flight');
+    const force = setTimeout(() => {
+      log.error({ signal }, 'jobs did not finish in time; exiting');
+      process.exit(1);
+    }, env.WORKER_SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    let code = 0;
+    try {
+      stopSweeper();
+      await jobs.close();
+      await ingest.close();
+      await db.close();
+      await new Promise<void>((resolve) => health.close(() => resolve()));
+      log.info({}, 'stopped');
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      code = 1;
+    } finally {
+      process.exit(code);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  log.info(
+    { queues: [INGEST_QUEUE], concurrency: env.WORKER_CONCURRENCY, healthPort, database: db.kind },
+    'ingest worker ready',
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,348 @@
+import { Readable } from 'node:stream';
+import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import type { Storage } from '@fanpilot/storage';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retrieve } from '../retrieve.ts';
+import { makeDocx, makePdf } from '../testing/fixtures.ts';
+import {
+  articlePage,
+  type LoopbackServer,
+  startEmbeddingServer,
+  startSite,
+  startYoutubeStandIn,
+} from '../testing/servers.ts';
+import { loadIngestEnv } from './config.ts';
+import { createEmbedder } from './embeddings.ts';
+import { createIngestHandler, type IngestHandler } from './handler.ts';
+import { STUCK_REASON, sweepStuckItems } from './sweeper.ts';
+import { NO_TRANSCRIPT } from './youtube.ts';
+
+const objects = new Map<string, Buffer>();
+const storage: Pick<Storage, 'get'> = {
+  async get(key) {
+    const body = objects.get(key);
+    if (!body) return null;
+    return {
+      body: Readable.from([body]),
+      contentType: undefined,
+      contentLength: body.length,
+      etag: undefined,
+    };
+  },
+};
+
+const VIDEO = 'abcdefghijk';
+
+describe('ingest handler (PGlite, loopback sites)', () => {
+  let h: DbHandle;
+  let site: LoopbackServer;
+  let yt: LoopbackServer;
+  let embeddings: Awaited<ReturnType<typeof startEmbeddingServer>>;
+  let ingest: IngestHandler;
+  let embeddingIngest: IngestHandler;
+  let chatbotId: string;
+  const ctx = { attempt: 1, jobId: undefined };
+
+  beforeAll(async () => {
+    h = createDb({ dataDir: 'memory://' });
+    await migrateToLatest(h.db);
+    const c = await h.db
+      .insertInto('creators')
+      .values({ google_sub: 's', email: 'e', name: 'n', username: 'u', description: '' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const b = await h.db
+      .insertInto('chatbots')
+      .values({
+        creator_id: c.id,
+        name: 'b',
+        instructions: '',
+        model: 'gpt-4o',
+        temperature: 0.7,
+        initial_messages: '[]',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    chatbotId = b.id;
+    let version = 1;
+    site = await startSite({
+      '/guide': () => ({
+        body: articlePage('Recovery Guide', [
+          `Version ${version++} of this guide. Sleep is the most underrated recovery tool for athletes of every level.`,
+          'The planted fact: the sauna at our gym is kept at exactly 83 degrees Celsius every afternoon.',
+        ]),
+      }),
+      '/busy': { status: 503 },
+      '/cars': {
+        body: articlePage('Vehicles', [
+          'Our studio van is an automobile painted bright orange so members can spot it from far away in the lot.',
+        ]),
+      },
+      ...Object.fromEntries(
+        [1, 2, 3, 4, 5].map((n) => [
+          `/p${n}`,
+          {
+            body: articlePage(`Page ${n}`, [
+              `Sitemap page number ${n} talks about lunges and step-ups for strong legs.`,
+            ]),
+          },
+        ]),
+      ),
+    });
+    yt = await startYoutubeStandIn({
+      [VIDEO]: {
+        title: 'Breathing for lifters',
+        captions: Array.from({ length: 30 }, (_, i) => ({
+          start: i * 6,
+          duration: 6,
+          text:
+            i === 20
+              ? 'the planted fact is to exhale through pursed lips at the top'
+              : `caption line ${i} about bracing`,
+        })),
+      },
+      silentVide1: { title: 'Silent', captions: null },
+    });
+    embeddings = await startEmbeddingServer([['car', 'automobile', 'vehicle', 'van']]);
+    const env = loadIngestEnv({
+      INGEST_ALLOWED_PRIVATE_HOSTS: 'localhost',
+      INGEST_SITEMAP_MAX_PAGES: '3',
+      INGEST_YOUTUBE_ORIGIN: yt.url,
+      INGEST_FETCH_TIMEOUT_MS: '3000',
+    });
+    ingest = createIngestHandler({
+      db: h.db,
+      storage: storage as Storage,
+      env,
+      maxAttempts: 3,
+      embedder: null,
+    });
+    embeddingIngest = createIngestHandler({
+      db: h.db,
+      storage: storage as Storage,
+      env,
+      embedder: createEmbedder({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${embeddings.url}/v1` }),
+    });
+  });
+  afterAll(async () => {
+    await ingest?.close();
+    await embeddingIngest?.close();
+    await h?.close();
+    await site?.close();
+    await yt?.close();
+    await embeddings?.close();
+  });
+
+  const local = (path: string) => `http://localhost:${site.port}${path}`;
+  const addItem = async (values: {
+    type: 'url' | 'file' | 'youtube';
+    url?: string;
+    youtube_url?: string;
+    file_name?: string;
+    file_key?: string;
+  }) => {
+    const id = crypto.randomUUID();
+    await h.db
+      .insertInto('knowledge_items')
+      .values({ id, chatbot_id: chatbotId, job_run: id, ...values })
+      .execute();
+    return id;
+  };
+  const item = (id: string) =>
+    h.db.selectFrom('knowledge_items').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const chunks = (id: string) =>
+    h.db
+      .selectFrom('chunks')
+      .select(['ordinal', 'content', 'metadata'])
+      .where('knowledge_item_id', '=', id)
+      .orderBy('ordinal')
+      .execute();
+
+  it('turns a web page into chunks and completes it; a second run replaces, never duplicates', async () => {
+    const id = await addItem({ type: 'url', url: local('/guide') });
+    await ingest({ knowledgeItemId: id, run: id }, ctx);
+    const done = await item(id);
+    expect(done).toMatchObject({ status: 'completed', error: null, title: 'Recovery Guide', attempts: 1 });
+    const first = await chunks(id);
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.map((c) => c.content).join(' ')).toContain('83 degrees');
+    expect(first[0]?.metadata).toMatchObject({
+      type: 'url',
+      source: local('/guide'),
+      title: 'Recovery Guide',
+    });
+    expect(done.chunk_count).toBe(first.length);
+
+    // The same run delivered again changes nothing.
+    await ingest({ knowledgeItemId: id, run: id }, ctx);
+    expect((await item(id)).attempts).toBe(1);
+    // A re-sync (new run) picks up the change and replaces the chunks.
+    await h.db
+      .updateTable('knowledge_items')
+      .set({ job_run: `${id}-resync-1`, status: 'pending' })
+      .where('id', '=', id)
+      .execute();
+    await ingest({ knowledgeItemId: id, run: `${id}-resync-1` }, ctx);
+    const again = await chunks(id);
+    expect(again).toHaveLength(first.length);
+    expect(again.map((c) => c.content).join(' ')).toContain('Version 2');
+
+    const hits = await retrieve(h.db, { chatbotId, question: 'How hot is the sauna?', embedder: null });
+    expect(hits[0]).toMatchObject({ knowledgeItemId: id, title: 'Recovery Guide' });
+    expect(hits[0]?.content).toContain('83 degrees');
+  });
+
+  it('ignores a run that a newer one superseded, and an item deleted meanwhile', async () => {
+    const id = await addItem({ type: 'url', url: local('/guide') });
+    await h.db.updateTable('knowledge_items').set({ job_run: 'newer-run' }).where('id', '=', id).execute();
+    await ingest({ knowledgeItemId: id, run: id }, ctx);
+    expect(await item(id)).toMatchObject({ status: 'pending', attempts: 0 });
+    await ingest({ knowledgeItemId: crypto.randomUUID(), run: 'x' }, ctx);
+  });
+
+  it('brings in a sitemap up to the cap', async () => {
+    // The sitemap's page addresses need the site's port.
+    const sitemapBody = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
+      1, 2, 3, 4, 5,
+    ]
+      .map((n) => `<url><loc>${local(`/p${n}`)}</loc></url>`)
+      .join('')}</urlset>`;
+    const sm = await startSite({
+      '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemapBody },
+    });
+    try {
+      const id = await addItem({ type: 'url', url: `http://localhost:${sm.port}/sitemap.xml` });
+      await ingest({ knowledgeItemId: id, run: id }, ctx);
+      const done = await item(id);
+      expect(done.status).toBe('completed');
+      expect(done.title).toMatch(/^Sitemap of localhost:\d+ \(3 of 3 pages\)$/);
+      const pages = new Set((await chunks(id)).map((c) => (c.metadata as { url: string }).url));
+      expect(pages).toEqual(new Set([local('/p1'), local('/p2'), local('/p3')]));
+      expect(site.hits.get('/p4')).toBeUndefined();
+    } finally {
+      await sm.close();
+    }
+  });
+
+  it.each([
+    ['http://10.0.0.1/'],
+    ['http://169.254.169.254/latest/meta-data/'],
+    ['http://127.0.0.1/'],
+    ['http://[::1]/'],
+  ])('fails %s for good with a reason, without retrying', async (url) => {
+    const id = await addItem({ type: 'url', url });
+    await ingest({ knowledgeItemId: id, run: id }, ctx);
+    const failed = await item(id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/private or internal network/);
+  });
+
+  it('asks for a retry on a busy site, and fails on the last attempt', async () => {
+    const id = await addItem({ type: 'url', url: local('/busy') });
+    await expect(ingest({ knowledgeItemId: id, run: id }, { attempt: 1, jobId: id })).rejects.toThrow(
+      /unavailable/,
+    );
+    expect(await item(id)).toMatchObject({ status: 'pending' });
+    await ingest({ knowledgeItemId: id, run: id }, { attempt: 3, jobId: id });
+    expect(await item(id)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/unavailable right now \(503\)/),
+    });
+  });
+
+  it('reads uploaded files from storage; a bad one fails with its reason', async () => {
+    objects.set('k/pdf', makePdf([['Page one intro'], ['The planted fact: rest 90 seconds between sets.']]));
+    const pdf = await addItem({ type: 'file', file_name: 'plan.pdf', file_key: 'k/pdf' });
+    await ingest({ knowledgeItemId: pdf, run: pdf }, ctx);
+    expect(await item(pdf)).toMatchObject({ status: 'completed', title: null });
+    const fact = (await chunks(pdf)).find((c) => c.content.includes('90 seconds'));
+    expect(fact?.metadata).toMatchObject({ page: 2, fileName: 'plan.pdf', type: 'file' });
+
+    objects.set('k/fake', makeDocx(['not a pdf']));
+    const fake = await addItem({ type: 'file', file_name: 'fake.pdf', file_key: 'k/fake' });
+    await ingest({ knowledgeItemId: fake, run: fake }, ctx);
+    expect(await item(fake)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/not a real PDF/),
+    });
+
+    const gone = await addItem({ type: 'file', file_name: 'gone.pdf', file_key: 'k/none' });
+    await ingest({ knowledgeItemId: gone, run: gone }, ctx);
+    expect(await item(gone)).toMatchObject({ status: 'failed', error: expect.stringMatching(/missing/) });
+  });
+
+  it('reads a YouTube transcript with its title and timestamps; no captions fails in SPEC words', async () => {
+    const id = await addItem({ type: 'youtube', youtube_url: `https://www.youtube.com/watch?v=${VIDEO}` });
+    await ingest({ knowledgeItemId: id, run: id }, ctx);
+    expect(await item(id)).toMatchObject({ status: 'completed', title: 'Breathing for lifters' });
+    const fact = (await chunks(id)).find((c) => c.content.includes('pursed lips'));
+    expect(fact?.metadata).toMatchObject({ videoId: VIDEO, title: 'Breathing for lifters' });
+    const start = (fact!.metadata as { start: number }).start;
+    expect(start).toBeLessThanOrEqual(120);
+    expect((fact!.metadata as { timestampUrl: string }).timestampUrl).toBe(
+      `https://www.youtube.com/watch?v=${VIDEO}&t=${start}s`,
+    );
+    const hits = await retrieve(h.db, {
+      chatbotId,
+      question: 'how to exhale with pursed lips',
+      embedder: null,
+    });
+    expect(hits[0]?.source).toMatch(/watch\?v=abcdefghijk&t=\d+s/);
+
+    const silent = await addItem({ type: 'youtube', youtube_url: 'https://youtu.be/silentVide1' });
+    await ingest({ knowledgeItemId: silent, run: silent }, ctx);
+    expect(await item(silent)).toMatchObject({ status: 'failed', error: NO_TRANSCRIPT });
+  });
+
+  it('embeds where vectors exist (active), and retrieval fuses vector similarity with full text', async () => {
+    expect(await h.hasVector()).toBe(true);
+    const id = await addItem({ type: 'url', url: local('/cars') });
+    await embeddingIngest({ knowledgeItemId: id, run: id }, ctx);
+    expect(await item(id)).toMatchObject({ status: 'active' });
+    const stored = await sql<{
+      n: number;
+    }>`select count(*)::int as n from chunks where knowledge_item_id = ${id} and embedding is not null`.execute(
+      h.db,
+    );
+    expect(stored.rows[0]?.n).toBeGreaterThan(0);
+
+    // "car" is not in the page ("automobile" is): full text alone finds nothing, vectors do.
+    const embedder = createEmbedder({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${embeddings.url}/v1` });
+    expect(await retrieve(h.db, { chatbotId, question: 'car', embedder: null })).toEqual([]);
+    const hits = await retrieve(h.db, { chatbotId, question: 'car', embedder });
+    expect(hits[0]).toMatchObject({ knowledgeItemId: id, title: 'Vehicles' });
+    expect(hits[0]?.content).toContain('automobile');
+  });
+
+  it('sweeps items stuck in processing: re-queued under a new run, or failed after their attempts', async () => {
+    const stuck = await addItem({ type: 'url', url: local('/guide') });
+    const spent = await addItem({ type: 'url', url: local('/guide') });
+    const longAgo = new Date(Date.now() - 3_600_000);
+    await h.db
+      .updateTable('knowledge_items')
+      .set({ status: 'processing', updated_at: longAgo, attempts: 1 })
+      .where('id', '=', stuck)
+      .execute();
+    await h.db
+      .updateTable('knowledge_items')
+      .set({ status: 'processing', updated_at: longAgo, attempts: 5 })
+      .where('id', '=', spent)
+      .execute();
+    const enqueued: [string, string][] = [];
+    const result = await sweepStuckItems(h.db, {
+      stuckAfterMs: 60_000,
+      maxAttempts: 5,
+      enqueue: async (itemId, run) => {
+        enqueued.push([itemId, run]);
+      },
+    });
+    expect(result).toEqual({ requeued: 1, failed: 1 });
+    expect(enqueued).toEqual([[stuck, expect.stringMatching(new RegExp(`^${stuck}-sweep-`))]]);
+    expect(await item(stuck)).toMatchObject({ status: 'pending', job_run: enqueued[0]![1] });
+    expect(await item(spent)).toMatchObject({ status: 'failed', error: STUCK_REASON });
+    // The re-queued run completes it.
+    await ingest({ knowledgeItemId: stuck, run: enqueued[0]![1] }, ctx);
+    expect((await item(stuck)).status).toBe('completed');
+  });
+});

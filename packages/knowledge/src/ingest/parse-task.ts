@@ -1,0 +1,51 @@
+import { type ChunkDraft, type ChunkOptions, chunkSections } from './chunk.ts';
+import { extractFile, extractHtml, extractPdf } from './extract.ts';
+import type { KnowledgeFileKind } from './files.ts';
+
+/** Work for a parser thread: bytes in, chunks out. Plain data only (it crosses threads). */
+export type ParseTask =
+  | {
+      kind: 'file';
+      fileKind: KnowledgeFileKind;
+      bytes: Uint8Array;
+      base: Record<string, unknown>;
+      chunking: ChunkOptions;
+    }
+  | {
+      kind: 'html';
+      bytes: Uint8Array;
+      contentType: string;
+      url: string;
+      base: Record<string, unknown>;
+      chunking: ChunkOptions;
+    }
+  | {
+      kind: 'pdf-url';
+      bytes: Uint8Array;
+      url: string;
+      base: Record<string, unknown>;
+      chunking: ChunkOptions;
+    };
+
+export interface ParseResult {
+  title: string | null;
+  chunks: ChunkDraft[];
+  pages: number;
+}
+
+/** Extracts and chunks; CPU-heavy, so it runs in a parser thread (see pool.ts). */
+export async function runParseTask(task: ParseTask): Promise<ParseResult> {
+  const extracted =
+    task.kind === 'file'
+      ? await extractFile(task.fileKind, task.bytes)
+      : task.kind === 'pdf-url'
+        ? await extractPdf(task.bytes)
+        : extractHtml(task.bytes, task.contentType, task.url);
+  const base = {
+    ...task.base,
+    ...(task.kind !== 'file' ? { url: task.url } : {}),
+    ...(extracted.title && task.kind !== 'file' ? { title: extracted.title } : {}),
+  };
+  const chunks = await chunkSections(extracted.sections, base, task.chunking);
+  return { title: extracted.title, chunks, pages: extracted.pages };
+}

@@ -1,0 +1,83 @@
+import type { Database } from '@fanpilot/db';
+import type { Kysely } from 'kysely';
+import { ingestRunId } from './queue.ts';
+
+export interface SweepOptions {
+  /** An item processing (or pending) longer than this is looked at again. */
+  stuckAfterMs: number;
+  /** Items that have run this many times are failed instead of re-queued. */
+  maxAttempts: number;
+  enqueue: (itemId: string, run: string) => Promise<void>;
+}
+
+export const STUCK_REASON = 'Processing took too long and was stopped. Please retry.';
+
+/**
+ * No item stays processing forever: one whose worker died (or whose job was lost, say while Redis was
+ * down) is re-queued under a new run, and one that has used up its attempts is failed with a reason.
+ */
+export async function sweepStuckItems(db: Kysely<Database>, options: SweepOptions) {
+  const cutoff = new Date(Date.now() - options.stuckAfterMs);
+  const stuck = await db
+    .selectFrom('knowledge_items')
+    .select(['id', 'status', 'attempts'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'processing'), eb('updated_at', '<', cutoff)]),
+        eb.and([eb('status', '=', 'pending'), eb('updated_at', '<', cutoff)]),
+      ]),
+    )
+    .limit(500)
+    .execute();
+  let requeued = 0;
+  let failed = 0;
+  for (const item of stuck) {
+    if (item.attempts >= options.maxAttempts) {
+      const r = await db
+        .updateTable('knowledge_items')
+        .set({ status: 'failed', error: STUCK_REASON, started_at: null, updated_at: new Date() })
+        .where('id', '=', item.id)
+        .where('status', '=', item.status)
+        .where('updated_at', '<', cutoff)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) > 0) failed++;
+      continue;
+    }
+    const run = ingestRunId(item.id, 'sweep');
+    const r = await db
+      .updateTable('knowledge_items')
+      .set({ status: 'pending', job_run: run, started_at: null, updated_at: new Date() })
+      .where('id', '=', item.id)
+      .where('status', '=', item.status)
+      .where('updated_at', '<', cutoff)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) > 0) {
+      await options.enqueue(item.id, run);
+      requeued++;
+    }
+  }
+  return { requeued, failed };
+}
+
+/** Sweeps now and then every `intervalMs`; returns a stop function. */
+export function startSweeper(
+  db: Kysely<Database>,
+  options: SweepOptions & { intervalMs?: number; onError?: (error: unknown) => void },
+): () => void {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await sweepStuckItems(db, options);
+    } catch (err) {
+      options.onError?.(err);
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(tick, options.intervalMs ?? 60_000);
+  timer.unref();
+  void tick();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,3 @@
+export * from '../answer/fake-openai.ts';
+export * from './fixtures.ts';
+export * from './servers.ts';
