@@ -474,7 +474,7 @@ export const TEXT = {
     toggle: 'Saved replies',
     heading: 'Saved replies',
     empty: 'No saved replies yet.',
-    insert: (title: string) => `Insert saved reply ${title}`,
+    insertPrefix: 'Insert saved reply',
     delete: (title: string) => `Delete saved reply ${title}`,
     saveHeading: 'Save the current text as a saved reply',
     titleLabel: 'Saved reply title',

@@ -35,7 +35,7 @@ const ARTICLE = `<!doctype html><html lang="en"><head><title>Sourdough starter c
 <p>Discard half of the starter before each feeding so it stays lively and does not overflow the jar.</p>
 </article></body></html>`;
 
-/** A loopback web page for the chatbot to learn from (the api may fetch 127.0.0.1 in this test). */
+/** A loopback web page for the chatbot to learn from (the api may fetch localhost in this test). */
 async function startSite(): Promise<Server> {
   const server = createServer((request, response) => {
     if (request.url?.startsWith('/starter')) {
@@ -46,7 +46,8 @@ async function startSite(): Promise<Server> {
     response.writeHead(404, { 'Content-Type': 'text/plain' });
     response.end('not found');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // Every interface, so 'localhost' answers whether it resolves to 127.0.0.1 or ::1.
+  await new Promise<void>((resolve) => server.listen(0, resolve));
   return server;
 }
 
@@ -82,6 +83,9 @@ async function openSection(p: Page, name: string) {
   await p.getByRole('heading', { name, level: 1 }).waitFor();
 }
 
+/** Each fan's browser cookie: the api binds a fanId to the browser that first used it. */
+const fanCookies = new Map<string, string>();
+
 /** A fan's question, as the fan app sends it. */
 async function ask(body: {
   fanId: string;
@@ -89,18 +93,21 @@ async function ask(body: {
   message: string;
   attachment?: { filename: string; contentBase64: string };
 }) {
+  const cookie = fanCookies.get(body.fanId);
   const response = await fetch(`${api.origin}/api/ask`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) },
     body: JSON.stringify({ creator: USERNAME, ...body }),
   });
   expect(response.status, await response.clone().text()).toBe(200);
+  const setCookie = response.headers.getSetCookie().map((c) => c.split(';')[0]);
+  if (setCookie.length > 0) fanCookies.set(body.fanId, setCookie.join('; '));
   return (await response.json()) as { message: { id: string } };
 }
 
 beforeAll(async () => {
   site = await startSite();
-  siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  siteOrigin = `http://localhost:${(site.address() as AddressInfo).port}`;
   api = await startApi({
     // Jobs run inside the api (no Redis worker here), and it may fetch the loopback page above.
     env: {
@@ -287,7 +294,8 @@ describe('creator dashboard', () => {
       });
       await dialog.getByRole('button', { name: 'Upload File' }).click();
       await toasts(page).getByText('Upload started').waitFor();
-      await page.keyboard.press('Escape');
+      // (Escape would close the newest layer first: the toast.)
+      await dialog.getByRole('button', { name: 'Close' }).click();
       await dialog.waitFor({ state: 'detached' });
 
       await knowledge.getByText('feeding-notes.txt').first().waitFor();

@@ -23,6 +23,9 @@ describe('knowledgeSource and knowledgeLink', () => {
     const page = item({ type: 'url', url: 'https://example.com/a' });
     expect(knowledgeLink(page)).toBe('https://example.com/a');
     expect(knowledgeLink(item({ type: 'url', url: 'javascript:alert(1)' }))).toBeNull();
+    expect(knowledgeSource({ ...page, source: 'https://example.com/a#top' })).toBe(
+      'https://example.com/a#top',
+    );
     const file = item({ type: 'file', fileName: 'plan.txt' });
     expect(knowledgeSource(file)).toBe('plan.txt');
     expect(knowledgeLink(file)).toBeNull();

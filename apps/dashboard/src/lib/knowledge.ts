@@ -14,8 +14,9 @@ export function knowledgeTitle(item: Pick<KnowledgeItem, 'type' | 'fileName'>): 
 
 /** Where the item came from: the video link, the address, or the file name. */
 export function knowledgeSource(
-  item: Pick<KnowledgeItem, 'type' | 'url' | 'youtubeUrl' | 'fileName'>,
+  item: Pick<KnowledgeItem, 'type' | 'url' | 'youtubeUrl' | 'fileName'> & { source?: string | undefined },
 ): string {
+  if (item.source) return item.source;
   if (item.type === 'youtube') return item.youtubeUrl ?? item.url ?? '';
   if (item.type === 'url') return item.url ?? '';
   return item.fileName ?? '';

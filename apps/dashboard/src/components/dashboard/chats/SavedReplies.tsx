@@ -84,9 +84,9 @@ export function SavedReplies({ username, currentText, onInsert }: SavedRepliesPr
                   <button
                     type="button"
                     onClick={() => onInsert(template.content)}
-                    aria-label={t.insert(template.title)}
                     className="min-w-0 flex-1 rounded-lg px-2 py-1.5 text-left hover:bg-white"
                   >
+                    <span className="sr-only">{t.insertPrefix} </span>
                     <span className="block truncate text-sm font-semibold text-slate-900">
                       {template.title}
                     </span>
