@@ -382,6 +382,7 @@ export const TEXT = {
     upload: 'Upload File',
     adding: 'Adding…',
     uploading: 'Uploading…',
+    uploadProgress: 'Upload progress',
     urlAdded: 'URL added',
     youtubeAdded: (title: string) => `Video added: ${title}`,
     processingNote: 'Processing continues in the background.',

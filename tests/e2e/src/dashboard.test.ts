@@ -285,6 +285,23 @@ describe('creator dashboard', () => {
       expect(await dialog.getByLabel('Web page URL').inputValue()).toBe('');
       expect(addCalls).toBe(1);
 
+      // Uppy refuses a type the knowledge base cannot read; the api refuses a file that is not what it claims.
+      await dialog
+        .getByLabel('File')
+        .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: makePng(8, 8) });
+      await toasts(page).getByText('Upload failed').waitFor();
+      await toasts(page)
+        .getByText(/\.pdf, \.txt, \.doc, \.docx/)
+        .waitFor();
+      await dialog.getByLabel('File').setInputFiles({
+        name: 'not-really.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('plain text pretending to be a PDF'),
+      });
+      await dialog.getByRole('button', { name: 'Upload File' }).click();
+      await toasts(page).getByText('Upload failed').waitFor();
+      await toasts(page).getByText(/PDF/).waitFor();
+
       await dialog.getByLabel('File').setInputFiles({
         name: 'feeding-notes.txt',
         mimeType: 'text/plain',

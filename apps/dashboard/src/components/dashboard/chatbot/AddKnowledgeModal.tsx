@@ -1,17 +1,13 @@
 import type { Chatbot, KnowledgeItem } from '@fanpilot/contracts';
 import { Button, Modal, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { apiRequest, serverMessage } from '../../../lib/api.ts';
-import {
-  isKnowledgeFileTooLarge,
-  KNOWLEDGE_FILE_ACCEPT,
-  uploadKnowledgeFile,
-} from '../../../lib/knowledge-upload.ts';
 import { chatbotQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
-import { fileInputClass, textFieldClass } from '../../field-classes.ts';
-import { FileIcon, GlobeIcon, VideoIcon } from '../../icons.tsx';
+import { textFieldClass } from '../../field-classes.ts';
+import { GlobeIcon, VideoIcon } from '../../icons.tsx';
+import { KnowledgeFileForm } from './KnowledgeFileForm.tsx';
 
 interface AddKnowledgeModalProps {
   username: string;
@@ -28,11 +24,9 @@ const t = TEXT.addKnowledge;
  */
 export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: AddKnowledgeModalProps) {
   const queryClient = useQueryClient();
-  const ids = { url: useId(), youtube: useId(), file: useId() };
+  const ids = { url: useId(), youtube: useId() };
   const [url, setUrl] = useState('');
   const [youtubeUrl, setYoutubeUrl] = useState('');
-  const [file, setFile] = useState<File | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
 
   const refresh = () =>
     Promise.all([
@@ -70,26 +64,6 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
       toast({ title: t.youtubeFailed, description: serverMessage(error) ?? t.retryHint, variant: 'error' }),
   });
 
-  const upload = useMutation({
-    mutationFn: (chosen: File) => uploadKnowledgeFile(chatbot.id, chosen),
-    onSuccess: (_item, chosen) => {
-      setFile(null);
-      if (fileInput.current) fileInput.current.value = '';
-      toast({
-        title: t.uploadStarted,
-        description: `${chosen.name}. ${t.processingNote}`,
-        variant: 'success',
-      });
-      return refresh();
-    },
-    onError: (error) =>
-      toast({
-        title: t.uploadFailed,
-        description: serverMessage(error) ?? t.uploadRetryHint,
-        variant: 'error',
-      }),
-  });
-
   // SPEC section 5: inputs are trimmed and ignored when empty or while their request is pending.
   const submitUrl = (event: FormEvent) => {
     event.preventDefault();
@@ -103,16 +77,6 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
     if (!value || addYoutube.isPending) return;
     addYoutube.mutate(value);
   };
-  const submitFile = (event: FormEvent) => {
-    event.preventDefault();
-    if (!file || upload.isPending) return;
-    if (isKnowledgeFileTooLarge(file)) {
-      toast({ title: t.uploadFailed, description: t.fileTooLarge, variant: 'error' });
-      return;
-    }
-    upload.mutate(file);
-  };
-
   const fieldset = 'rounded-xl border border-slate-200 p-4';
   const legend = 'flex items-center gap-2 px-1 text-sm font-semibold text-slate-900';
   return (
@@ -166,27 +130,7 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
           </div>
         </form>
 
-        <form onSubmit={submitFile} className={fieldset}>
-          <label htmlFor={ids.file} className={legend}>
-            <FileIcon className="size-4 text-brand-600" />
-            {t.fileLabel}
-          </label>
-          <input
-            ref={fileInput}
-            id={ids.file}
-            type="file"
-            accept={KNOWLEDGE_FILE_ACCEPT}
-            aria-describedby={`${ids.file}-hint`}
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-            className={`mt-2 ${fileInputClass}`}
-          />
-          <p id={`${ids.file}-hint`} className="mt-1.5 text-xs text-slate-600">
-            {t.fileHint}
-          </p>
-          <Button type="submit" disabled={!file || upload.isPending} className="mt-3">
-            {upload.isPending ? t.uploading : t.upload}
-          </Button>
-        </form>
+        <KnowledgeFileForm chatbotId={chatbot.id} onUploaded={refresh} />
       </div>
     </Modal>
   );
