@@ -190,6 +190,8 @@ export const TEXT = {
     profileUpdateFailedTitle: 'Upload failed',
     profileUpdateFailedDescription: 'Failed to update profile image. Please try again.',
     dashboardTooLarge: 'The image is larger than 5 MB. Please choose a smaller one.',
+    processErrorTitle: 'Upload Error',
+    processErrorDescription: 'Failed to process uploaded image. Please try again.',
   },
 
   shell: {

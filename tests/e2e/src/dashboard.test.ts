@@ -529,6 +529,16 @@ describe('creator dashboard', () => {
     await page.getByText(`${api.origin}/admin/${USERNAME}`).first().waitFor();
     await page.getByText(`${api.origin}/pwa/${USERNAME}`).first().waitFor();
     await page.getByText(/browser extension/).waitFor();
+    // Over 5 MB is refused here, before any upload; a real image replaces the picture.
+    const picker = page.getByLabel('Change image');
+    await picker.setInputFiles({
+      name: 'huge.png',
+      mimeType: 'image/png',
+      buffer: Buffer.alloc(5 * 1024 * 1024 + 1),
+    });
+    await page.getByText('The image is larger than 5 MB. Please choose a smaller one.').waitFor();
+    await picker.setInputFiles({ name: 'new-face.png', mimeType: 'image/png', buffer: makePng(300, 300) });
+    await toasts(page).getByText('Profile image updated').waitFor({ timeout: 20_000 });
     await screenshot(page, 'profile-desktop', true);
     await expectAccessible(page);
 
