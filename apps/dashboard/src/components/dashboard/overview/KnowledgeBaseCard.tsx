@@ -171,7 +171,7 @@ function KnowledgeRow({
       </span>
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-semibold text-slate-900">{title}</p>
-        {source && <p className="truncate text-xs text-slate-600">{source}</p>}
+        {source && source !== title && <p className="truncate text-xs text-slate-600">{source}</p>}
         <div className="mt-1.5 flex flex-wrap items-center gap-1.5">
           <Badge tone="brand">{t.types[item.type] ?? t.titles.unknown}</Badge>
           <Badge tone={STATUS_TONE[item.status] ?? 'neutral'}>{t.statuses[item.status] ?? item.status}</Badge>
