@@ -330,6 +330,7 @@ describe('creator dashboard', () => {
       const confirm = page.getByRole('alertdialog');
       await confirm.getByText('Are you sure you want to delete this knowledge item?').waitFor();
       await screenshot(page, 'modal-confirm-delete-knowledge-desktop');
+      await expectAccessible(page);
       await confirm.getByRole('button', { name: 'Delete' }).click();
       await toasts(page).getByText('Knowledge deleted').waitFor();
       await card.getByText('2 of 2 sources ready').waitFor();
@@ -503,6 +504,11 @@ describe('creator dashboard', () => {
     await box.press('Enter');
     await toasts(page).getByText('Notice sent successfully.').waitFor();
     expect(await box.inputValue()).toBe('');
+    // F8 takes keyboard users to the notification.
+    await page.keyboard.press('F8');
+    expect(
+      await page.evaluate(() => document.activeElement?.closest('[role=region]')?.getAttribute('aria-label')),
+    ).toMatch(/Notifications/);
 
     const history = page.getByRole('list', { name: 'Sent announcements' });
     await history.getByText('Delivered to 1 fans').waitFor();
@@ -582,6 +588,14 @@ describe('creator dashboard', () => {
       await noSidewaysScroll(p);
       await screenshot(p, 'dashboard-phone', true);
       await expectAccessible(p);
+
+      await p.getByRole('button', { name: 'Add Knowledge' }).click();
+      const addKnowledge = p.getByRole('dialog', { name: 'Add Knowledge Source' });
+      await addKnowledge.getByText('PDF, TXT, DOC or DOCX, up to 10MB').waitFor();
+      await screenshot(p, 'modal-add-knowledge-phone');
+      await expectAccessible(p);
+      await p.keyboard.press('Escape');
+      await addKnowledge.waitFor({ state: 'detached' });
 
       await p.getByRole('button', { name: 'Open menu' }).click();
       const menu = p.getByRole('dialog', { name: 'Menu' });
