@@ -25,6 +25,7 @@ import { knowledgeRoutes } from './routes/knowledge/index.ts';
 import { messagesRoutes } from './routes/messages/index.ts';
 import { objectsRoutes } from './routes/objects/index.ts';
 import { onboardingRoutes } from './routes/onboarding/index.ts';
+import { pwaRoutes } from './routes/pwa/index.ts';
 import { statusRoutes } from './routes/status/index.ts';
 
 export interface AppDeps {
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(statusRoutes);
   await app.register(chatbotsRoutes);
   await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });
+  await app.register(pwaRoutes);
 
   const pageFor = await webPlugin(app, deps.web ?? {});
   app.setNotFoundHandler((request, reply) => {

@@ -4,4 +4,5 @@ export * from './creator.ts';
 export * from './errors.ts';
 export * from './jobs.ts';
 export * from './messages.ts';
+export * from './pwa.ts';
 export * from './status.ts';

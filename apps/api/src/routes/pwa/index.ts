@@ -1,0 +1,23 @@
+import { usernameParamsSchema, webAppManifestSchema } from '@fanpilot/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { notFound } from '../../errors.ts';
+import { creatorsRepository } from '../../repositories/creators.ts';
+import { toCreator } from '../../serializers.ts';
+import { webManifestFor } from '../../services/webManifest.ts';
+
+/** The fan app's per-creator web app manifest; the pages themselves come from the web plugin. */
+export async function pwaRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/pwa/:username/manifest.webmanifest',
+    { schema: { params: usernameParamsSchema, response: { 200: webAppManifestSchema } } },
+    async (request, reply) => {
+      const row = await creatorsRepository(app.db).findByUsername(request.params.username);
+      if (!row?.onboarding_complete) throw notFound('This creator could not be found.');
+      reply.type('application/manifest+json; charset=utf-8').header('cache-control', 'no-cache');
+      return webManifestFor(toCreator(row));
+    },
+  );
+}

@@ -1,0 +1,44 @@
+import { FAN_APP_BACKGROUND_COLOR, FAN_APP_THEME_COLOR, type WebAppManifest } from '@fanpilot/contracts';
+
+const SHORT_NAME_MAX = 12;
+
+/** Launcher labels are short: the first word when the whole name does not fit. */
+export function shortNameFor(name: string): string {
+  const clean = name.trim().replace(/\s+/g, ' ');
+  if (clean.length <= SHORT_NAME_MAX) return clean;
+  const first = clean.split(' ')[0] ?? clean;
+  return first.length <= SHORT_NAME_MAX ? first : `${clean.slice(0, SHORT_NAME_MAX - 1)}…`;
+}
+
+/**
+ * The manifest that makes /pwa/{username} an app of its own. The creator's photo is offered at
+ * any size (it is not resized); the bundled icons cover the 192 and 512 pixel sizes installers require.
+ */
+export function webManifestFor(creator: {
+  name: string;
+  username: string;
+  profileImageUrl: string | null;
+}): WebAppManifest {
+  const home = `/pwa/${encodeURIComponent(creator.username)}`;
+  return {
+    id: home,
+    name: creator.name,
+    short_name: shortNameFor(creator.name),
+    description: `Chat with ${creator.name}`,
+    lang: 'en',
+    start_url: home,
+    scope: home,
+    display: 'standalone',
+    orientation: 'portrait',
+    theme_color: FAN_APP_THEME_COLOR,
+    background_color: FAN_APP_BACKGROUND_COLOR,
+    icons: [
+      ...(creator.profileImageUrl
+        ? [{ src: creator.profileImageUrl, sizes: 'any', purpose: 'any' as const }]
+        : []),
+      { src: '/fan/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/fan/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/fan/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  };
+}

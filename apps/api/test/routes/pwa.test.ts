@@ -1,0 +1,65 @@
+import { webAppManifestSchema } from '@fanpilot/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shortNameFor } from '../../src/services/webManifest.ts';
+import { identity, json, PNG_1PX, startTestApp, type TestApp, uploadAs } from '../helpers.ts';
+
+describe('per-creator web app manifest', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+    const cookie = await t.signIn(identity('carmen'));
+    const image = await uploadAs(t, cookie, PNG_1PX);
+    const res = await fetch(`${t.url}/api/creator-signup`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ chatbotName: 'Carmen bot', profileImageUrl: image }),
+    });
+    expect(res.status).toBe(200);
+    // Signed in but never onboarded: no public app yet.
+    await t.signIn(identity('dario'));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("describes the creator's installable chat: name, start_url and scope, standalone, icons", async () => {
+    const res = await fetch(`${t.url}/pwa/carmen/manifest.webmanifest`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+    const manifest = webAppManifestSchema.parse(await res.json());
+    expect(manifest).toMatchObject({
+      name: 'Carmen Tester',
+      start_url: '/pwa/carmen',
+      scope: '/pwa/carmen',
+      display: 'standalone',
+    });
+    expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
+    expect(manifest.icons[0]).toMatchObject({ sizes: 'any' });
+    expect(manifest.icons[0]?.src).toMatch(/^\/objects\/uploads\//);
+    expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    const photo = await fetch(`${t.url}${manifest.icons[0]?.src}`);
+    expect(photo.status).toBe(200);
+    expect(photo.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('matches the username case-insensitively and keeps the canonical one in its URLs', async () => {
+    const manifest = (await (await fetch(`${t.url}/pwa/CARMEN/manifest.webmanifest`)).json()) as {
+      start_url: string;
+    };
+    expect(manifest.start_url).toBe('/pwa/carmen');
+  });
+
+  it('answers 404 with a readable JSON error for an unknown or not yet onboarded creator', async () => {
+    for (const username of ['nobody', 'dario']) {
+      const res = await fetch(`${t.url}/pwa/${username}/manifest.webmanifest`);
+      expect(res.status).toBe(404);
+      expect(await json(res)).toEqual({ error: 'not_found', message: 'This creator could not be found.' });
+    }
+  });
+
+  it('shortens long names for the launcher label', () => {
+    expect(shortNameFor('Ana')).toBe('Ana');
+    expect(shortNameFor('Maximiliano Rodriguez')).toBe('Maximiliano');
+    expect(shortNameFor('Supercalifragilistic')).toBe('Supercalifr…');
+  });
+});

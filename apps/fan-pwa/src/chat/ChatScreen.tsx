@@ -1,0 +1,88 @@
+import { POLL_MOBILE_CHAT_MS } from '@fanpilot/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { AnnouncementBanner } from '../components/AnnouncementBanner.tsx';
+import { ChatHeader } from '../components/ChatHeader.tsx';
+import { Composer } from '../components/Composer.tsx';
+import { FanNameControl } from '../components/FanNameControl.tsx';
+import { MessageList } from '../components/MessageList.tsx';
+import { ApiError, fetchCreatorProfile, type PublicCreatorProfile } from '../lib/api.ts';
+import { useCreatorDocument, useOnline } from '../lib/browser.ts';
+import { MessagePage } from '../pages/MessagePage.tsx';
+import { texts } from '../texts.ts';
+import { useFanChat } from './useFanChat.ts';
+
+/** The fan's chat with one creator: /pwa/:username, or /fanchat-mobile and /mobile-chat with ?creator=. */
+export function ChatScreen({ username }: { username: string }) {
+  const profile = useQuery({
+    queryKey: ['creator', username.toLowerCase()],
+    queryFn: () => fetchCreatorProfile(username),
+    // Online state and the announcement change while the fan reads; they follow the chat's poll.
+    refetchInterval: (query) =>
+      query.state.error instanceof ApiError && query.state.error.status === 404 ? false : POLL_MOBILE_CHAT_MS,
+  });
+  useCreatorDocument(username, profile.data ? texts.chatTitle(profile.data.name) : texts.appTitle);
+
+  if (profile.data) return <Chat creator={profile.data} />;
+  if (profile.error) {
+    if (profile.error instanceof ApiError && profile.error.status === 404) {
+      return <MessagePage heading={texts.creatorNotFoundHeading} text={texts.creatorNotFoundText} />;
+    }
+    const offline = !(profile.error instanceof ApiError);
+    return (
+      <MessagePage
+        heading={offline ? texts.offlineHeading : texts.loadFailedHeading}
+        text={offline ? texts.offlineText : texts.loadFailedText}
+        action={{ label: texts.retry, onClick: () => void profile.refetch() }}
+      />
+    );
+  }
+  return <ChatSkeleton />;
+}
+
+function Chat({ creator }: { creator: PublicCreatorProfile }) {
+  const chat = useFanChat(creator.username);
+  const online = useOnline();
+  return (
+    <div className="app-frame mx-auto flex max-w-2xl flex-col bg-white">
+      <ChatHeader creator={creator} />
+      {creator.notice?.message && <AnnouncementBanner notice={creator.notice} />}
+      {!online && (
+        <p role="status" className="shrink-0 bg-slate-800 px-4 py-1.5 text-center text-xs text-white">
+          {texts.offlineBanner}
+        </p>
+      )}
+      <MessageList
+        history={chat.messages}
+        locals={chat.locals}
+        creatorName={creator.name}
+        stickToBottomSignal={chat.sendSignal}
+      />
+      <Composer
+        onSend={chat.send}
+        error={chat.error}
+        onError={chat.setError}
+        restore={chat.restore}
+        footer={<FanNameControl name={chat.fanName} onSave={chat.setFanName} />}
+      />
+    </div>
+  );
+}
+
+/** Same frame and header height as the chat, so nothing moves when the creator arrives. */
+function ChatSkeleton() {
+  return (
+    <div className="app-frame mx-auto flex max-w-2xl flex-col bg-white" aria-busy="true">
+      <div className="flex h-16 shrink-0 items-center gap-3 border-b border-slate-200 px-4">
+        <div className="size-11 rounded-full bg-slate-200" />
+        <div className="flex-1 space-y-2">
+          <div className="h-3.5 w-32 rounded bg-slate-200" />
+          <div className="h-3 w-20 rounded bg-slate-100" />
+        </div>
+      </div>
+      <p className="sr-only" role="status">
+        {texts.loading}
+      </p>
+      <div className="flex-1 bg-slate-50" />
+    </div>
+  );
+}

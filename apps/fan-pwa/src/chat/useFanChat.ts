@@ -1,0 +1,192 @@
+import { MOBILE_CHAT_POST_SEND_REFRESH_MS, POLL_MOBILE_CHAT_MS } from '@fanpilot/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Draft } from '../components/Composer.tsx';
+import { ApiError, fetchFanChatlog, isNetworkFailure, postAsk, sendOutboxItem } from '../lib/api.ts';
+import { requestBackgroundSync } from '../lib/browser.ts';
+import { getOrCreateFanId, readFanName, saveFanName } from '../lib/fanId.ts';
+import { newLocalId } from '../lib/format.ts';
+import { fromOutboxItem, type LocalMessage, pendingLocalMessages } from '../lib/localMessages.ts';
+import type { OutboxItem } from '../lib/outbox.ts';
+import { texts } from '../texts.ts';
+import { pageOutbox } from './pageOutbox.ts';
+
+const storage = () => {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+};
+
+/** Everything the conversation needs: the fan, the history, the outbox and sending. */
+export function useFanChat(creator: string) {
+  const fanId = useMemo(() => getOrCreateFanId(storage()), []);
+  const [fanName, setFanName] = useState(() => readFanName(storage()));
+  const [queued, setQueued] = useState<OutboxItem[]>([]);
+  const [sent, setSent] = useState<LocalMessage[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [restore, setRestore] = useState<{ text: string; nonce: number } | null>(null);
+  const [sendSignal, setSendSignal] = useState(0);
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  const queuedRef = useRef(queued);
+  queuedRef.current = queued;
+
+  const history = useQuery({
+    queryKey: ['chatlog', creator, fanId],
+    queryFn: async () => {
+      const requestedAt = Date.now();
+      return { messages: await fetchFanChatlog(fanId, creator), requestedAt };
+    },
+    refetchInterval: POLL_MOBILE_CHAT_MS,
+  });
+  const { refetch } = history;
+
+  const refreshSoon = useCallback(() => {
+    const timer = setTimeout(() => {
+      timers.current.delete(timer);
+      void refetch();
+    }, MOBILE_CHAT_POST_SEND_REFRESH_MS);
+    timers.current.add(timer);
+  }, [refetch]);
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) clearTimeout(timer);
+    };
+  }, []);
+
+  const reloadQueued = useCallback(async () => {
+    const items = await pageOutbox.list().catch(() => [] as OutboxItem[]);
+    setQueued(items.filter((item) => item.creator === creator && item.fanId === fanId));
+    return items;
+  }, [creator, fanId]);
+
+  const markSent = useCallback(
+    (items: OutboxItem[]) => {
+      if (!items.length) return;
+      const now = Date.now();
+      setSent((current) => [...current, ...items.map((item) => fromOutboxItem(item, 'sent', now))]);
+      refreshSoon();
+    },
+    [refreshSoon],
+  );
+
+  const markRejected = useCallback((items: OutboxItem[]) => {
+    const last = items[items.length - 1];
+    if (!last) return;
+    setError(texts.sendFailed);
+    setRestore({ text: last.message, nonce: Date.now() });
+  }, []);
+
+  const flush = useCallback(async () => {
+    if (!navigator.onLine) return;
+    const result = await pageOutbox.flush(sendOutboxItem).catch(() => null);
+    if (result) {
+      markSent(result.sent);
+      markRejected(result.rejected);
+    }
+    await reloadQueued();
+  }, [markSent, markRejected, reloadQueued]);
+
+  // Sends what waited: on opening, when the connection returns, and when the service worker did it.
+  useEffect(() => {
+    void reloadQueued().then(() => flush());
+    const onOnline = () => void flush();
+    const onWorkerMessage = (event: MessageEvent) => {
+      const data = event.data as { type?: string; sent?: string[]; rejected?: string[] } | null;
+      if (data?.type !== 'outbox-flushed') return;
+      const sentIds = new Set(data.sent ?? []);
+      const rejectedIds = new Set(data.rejected ?? []);
+      const waiting = queuedRef.current;
+      markSent(waiting.filter((item) => sentIds.has(item.id)));
+      markRejected(waiting.filter((item) => rejectedIds.has(item.id)));
+      void reloadQueued();
+    };
+    window.addEventListener('online', onOnline);
+    navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
+    return () => {
+      window.removeEventListener('online', onOnline);
+      navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
+    };
+  }, [flush, reloadQueued, markSent, markRejected]);
+
+  // A history read that reached the server proves the way is open: send anything still waiting.
+  const lastRead = history.dataUpdatedAt;
+  useEffect(() => {
+    if (lastRead && queued.length) void flush();
+    // Only on a new read, not on every change of the queue.
+  }, [lastRead]);
+
+  // Sent messages leave local state once the history has them.
+  const requestedAt = history.data?.requestedAt;
+  useEffect(() => {
+    if (requestedAt) setSent((current) => pendingLocalMessages(current, requestedAt));
+  }, [requestedAt]);
+
+  const enqueue = async (item: OutboxItem) => {
+    await pageOutbox.enqueue(item);
+    await reloadQueued();
+    void requestBackgroundSync();
+  };
+
+  const send = async (draft: Draft): Promise<boolean> => {
+    const item: OutboxItem = {
+      id: newLocalId(),
+      creator,
+      fanId,
+      fanName: fanName || undefined,
+      message: draft.text || draft.attachment?.filename || '',
+      attachment: draft.attachment ?? undefined,
+      createdAt: Date.now(),
+    };
+    if (!item.message) return false;
+    setSendSignal((n) => n + 1);
+    try {
+      if (!navigator.onLine) {
+        await enqueue(item);
+        return true;
+      }
+      try {
+        await postAsk(item);
+        markSent([item]);
+        return true;
+      } catch (err) {
+        // No answer at all: the message may go out later, so it waits in the outbox.
+        if (isNetworkFailure(err)) {
+          await enqueue(item);
+          return true;
+        }
+        throw err;
+      }
+    } catch (err) {
+      setError(
+        err instanceof ApiError && err.status === 429
+          ? `${texts.sendFailed} ${texts.rateLimited(err.retryAfterSeconds)}`
+          : texts.sendFailed,
+      );
+      return false;
+    }
+  };
+
+  const messages = history.data?.messages ?? [];
+  const locals = pendingLocalMessages(
+    [...queued.map((item) => fromOutboxItem(item, 'queued')), ...sent],
+    history.data?.requestedAt,
+  );
+
+  return {
+    fanId,
+    fanName,
+    setFanName: (name: string) => setFanName(saveFanName(storage(), name)),
+    messages,
+    historyLoaded: history.isSuccess,
+    locals,
+    send,
+    error,
+    setError,
+    restore,
+    sendSignal,
+  };
+}

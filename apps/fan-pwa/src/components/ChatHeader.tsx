@@ -1,0 +1,34 @@
+import type { PublicCreatorProfile } from '../lib/api.ts';
+import { useInstallPrompt } from '../lib/browser.ts';
+import { texts } from '../texts.ts';
+import { CreatorAvatar } from './CreatorAvatar.tsx';
+
+export function ChatHeader({ creator }: { creator: PublicCreatorProfile }) {
+  const { canInstall, install } = useInstallPrompt();
+  const status = creator.isOnline ? texts.online : creator.statusText;
+  return (
+    <header className="flex h-16 shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-4">
+      <CreatorAvatar src={creator.profileImageUrl} name={creator.name} />
+      <div className="min-w-0 flex-1">
+        <h1 className="truncate text-base font-semibold text-slate-900">{creator.name}</h1>
+        <p className="flex items-center gap-1.5 text-sm text-slate-600" data-testid="creator-status">
+          <span
+            aria-hidden="true"
+            className={`inline-block size-2 rounded-full ${creator.isOnline ? 'bg-green-600' : 'bg-slate-400'}`}
+          />
+          <span className="truncate">{status}</span>
+        </p>
+      </div>
+      {canInstall && (
+        <button
+          type="button"
+          onClick={() => void install()}
+          title={texts.installHint}
+          className="shrink-0 rounded-full bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+        >
+          {texts.install}
+        </button>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,148 @@
+import { useLayoutEffect, useRef } from 'react';
+import type { FanChatMessage } from '../lib/api.ts';
+import { formatFileSize, formatMessageTime } from '../lib/format.ts';
+import type { LocalMessage } from '../lib/localMessages.ts';
+import { texts } from '../texts.ts';
+import { LinkifiedText } from './LinkifiedText.tsx';
+import { PaperclipIcon } from './PaperclipIcon.tsx';
+
+const NEAR_BOTTOM_PX = 96;
+
+interface Bubble {
+  key: string;
+  side: 'fan' | 'reply';
+  sender: string;
+  text: string;
+  time: string;
+  attachment?: { name: string; size: number } | undefined;
+  note?: string | undefined;
+  kind: 'fan' | 'creator' | 'ai' | 'queued' | 'sent';
+}
+
+function toBubbles(history: FanChatMessage[], locals: LocalMessage[], creatorName: string): Bubble[] {
+  const fromServer = history.map((message): Bubble => {
+    const attachment = message.fileAttachment
+      ? { name: message.fileAttachment.originalFilename, size: message.fileAttachment.fileSize }
+      : undefined;
+    const base = { key: `m-${message.id}`, text: message.message, time: message.created_at, attachment };
+    if (message.from === 'fan') return { ...base, side: 'fan', sender: texts.you, kind: 'fan' };
+    if (message.from === 'Creatorai') return { ...base, side: 'reply', sender: texts.aiLabel, kind: 'ai' };
+    return { ...base, side: 'reply', sender: creatorName, kind: 'creator' };
+  });
+  const pending = locals.map(
+    (local): Bubble => ({
+      key: `l-${local.id}`,
+      side: 'fan',
+      sender: texts.you,
+      text: local.text,
+      time: new Date(local.createdAt).toISOString(),
+      attachment: local.attachment
+        ? { name: local.attachment.filename, size: local.attachment.size }
+        : undefined,
+      note: local.state === 'queued' ? texts.waitingForConnection : undefined,
+      kind: local.state,
+    }),
+  );
+  return [...fromServer, ...pending];
+}
+
+export function MessageList({
+  history,
+  locals,
+  creatorName,
+  stickToBottomSignal,
+}: {
+  history: FanChatMessage[];
+  locals: LocalMessage[];
+  creatorName: string;
+  /** Changes when the fan sends, to bring the newest message into view whatever the scroll position. */
+  stickToBottomSignal: number;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const nearBottom = useRef(true);
+  const bubbles = toBubbles(history, locals, creatorName);
+  const newestKey = `${bubbles.length}:${bubbles[bubbles.length - 1]?.key ?? ''}`;
+
+  useLayoutEffect(() => {
+    nearBottom.current = true;
+  }, [stickToBottomSignal]);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && nearBottom.current) el.scrollTop = el.scrollHeight;
+  }, [newestKey, stickToBottomSignal]);
+
+  // A keyboard opening shrinks the list; keep the newest message in view when the fan was there.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (nearBottom.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  return (
+    <div
+      ref={scroller}
+      onScroll={(event) => {
+        const el = event.currentTarget;
+        nearBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+      }}
+      className="message-log min-h-0 flex-1 overflow-y-auto bg-slate-50 px-3 py-4"
+    >
+      <div role="log" aria-live="polite" aria-label={texts.conversation} className="flex flex-col gap-3">
+        {bubbles.length === 0 ? (
+          <p className="mx-auto mt-8 max-w-xs text-center text-sm text-slate-600">
+            {texts.emptyConversation(creatorName)}
+          </p>
+        ) : (
+          bubbles.map((bubble) => <MessageBubble key={bubble.key} bubble={bubble} />)
+        )}
+      </div>
+    </div>
+  );
+}
+
+function MessageBubble({ bubble }: { bubble: Bubble }) {
+  const fan = bubble.side === 'fan';
+  const tone = fan
+    ? bubble.kind === 'queued'
+      ? 'border border-dashed border-indigo-700 bg-indigo-50 text-slate-900'
+      : 'bg-indigo-700 text-white'
+    : bubble.kind === 'ai'
+      ? 'border border-slate-200 bg-white text-slate-900'
+      : 'bg-slate-200 text-slate-900';
+  const linkTone = fan && bubble.kind !== 'queued' ? 'text-white underline' : 'text-indigo-800 underline';
+  return (
+    <div
+      className={`flex flex-col ${fan ? 'items-end' : 'items-start'}`}
+      data-testid={`message-${bubble.kind}`}
+    >
+      <span className={`mb-0.5 px-1 text-xs font-medium text-slate-600 ${fan ? 'sr-only' : ''}`}>
+        {bubble.sender}
+      </span>
+      <div className={`max-w-[85%] rounded-2xl px-3.5 py-2 text-[15px] leading-snug ${tone}`}>
+        <p className="whitespace-pre-wrap break-words">
+          <LinkifiedText text={bubble.text} linkClassName={linkTone} />
+        </p>
+        {bubble.attachment && (
+          <p
+            className={`mt-1.5 flex items-center gap-1.5 rounded-lg px-2 py-1 text-xs ${
+              fan && bubble.kind !== 'queued' ? 'bg-white/15' : 'bg-slate-100 text-slate-700'
+            }`}
+          >
+            <PaperclipIcon size={14} />
+            <span className="sr-only">{texts.attachment}: </span>
+            <span className="min-w-0 truncate">{bubble.attachment.name}</span>
+            <span className="shrink-0">({formatFileSize(bubble.attachment.size)})</span>
+          </p>
+        )}
+      </div>
+      <span className="mt-0.5 px-1 text-[11px] text-slate-600">
+        {bubble.note ?? <time dateTime={bubble.time}>{formatMessageTime(bubble.time)}</time>}
+      </span>
+    </div>
+  );
+}

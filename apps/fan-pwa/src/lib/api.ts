@@ -1,0 +1,126 @@
+import type { AskRequest, ErrorBody, Message } from '@fanpilot/contracts';
+import type { OutboxItem, SendOutcome } from './outbox.ts';
+
+/**
+ * GET /api/public/creators/:username. Typed here until the conversations api publishes its
+ * schema in @fanpilot/contracts; then this becomes that schema's inferred type.
+ */
+export interface PublicCreatorProfile {
+  username: string;
+  name: string;
+  profileImageUrl: string | null;
+  isOnline: boolean;
+  statusText: string;
+  notice: { message: string; timestamp: string } | null;
+}
+
+/** One message of GET /api/chatlog/fan/:fanId, oldest first. */
+export type FanChatMessage = Pick<Message, 'id' | 'message' | 'from' | 'created_at'> &
+  Partial<Pick<Message, 'fileAttachment' | 'status' | 'fanName'>>;
+
+/** A non-success answer. The message follows SPEC section 8: "<status>: <body or status text>". */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: Partial<ErrorBody> | null,
+    readonly retryAfterSeconds: number | null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+function retryAfter(response: Response): number | null {
+  const raw = response.headers.get('retry-after');
+  if (!raw) return null;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds));
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? null : Math.max(0, Math.round((date - Date.now()) / 1000));
+}
+
+async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const headers = new Headers(init.headers);
+  headers.set('accept', 'application/json');
+  if (init.body !== undefined) headers.set('content-type', 'application/json');
+  const response = await fetch(path, { ...init, headers, credentials: 'include' });
+  const text = await response.text();
+  if (!response.ok) {
+    let body: Partial<ErrorBody> | null = null;
+    try {
+      body = text ? (JSON.parse(text) as Partial<ErrorBody>) : null;
+    } catch {
+      body = null;
+    }
+    throw new ApiError(
+      response.status,
+      `${response.status}: ${text || response.statusText}`,
+      body,
+      retryAfter(response),
+    );
+  }
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+const segment = encodeURIComponent;
+
+export function fetchCreatorProfile(username: string): Promise<PublicCreatorProfile> {
+  return request(`/api/public/creators/${segment(username)}`);
+}
+
+/** The fan's conversation; a fan who never wrote has none yet (404 reads as empty). */
+export async function fetchFanChatlog(fanId: string, creator: string): Promise<FanChatMessage[]> {
+  try {
+    const body = await request<{ messages?: FanChatMessage[] } | FanChatMessage[]>(
+      `/api/chatlog/fan/${segment(fanId)}?creator=${segment(creator)}`,
+    );
+    const messages = Array.isArray(body) ? body : (body?.messages ?? []);
+    return messages;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return [];
+    throw err;
+  }
+}
+
+export function toAskRequest(item: OutboxItem): AskRequest {
+  return {
+    creator: item.creator,
+    message: item.message,
+    fanId: item.fanId,
+    ...(item.fanName ? { fanName: item.fanName } : {}),
+    ...(item.attachment
+      ? { attachment: { filename: item.attachment.filename, contentBase64: item.attachment.contentBase64 } }
+      : {}),
+  };
+}
+
+/** POST /api/ask. The item's id is the Idempotency-Key, so a retried send is taken once. */
+export function postAsk(item: OutboxItem): Promise<{ success: boolean }> {
+  return request('/api/ask', {
+    method: 'POST',
+    body: JSON.stringify(toAskRequest(item)),
+    headers: { 'idempotency-key': item.id },
+  });
+}
+
+/** A failure the network caused (no answer at all), as opposed to an answer saying no. */
+export function isNetworkFailure(err: unknown): boolean {
+  return err instanceof TypeError || (err instanceof DOMException && err.name === 'NetworkError');
+}
+
+/** How a send ended, for the outbox: a later try can only help with no answer, 408, 429 or 5xx. */
+export function outcomeOf(err: unknown): SendOutcome {
+  if (!(err instanceof ApiError)) return 'retry';
+  if (err.status === 408 || err.status === 429 || err.status >= 500) return 'retry';
+  return 'rejected';
+}
+
+export async function sendOutboxItem(item: OutboxItem): Promise<SendOutcome> {
+  try {
+    await postAsk(item);
+    return 'sent';
+  } catch (err) {
+    return outcomeOf(err);
+  }
+}

@@ -1,0 +1,117 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { OUTBOX_SYNC_TAG } from './outbox.ts';
+import { SW_URL } from './routes.ts';
+
+/** The service worker's scope is the origin's root: the fan routes share no prefix. */
+export function registerServiceWorker() {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  const register = () => navigator.serviceWorker.register(SW_URL, { scope: '/' }).catch(() => undefined);
+  if (document.readyState === 'complete') void register();
+  else window.addEventListener('load', () => void register(), { once: true });
+}
+
+interface SyncManagerLike {
+  register: (tag: string) => Promise<void>;
+}
+
+/** Asks the service worker to send the outbox when the connection returns, where the browser can. */
+export async function requestBackgroundSync() {
+  try {
+    const registration = await navigator.serviceWorker?.getRegistration('/');
+    const sync = (registration as (ServiceWorkerRegistration & { sync?: SyncManagerLike }) | undefined)?.sync;
+    await sync?.register(OUTBOX_SYNC_TAG);
+  } catch {
+    // The page's own `online` listener still sends it.
+  }
+}
+
+interface BeforeInstallPromptEvent extends Event {
+  prompt: () => Promise<void>;
+  userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
+}
+
+let installPrompt: BeforeInstallPromptEvent | null = null;
+const installListeners = new Set<() => void>();
+const notifyInstall = () => {
+  for (const listener of installListeners) listener();
+};
+
+/** Listens from the start: the browser may offer installation before React has rendered. */
+export function captureInstallPrompt() {
+  window.addEventListener('beforeinstallprompt', (event) => {
+    event.preventDefault();
+    installPrompt = event as BeforeInstallPromptEvent;
+    notifyInstall();
+  });
+  window.addEventListener('appinstalled', () => {
+    installPrompt = null;
+    notifyInstall();
+  });
+}
+
+export function useInstallPrompt() {
+  const prompt = useSyncExternalStore(
+    (listener) => {
+      installListeners.add(listener);
+      return () => installListeners.delete(listener);
+    },
+    () => installPrompt,
+  );
+  return {
+    canInstall: prompt !== null,
+    install: async () => {
+      if (!prompt) return;
+      await prompt.prompt();
+      await prompt.userChoice.catch(() => undefined);
+      // A prompt can be used once.
+      installPrompt = null;
+      notifyInstall();
+    },
+  };
+}
+
+export function useOnline(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      window.addEventListener('online', listener);
+      window.addEventListener('offline', listener);
+      return () => {
+        window.removeEventListener('online', listener);
+        window.removeEventListener('offline', listener);
+      };
+    },
+    () => navigator.onLine,
+  );
+}
+
+/**
+ * Keeps --app-height and --app-top on the visual viewport, so an on-screen keyboard shrinks the
+ * chat instead of covering the message box.
+ */
+export function trackVisualViewport() {
+  const viewport = window.visualViewport;
+  if (!viewport) return;
+  const root = document.documentElement;
+  const update = () => {
+    root.style.setProperty('--app-height', `${Math.round(viewport.height)}px`);
+    root.style.setProperty('--app-top', `${Math.round(viewport.offsetTop)}px`);
+  };
+  update();
+  viewport.addEventListener('resize', update);
+  viewport.addEventListener('scroll', update);
+}
+
+/** Points the page at the creator's web app manifest, so installing installs their chat. */
+export function useCreatorDocument(username: string, title: string) {
+  useEffect(() => {
+    const href = `/pwa/${encodeURIComponent(username)}/manifest.webmanifest`;
+    let link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
+    if (!link) {
+      link = document.createElement('link');
+      link.rel = 'manifest';
+      document.head.append(link);
+    }
+    if (link.getAttribute('href') !== href) link.setAttribute('href', href);
+    document.title = title;
+  }, [username, title]);
+}

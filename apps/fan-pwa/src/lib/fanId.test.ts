@@ -1,0 +1,109 @@
+import { FAN_ID_STORAGE_KEY } from '@fanpilot/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  createFanId,
+  type DeviceTraits,
+  FAN_NAME_STORAGE_KEY,
+  getOrCreateFanId,
+  hashTraits,
+  isFanId,
+  readFanName,
+  saveFanName,
+} from './fanId.ts';
+
+const phone: DeviceTraits = {
+  userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X)',
+  screen: '390x844x24',
+  language: 'en-US',
+  timeZone: 'Europe/Madrid',
+};
+
+function memoryStorage(initial: Record<string, string> = {}) {
+  const data = new Map(Object.entries(initial));
+  return {
+    data,
+    getItem: (key: string) => data.get(key) ?? null,
+    setItem: (key: string, value: string) => void data.set(key, value),
+  };
+}
+
+describe('fan id', () => {
+  it('is mobile_fan_ + a hash of the device traits + _ + the time stamp', () => {
+    const id = createFanId(phone, 1_760_000_000_000);
+    expect(id).toBe(`mobile_fan_${hashTraits(phone)}_1760000000000`);
+    expect(id).toMatch(/^mobile_fan_[a-z0-9]+_\d+$/);
+    expect(isFanId(id)).toBe(true);
+  });
+
+  it('hashes the same traits the same way and different traits differently', () => {
+    expect(hashTraits(phone)).toBe(hashTraits({ ...phone }));
+    for (const change of [
+      { userAgent: 'Android' },
+      { screen: '412x915x24' },
+      { language: 'es-ES' },
+      { timeZone: 'America/Lima' },
+    ]) {
+      expect(hashTraits({ ...phone, ...change })).not.toBe(hashTraits(phone));
+    }
+  });
+
+  it('is created once and kept under fanchat_fan_id across visits', () => {
+    const storage = memoryStorage();
+    const first = getOrCreateFanId(
+      storage,
+      () => phone,
+      () => 1000,
+    );
+    expect(storage.data.get(FAN_ID_STORAGE_KEY)).toBe(first);
+    const later = getOrCreateFanId(
+      storage,
+      () => ({ ...phone, language: 'fr' }),
+      () => 9999,
+    );
+    expect(later).toBe(first);
+  });
+
+  it('replaces a stored value that is not a fan id', () => {
+    const storage = memoryStorage({ [FAN_ID_STORAGE_KEY]: '<script>' });
+    const id = getOrCreateFanId(
+      storage,
+      () => phone,
+      () => 42,
+    );
+    expect(id).toBe(`mobile_fan_${hashTraits(phone)}_42`);
+    expect(storage.data.get(FAN_ID_STORAGE_KEY)).toBe(id);
+  });
+
+  it('still gives one stable id for the session when storage throws', () => {
+    const broken = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    const a = getOrCreateFanId(
+      broken,
+      () => phone,
+      () => 1,
+    );
+    const b = getOrCreateFanId(
+      broken,
+      () => phone,
+      () => 2,
+    );
+    expect(isFanId(a)).toBe(true);
+    expect(b).toBe(a);
+  });
+});
+
+describe('fan display name', () => {
+  it('is trimmed, collapsed and kept locally', () => {
+    const storage = memoryStorage();
+    expect(saveFanName(storage, '  Ana   María ')).toBe('Ana María');
+    expect(storage.data.get(FAN_NAME_STORAGE_KEY)).toBe('Ana María');
+    expect(readFanName(storage)).toBe('Ana María');
+    expect(readFanName(memoryStorage())).toBe('');
+  });
+});

@@ -1,0 +1,99 @@
+import { FAN_ID_PREFIX, FAN_ID_STORAGE_KEY } from '@fanpilot/contracts';
+
+/** What the fan id is derived from (SPEC section 3): the same phone gives the same hash. */
+export interface DeviceTraits {
+  userAgent: string;
+  screen: string;
+  language: string;
+  timeZone: string;
+}
+
+type KeyValueStore = Pick<Storage, 'getItem' | 'setItem'>;
+
+export function readDeviceTraits(): DeviceTraits {
+  let timeZone = '';
+  try {
+    timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? '';
+  } catch {
+    timeZone = '';
+  }
+  return {
+    userAgent: navigator.userAgent,
+    screen: `${screen.width}x${screen.height}x${screen.colorDepth}`,
+    language: navigator.language,
+    timeZone,
+  };
+}
+
+/** A short, stable, non-cryptographic hash (two FNV-1a passes) of the traits, in base 36. */
+export function hashTraits(traits: DeviceTraits): string {
+  const text = [traits.userAgent, traits.screen, traits.language, traits.timeZone].join('|');
+  const pass = (seed: number) => {
+    let h = seed >>> 0;
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h.toString(36).padStart(7, '0');
+  };
+  return pass(0x811c9dc5) + pass(0x9e3779b9);
+}
+
+export function createFanId(traits: DeviceTraits, now: number = Date.now()): string {
+  return `${FAN_ID_PREFIX}${hashTraits(traits)}_${now}`;
+}
+
+const FAN_ID_PATTERN = new RegExp(`^${FAN_ID_PREFIX}[a-z0-9]+_\\d+$`);
+
+export function isFanId(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 200 && FAN_ID_PATTERN.test(value);
+}
+
+let sessionOnlyId: string | undefined;
+
+/**
+ * The fan's id, kept in localStorage under `fanchat_fan_id` across visits. When storage is blocked
+ * (some private modes) the id lasts for this page's life instead.
+ */
+export function getOrCreateFanId(
+  storage: KeyValueStore | null,
+  traits: () => DeviceTraits = readDeviceTraits,
+  now: () => number = Date.now,
+): string {
+  try {
+    const stored = storage?.getItem(FAN_ID_STORAGE_KEY);
+    if (isFanId(stored)) return stored;
+  } catch {
+    // Storage refused: fall through to an id for this session only.
+  }
+  if (sessionOnlyId) return sessionOnlyId;
+  const id = createFanId(traits(), now());
+  try {
+    if (!storage) throw new Error('no storage');
+    storage.setItem(FAN_ID_STORAGE_KEY, id);
+  } catch {
+    sessionOnlyId = id;
+  }
+  return id;
+}
+
+export const FAN_NAME_STORAGE_KEY = 'fanchat_fan_name';
+export const FAN_NAME_MAX_LENGTH = 100;
+
+export function readFanName(storage: KeyValueStore | null): string {
+  try {
+    return (storage?.getItem(FAN_NAME_STORAGE_KEY) ?? '').slice(0, FAN_NAME_MAX_LENGTH);
+  } catch {
+    return '';
+  }
+}
+
+export function saveFanName(storage: KeyValueStore | null, name: string): string {
+  const clean = name.replace(/\s+/g, ' ').trim().slice(0, FAN_NAME_MAX_LENGTH);
+  try {
+    storage?.setItem(FAN_NAME_STORAGE_KEY, clean);
+  } catch {
+    // Not kept across visits, still used for this session.
+  }
+  return clean;
+}

@@ -1,0 +1,27 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { captureInstallPrompt, registerServiceWorker, trackVisualViewport } from './lib/browser.ts';
+import { router } from './router.tsx';
+import './styles.css';
+
+captureInstallPrompt();
+trackVisualViewport();
+registerServiceWorker();
+
+// SPEC section 4: cached data never goes stale by time, no refetch on focus, no retries.
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { staleTime: Number.POSITIVE_INFINITY, refetchOnWindowFocus: false, retry: false },
+    mutations: { retry: false },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,26 @@
+import { createBrowserRouter, useParams, useSearchParams } from 'react-router';
+import { ChatScreen } from './chat/ChatScreen.tsx';
+import { MessagePage } from './pages/MessagePage.tsx';
+import { texts } from './texts.ts';
+
+/** Set at build time (VITE_DEFAULT_CREATOR) for deployments that link /fanchat-mobile without ?creator=. */
+const DEFAULT_CREATOR = (import.meta.env.VITE_DEFAULT_CREATOR ?? '').trim();
+
+function PwaRoute() {
+  const { username = '' } = useParams();
+  return <ChatScreen key={username} username={username} />;
+}
+
+function MobileChatRoute() {
+  const [search] = useSearchParams();
+  const creator = (search.get('creator') ?? '').trim() || DEFAULT_CREATOR;
+  if (!creator) return <MessagePage heading={texts.noCreatorHeading} text={texts.noCreatorText} />;
+  return <ChatScreen key={creator} username={creator} />;
+}
+
+export const router = createBrowserRouter([
+  { path: '/pwa/:username', element: <PwaRoute /> },
+  { path: '/fanchat-mobile', element: <MobileChatRoute /> },
+  { path: '/mobile-chat', element: <MobileChatRoute /> },
+  { path: '*', element: <MessagePage heading={texts.notFoundHeading} text={texts.notFoundText} /> },
+]);

@@ -1,0 +1,110 @@
+/// <reference lib="webworker" />
+import { sendOutboxItem } from '../lib/api.ts';
+import { idbOutboxStore } from '../lib/idbOutboxStore.ts';
+import { createOutbox, OUTBOX_SYNC_TAG } from '../lib/outbox.ts';
+import { CACHED_API_READ, FAN_PAGE_ROUTE, SHELL_INDEX } from '../lib/routes.ts';
+
+declare const self: ServiceWorkerGlobalScope;
+declare const __PRECACHE__: string[];
+declare const __SW_VERSION__: string;
+
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string;
+}
+
+const SHELL_CACHE_PREFIX = 'fan-shell-';
+const SHELL_CACHE = `${SHELL_CACHE_PREFIX}${__SW_VERSION__}`;
+const DATA_CACHE = 'fan-data-v1';
+
+const outbox = createOutbox(idbOutboxStore());
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) => cache.addAll(__PRECACHE__))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) {
+        if (key.startsWith(SHELL_CACHE_PREFIX) && key !== SHELL_CACHE) await caches.delete(key);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+/** The network's answer when there is one (kept for later), else the last kept answer. */
+async function networkFirst(request: Request, fallbackUrl?: string): Promise<Response> {
+  const cache = await caches.open(fallbackUrl ? SHELL_CACHE : DATA_CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok && !fallbackUrl) await cache.put(request, response.clone());
+    return response;
+  } catch (err) {
+    const kept = await cache.match(fallbackUrl ?? request);
+    if (kept) return kept;
+    throw err;
+  }
+}
+
+async function shellFirst(request: Request): Promise<Response> {
+  const kept = await caches.match(request, { cacheName: SHELL_CACHE });
+  return kept ?? fetch(request);
+}
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  // The worker's scope is the whole origin (the fan routes share no prefix); it answers only for
+  // the fan app and leaves every other request, the dashboard's included, to the browser.
+  if (request.mode === 'navigate') {
+    if (FAN_PAGE_ROUTE.test(url.pathname)) event.respondWith(networkFirst(request, SHELL_INDEX));
+    return;
+  }
+  if (url.pathname.startsWith('/fan/') && url.pathname !== '/fan/sw.js') {
+    event.respondWith(shellFirst(request));
+    return;
+  }
+  if (CACHED_API_READ.test(url.pathname) && fromFanPage(request)) event.respondWith(networkFirst(request));
+});
+
+/** Whether a fan page asked; the dashboard's reads on the same origin are left alone and never kept. */
+function fromFanPage(request: Request): boolean {
+  try {
+    const referrer = new URL(request.referrer);
+    return (
+      referrer.origin === self.location.origin &&
+      (FAN_PAGE_ROUTE.test(referrer.pathname) || referrer.pathname.startsWith('/fan/'))
+    );
+  } catch {
+    return false;
+  }
+}
+
+async function flushOutbox() {
+  const result = await outbox.flush(sendOutboxItem);
+  if (result.sent.length || result.rejected.length) {
+    const windows = await self.clients.matchAll({ type: 'window' });
+    for (const client of windows) {
+      client.postMessage({
+        type: 'outbox-flushed',
+        sent: result.sent.map((item) => item.id),
+        rejected: result.rejected.map((item) => item.id),
+      });
+    }
+  }
+  // Tells Background Sync to try again later.
+  if (result.remaining > 0) throw new Error(`${result.remaining} messages still waiting`);
+}
+
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEvent;
+  if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(flushOutbox());
+});

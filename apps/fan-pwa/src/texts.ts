@@ -1,0 +1,55 @@
+/** Every text the fan reads, in one place. SPEC's own texts are kept word for word. */
+export const texts = {
+  appTitle: 'Fan chat',
+  chatTitle: (name: string) => `Chat with ${name}`,
+  online: 'Online',
+  loading: 'Loading chat…',
+
+  notFoundHeading: '404 Page Not Found',
+  notFoundText: 'Did you forget to add the page to the router?',
+  creatorNotFoundHeading: 'This creator could not be found',
+  creatorNotFoundText: 'Check the link you were given. The creator may have changed it or closed their chat.',
+  noCreatorHeading: 'No creator chosen',
+  noCreatorText: 'Open this chat from a creator’s link, or add ?creator=their-username to the address.',
+  offlineHeading: 'You’re offline',
+  offlineText: 'This chat has not been opened on this device before. Connect to the internet to load it.',
+  loadFailedHeading: 'The chat could not be loaded',
+  loadFailedText: 'Something went wrong on our side. Please try again in a moment.',
+  retry: 'Try again',
+
+  announcement: 'Announcement',
+  conversation: 'Conversation',
+  emptyConversation: (name: string) => `Say hello to ${name}. Your messages and the answers appear here.`,
+  you: 'You',
+  aiLabel: 'AI Coach',
+  aiLabelLong: (name: string) => `AI Coach for ${name}`,
+  attachment: 'Attachment',
+  waitingForConnection: 'Waiting for connection. It will be sent when you’re back online.',
+  sending: 'Sending…',
+  offlineBanner: 'You’re offline. Messages you send now go out when the connection returns.',
+
+  messageLabel: 'Message',
+  messagePlaceholder: 'Type your message…',
+  send: 'Send message',
+  attach: 'Attach a photo or PDF',
+  removeAttachment: (name: string) => `Remove attachment ${name}`,
+  sendFailed: 'Message failed to send. Please try again.',
+  rateLimited: (seconds: number | null) =>
+    seconds
+      ? `You’re sending messages quickly. Try again in ${seconds} s.`
+      : 'You’re sending messages quickly.',
+  attachmentTooLarge: (mb: number) => `That file is larger than ${mb} MB. Choose a smaller photo or PDF.`,
+  attachmentWrongType: 'Only photos and PDF files can be attached.',
+  attachmentUnreadable: 'That file could not be read. Please choose it again.',
+
+  chattingAs: (name: string) => (name ? `Chatting as ${name}` : 'Chatting as a guest'),
+  addName: 'Add your name',
+  changeName: 'Change name',
+  nameLabel: 'Your name (optional)',
+  saveName: 'Save',
+  cancel: 'Cancel',
+
+  install: 'Install app',
+  installHint: 'Add this chat to your home screen',
+  creatorPhoto: (name: string) => `Photo of ${name}`,
+} as const;

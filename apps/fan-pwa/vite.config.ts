@@ -1,0 +1,22 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The api serves this build under /fan/ and answers the page routes (/pwa/:username, /fanchat-mobile,
+// /mobile-chat) with dist/index.html, so every asset URL must carry the /fan/ prefix.
+export default defineConfig({
+  base: '/fan/',
+  plugins: [react(), tailwindcss()],
+  build: {
+    target: 'es2022',
+    assetsDir: 'assets',
+    sourcemap: false,
+  },
+  server: {
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '/objects': 'http://localhost:3000',
+      '^/pwa/[^/]+/manifest\\.webmanifest$': 'http://localhost:3000',
+    },
+  },
+});
