@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // `pnpm bench`: builds, then runs every benchmark; each prints its own numbers.
+//   1. the api under SPEC's polling mix, beside a bare Fastify (PostgreSQL)
+//   2. ingestion through a worker process, beside the bare parsers (PostgreSQL, Redis)
+//   3. the fan app's first-screen bundle size (when the fan app is built)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -8,10 +11,20 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const step = (cmd, args) => {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.error) {
+    console.error(`${cmd} ${args.join(' ')}: ${r.error.message}`);
+    process.exit(1);
+  }
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
-step('pnpm', ['build']);
-const benches = ['scripts/bench/api-polling.mjs', 'scripts/bench/ingest.mjs', 'scripts/bench/fan-bundle.mjs'];
-for (const bench of benches) {
-  if (existsSync(path.join(root, bench))) step(process.execPath, [bench]);
+// What the benchmarks run: the api and the worker, and the fan app when this checkout has one.
+const apps = ['@fanpilot/api', '@fanpilot/ingest-worker'];
+if (existsSync(path.join(root, 'apps/fan-pwa/index.html'))) apps.push('@fanpilot/fan-pwa');
+step('pnpm', ['exec', 'turbo', 'run', 'build', ...apps.map((app) => `--filter=${app}`)]);
+step(process.execPath, ['scripts/bench/api-polling.mjs']);
+step('pnpm', ['--filter', '@fanpilot/ingest-worker', 'bench']);
+if (existsSync(path.join(root, 'apps/fan-pwa/dist/index.html'))) {
+  step(process.execPath, ['scripts/bench/fan-bundle.mjs']);
+} else {
+  console.log('\nfan app not built (apps/fan-pwa/dist): bundle size skipped');
 }

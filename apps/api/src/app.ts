@@ -9,6 +9,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { RuntimeConfig } from './config.ts';
+import { loggerOptions } from './logging.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
@@ -44,12 +45,10 @@ export const defaultWebRoots = (): WebRoots => ({
   fan: fileURLToPath(new URL('../../fan-pwa/dist', import.meta.url)),
 });
 
-const SECRET_PATHS = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const secure = deps.config.publicOrigin.startsWith('https://');
   const app = Fastify({
-    logger: deps.logger ?? { level: deps.config.env.LOG_LEVEL, redact: SECRET_PATHS },
+    logger: deps.logger ?? loggerOptions(deps.config.env),
     trustProxy: true,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
@@ -64,14 +63,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(storagePlugin, { storage: deps.storage });
   await app.register(jobsPlugin, { jobs: deps.jobs });
   await app.register(sessionPlugin, { secure });
-  await app.register(rateLimitPlugin, { redisUrl: deps.config.env.REDIS_URL });
+  await app.register(rateLimitPlugin, {
+    redisUrl: deps.config.env.REDIS_URL,
+    nameSpace: `${deps.config.env.JOBS_PREFIX}-rl:`,
+  });
   // Knowledge uploads: one file of at most 10 MB per request, checked again by the route.
   await app.register(multipart, {
     limits: { fileSize: KNOWLEDGE_FILE_MAX_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 64 * 1024 },
   });
 
+  // Shutting down, the answers to requests still in flight close their connections, so that a
+  // keep-alive client (or a proxy) does not hold the process open until its idle timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-request-id', reply.request.id);
+    if (closing) reply.header('connection', 'close');
     return payload;
   });
 

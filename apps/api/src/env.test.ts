@@ -13,6 +13,7 @@ describe('environment', () => {
     expect(env.ASK_RATE_LIMIT_PER_FAN).toBe(10);
     expect(env.ASK_RATE_LIMIT_PER_IP).toBe(60);
     expect(env.ASK_RATE_LIMIT_WINDOW_SECONDS).toBe(60);
+    expect(env.JOBS_PREFIX).toBe('fanpilot');
   });
 
   it('parses lists and origins', () => {

@@ -50,6 +50,7 @@ async function main() {
   const storage = await createStorage(config.s3);
   const jobs = createJobRunner({
     redisUrl: env.REDIS_URL,
+    prefix: env.JOBS_PREFIX,
     onError: (queue, error, _data, final) =>
       app.log[final ? 'error' : 'warn']({ queue, reason: error.message, final }, 'job failed'),
   });
@@ -100,7 +101,12 @@ async function main() {
     `storage: ${env.S3_ENDPOINT ? 'S3' : `embedded S3 at ${config.s3.endpoint}`}`,
     `sign-in: ${config.oauth.local ? 'local OpenID provider (signs in Local Creator)' : config.oauth.issuer}`,
   ];
-  console.log(`\nFanpilot is running at ${config.publicOrigin}\n  ${parts.join('\n  ')}\n`);
+  if (env.NODE_ENV === 'production') {
+    // Production logs are JSON lines only, for whatever collects them.
+    app.log.info({ publicOrigin: config.publicOrigin, setup: parts }, 'Fanpilot is running');
+  } else {
+    console.log(`\nFanpilot is running at ${config.publicOrigin}\n  ${parts.join('\n  ')}\n`);
+  }
 }
 
 main().catch((err) => {

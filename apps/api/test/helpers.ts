@@ -107,7 +107,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const port = await freePort();
   const oidc = await startLocalOidc(identity('alice'));
   const s3 = await startLocalS3({ directory: path.join(dataDir, 's3'), bucket: 'fanpilot-test' });
-  const env = loadEnv({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
+  const prefix = options.redisPrefix ?? `fp-test-${randomBytes(4).toString('hex')}`;
+  const env = loadEnv({
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    JOBS_PREFIX: prefix,
+    ...options.env,
+  });
   const config: RuntimeConfig = {
     env,
     publicOrigin: `http://127.0.0.1:${port}`,
@@ -129,7 +136,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = createDb(fresh ? { databaseUrl: fresh.url, poolSize: 5 } : { dataDir: 'memory://' });
   await migrateToLatest(db.db);
   const storage = await createStorage(config.s3);
-  const prefix = options.redisPrefix ?? `fp-test-${randomBytes(4).toString('hex')}`;
   const redisUrl = options.redisUrl ?? (options.redisPrefix ? process.env.TEST_REDIS_URL : undefined);
   const jobs = createJobRunner({ redisUrl, backoffMs: 20, prefix });
   const ingestEnv = loadIngestEnv(options.env ?? {});

@@ -28,40 +28,42 @@ export const retryAfterWords = inWords;
  * Rate limits that routes opt into (none is global). Counters live in Redis when REDIS_URL is set,
  * so every api instance shares them; in memory otherwise.
  */
-export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { redisUrl?: string | undefined }) => {
-  let redis: Redis | undefined;
-  if (opts.redisUrl) {
-    redis = new Redis(opts.redisUrl, {
-      maxRetriesPerRequest: 1,
-      enableOfflineQueue: true,
-      lazyConnect: false,
-    });
-    redis.on('error', (err) => app.log.warn({ reason: err.message }, 'rate-limit redis error'));
-    app.addHook('onClose', async () => {
-      await redis?.quit().catch(() => redis?.disconnect());
-    });
-  }
-  await app.register(rateLimit, {
-    global: false,
-    ...(redis ? { redis, nameSpace: 'fanpilot-rl:' } : {}),
-    // A broken counter store must not take fan messages down with it.
-    skipOnError: true,
-  });
-
-  app.decorate('limiter', (options) => {
-    const check = app.createRateLimit({
-      max: options.max,
-      timeWindow: options.windowSeconds * 1000,
-      keyGenerator: (request) => `${options.name}:${options.key(request)}`,
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance, opts: { redisUrl?: string | undefined; nameSpace?: string }) => {
+    let redis: Redis | undefined;
+    if (opts.redisUrl) {
+      redis = new Redis(opts.redisUrl, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: true,
+        lazyConnect: false,
+      });
+      redis.on('error', (err) => app.log.warn({ reason: err.message }, 'rate-limit redis error'));
+      app.addHook('onClose', async () => {
+        await redis?.quit().catch(() => redis?.disconnect());
+      });
+    }
+    await app.register(rateLimit, {
+      global: false,
+      ...(redis ? { redis, nameSpace: opts.nameSpace ?? 'fanpilot-rl:' } : {}),
+      // A broken counter store must not take fan messages down with it.
       skipOnError: true,
     });
-    return async (request: FastifyRequest) => {
-      const result = await check(request);
-      if (result.isAllowed || !result.isExceeded) return;
-      const seconds = Math.max(1, result.ttlInSeconds);
-      throw new HttpError(429, 'rate_limited', options.message(seconds), {
-        'retry-after': String(seconds),
+
+    app.decorate('limiter', (options) => {
+      const check = app.createRateLimit({
+        max: options.max,
+        timeWindow: options.windowSeconds * 1000,
+        keyGenerator: (request) => `${options.name}:${options.key(request)}`,
+        skipOnError: true,
       });
-    };
-  });
-});
+      return async (request: FastifyRequest) => {
+        const result = await check(request);
+        if (result.isAllowed || !result.isExceeded) return;
+        const seconds = Math.max(1, result.ttlInSeconds);
+        throw new HttpError(429, 'rate_limited', options.message(seconds), {
+          'retry-after': String(seconds),
+        });
+      };
+    });
+  },
+);

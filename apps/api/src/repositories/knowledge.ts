@@ -1,5 +1,5 @@
 import type { Database, KnowledgeItemRow } from '@fanpilot/db';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -57,6 +57,8 @@ export function knowledgeRepository(db: Db) {
           title: item.title ?? null,
           status: 'pending',
           job_run: item.id,
+          // Not now(): items added in one transaction keep the order they were added in.
+          created_at: sql<Date>`clock_timestamp()`,
         })
         .returningAll()
         .executeTakeFirstOrThrow(),
