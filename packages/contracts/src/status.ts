@@ -46,6 +46,7 @@ export const setNoticeRequestSchema = z.object({
 });
 export type SetNoticeRequest = z.input<typeof setNoticeRequestSchema>;
 export const setNoticeResponseSchema = z.object({ success: z.literal(true), notice: noticeSchema });
+export type SetNoticeResponse = z.infer<typeof setNoticeResponseSchema>;
 
 export const templateSchema = z.object({
   id: z.string(),

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { AnnouncementsSection } from '../components/dashboard/announcements/AnnouncementsSection.tsx';
 import { ChatManagementSection } from '../components/dashboard/chats/ChatManagementSection.tsx';
@@ -6,14 +7,20 @@ import { DashboardOverview } from '../components/dashboard/overview/DashboardOve
 import { ProfileSettingsSection } from '../components/dashboard/profile/ProfileSettingsSection.tsx';
 import { Sidebar } from '../components/dashboard/Sidebar.tsx';
 import type { DashboardSection } from '../components/dashboard/sections.ts';
+import { useNewMessageBanner } from '../hooks/useNewMessageBanner.ts';
 import { useResponseStatus } from '../hooks/useResponseStatus.ts';
 import { useSignedInUser } from '../hooks/useSignedInUser.ts';
+import { fansQuery, messagesQuery } from '../lib/queries.ts';
 import { TEXT } from '../texts.ts';
 
 /** `/dashboard/:username?` and `/admin/:username?`: the creator's dashboard shell and its sections. */
 export function DashboardPage() {
   const user = useSignedInUser();
   const status = useResponseStatus(user.username);
+  // Messages (every 5 s) and fans (every 10 s) feed several sections, so they are read once here.
+  const messages = useQuery(messagesQuery(user.username)).data;
+  const fans = useQuery(fansQuery(user.username)).data;
+  useNewMessageBanner(messages);
   // SPEC: the local view is state, not part of the address, and starts at the dashboard.
   const [section, setSection] = useState<DashboardSection>('dashboard');
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -46,9 +53,23 @@ export function DashboardPage() {
         <Sidebar current={section} onSelect={select} status={status} />
         <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
           {section === 'dashboard' && (
-            <DashboardOverview headingRef={headingRef} user={user} status={status} onSelect={select} />
+            <DashboardOverview
+              headingRef={headingRef}
+              user={user}
+              status={status}
+              messages={messages}
+              fans={fans}
+              onSelect={select}
+            />
           )}
-          {section === 'chats' && <ChatManagementSection headingRef={headingRef} />}
+          {section === 'chats' && (
+            <ChatManagementSection
+              headingRef={headingRef}
+              username={user.username}
+              messages={messages}
+              fans={fans}
+            />
+          )}
           {section === 'announcements' && (
             <AnnouncementsSection
               headingRef={headingRef}

@@ -41,11 +41,29 @@ async function waitForHealthy(origin: string, child: ChildProcess, output: () =>
   throw new Error(`The api did not answer /healthz within ${timeoutMs} ms:\n${output()}`);
 }
 
+export interface StartApiOptions {
+  /** Extra environment for the api process; `undefined` removes a variable inherited from the test's. */
+  env?: Record<string, string | undefined>;
+}
+
+/** The test's environment with `overrides` applied. */
+export function apiEnvironment(
+  base: NodeJS.ProcessEnv,
+  overrides: Record<string, string | undefined> = {},
+): NodeJS.ProcessEnv {
+  const env = { ...base };
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
 /**
  * Starts the built api (apps/api/dist/server.js, serving the built dashboard) on a free port with a
  * fresh data directory: embedded database, object storage and OpenID provider, no configuration.
  */
-export async function startApi(): Promise<RunningApi> {
+export async function startApi(options: StartApiOptions = {}): Promise<RunningApi> {
   const server = path.join(repoRoot, 'apps/api/dist/server.js');
   const dashboard = path.join(repoRoot, 'apps/dashboard/dist/index.html');
   for (const built of [server, dashboard]) {
@@ -57,7 +75,12 @@ export async function startApi(): Promise<RunningApi> {
   let log = '';
   const child = spawn(process.execPath, [server], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: apiEnvironment(process.env, {
+      LOG_LEVEL: 'warn',
+      ...options.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const collect = (chunk: Buffer) => {

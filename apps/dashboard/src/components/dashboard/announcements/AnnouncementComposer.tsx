@@ -1,8 +1,13 @@
-import { ANNOUNCEMENT_MAX_LENGTH } from '@fanpilot/contracts';
+import {
+  ANNOUNCEMENT_MAX_LENGTH,
+  type CurrentNoticeResponse,
+  type SetNoticeResponse,
+} from '@fanpilot/contracts';
 import { Button, cn, toast } from '@fanpilot/ui';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, type Ref, useId, useState } from 'react';
 import { apiRequest } from '../../../lib/api.ts';
+import { creatorUrl, noticeHistoryQuery, noticeQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { Card } from '../Card.tsx';
@@ -17,15 +22,17 @@ interface AnnouncementComposerProps {
 
 export function AnnouncementComposer({ username, textareaRef }: AnnouncementComposerProps) {
   const id = useId();
+  const queryClient = useQueryClient();
   const [message, setMessage] = useState('');
   const send = useMutation({
     mutationFn: (text: string) =>
-      apiRequest<unknown>('POST', `/api/creators/username/${encodeURIComponent(username)}/set-notice`, {
-        message: text,
-      }),
-    onSuccess: () => {
+      apiRequest<SetNoticeResponse>('POST', creatorUrl(username, 'set-notice'), { message: text }),
+    onSuccess: ({ notice }) => {
       setMessage('');
       toast({ title: t.sent, variant: 'success' });
+      const current: CurrentNoticeResponse = { notice };
+      queryClient.setQueryData(noticeQuery(username).queryKey, current);
+      return queryClient.invalidateQueries({ queryKey: noticeHistoryQuery(username).queryKey });
     },
     onError: () => toast({ title: t.sendFailed, variant: 'error' }),
   });

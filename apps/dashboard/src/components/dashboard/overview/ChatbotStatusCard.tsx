@@ -1,4 +1,4 @@
-import type { Chatbot } from '@fanpilot/contracts';
+import type { Chatbot, Usage } from '@fanpilot/contracts';
 import { Button } from '@fanpilot/ui';
 import { TEXT } from '../../../texts.ts';
 import { BotIcon } from '../../icons.tsx';
@@ -9,13 +9,15 @@ interface ChatbotStatusCardProps {
   chatbot: Chatbot | null | undefined;
   /** The chatbot could not be read. */
   failed?: boolean;
-  /** Opens the Create AI Chatbot modal (left out until that modal exists). */
-  onCreateChatbot?: (() => void) | undefined;
+  /** Opens the Create AI Chatbot modal. */
+  onCreateChatbot: () => void;
+  /** Credits, when read. */
+  usage?: Usage | undefined;
 }
 
 const t = TEXT.dashboard.chatbot;
 
-export function ChatbotStatusCard({ chatbot, failed, onCreateChatbot }: ChatbotStatusCardProps) {
+export function ChatbotStatusCard({ chatbot, failed, onCreateChatbot, usage }: ChatbotStatusCardProps) {
   return (
     <Card title={t.heading} Icon={BotIcon}>
       {failed ? (
@@ -30,6 +32,12 @@ export function ChatbotStatusCard({ chatbot, failed, onCreateChatbot }: ChatbotS
           <div>
             <p className="font-semibold text-emerald-800">{t.active}</p>
             <p className="mt-0.5 text-sm text-slate-600">{t.activeDetail(chatbot.name)}</p>
+            {usage && (
+              <p className="mt-2 text-sm text-slate-700">
+                {TEXT.dashboard.credits(usage.creditsRemaining)} ·{' '}
+                {TEXT.dashboard.aiAnswersToday(usage.aiAnswersToday)}
+              </p>
+            )}
           </div>
         </div>
       ) : (
@@ -38,7 +46,7 @@ export function ChatbotStatusCard({ chatbot, failed, onCreateChatbot }: ChatbotS
             <p className="font-semibold text-slate-900">{t.none}</p>
             <p className="mt-0.5 text-sm text-slate-600">{t.noneDetail}</p>
           </div>
-          {onCreateChatbot && <Button onClick={onCreateChatbot}>{t.create}</Button>}
+          <Button onClick={onCreateChatbot}>{t.create}</Button>
         </div>
       )}
     </Card>

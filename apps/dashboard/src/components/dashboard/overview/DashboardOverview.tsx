@@ -1,9 +1,13 @@
-import type { CurrentUser } from '@fanpilot/contracts';
+import type { CurrentUser, Fan, Message } from '@fanpilot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import type { Ref } from 'react';
+import { type Ref, useState } from 'react';
 import type { ResponseStatus } from '../../../hooks/useResponseStatus.ts';
-import { chatbotQuery } from '../../../lib/queries.ts';
+import { dashboardStats } from '../../../lib/activity.ts';
+import { chatbotQuery, usageQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
+import { AddKnowledgeModal } from '../chatbot/AddKnowledgeModal.tsx';
+import { ChatbotSettingsModal } from '../chatbot/ChatbotSettingsModal.tsx';
+import { CreateChatbotModal } from '../chatbot/CreateChatbotModal.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
 import type { DashboardSection } from '../sections.ts';
 import { ChatbotStatusCard } from './ChatbotStatusCard.tsx';
@@ -15,13 +19,34 @@ import { StatCards } from './StatCards.tsx';
 interface DashboardOverviewProps {
   user: CurrentUser;
   status: ResponseStatus;
+  /** Newest first, polled every 5 s. */
+  messages: readonly Message[] | undefined;
+  fans: readonly Fan[] | undefined;
   onSelect: (section: DashboardSection) => void;
   headingRef?: Ref<HTMLHeadingElement>;
 }
 
+type OpenModal = 'create' | 'settings' | 'knowledge' | null;
+
 /** The Dashboard section: stats, chatbot status, quick actions, knowledge and recent activity. */
-export function DashboardOverview({ user, status, onSelect, headingRef }: DashboardOverviewProps) {
+export function DashboardOverview({
+  user,
+  status,
+  messages,
+  fans,
+  onSelect,
+  headingRef,
+}: DashboardOverviewProps) {
   const chatbot = useQuery(chatbotQuery(user.username));
+  const usage = useQuery(usageQuery(user.username));
+  const [modal, setModal] = useState<OpenModal>(null);
+  const stats = dashboardStats(messages ?? []);
+  // The fans call counts every pending question, not only those among the latest messages.
+  const pendingQuestions = fans
+    ? fans.reduce((sum, fan) => sum + fan.pendingCount, 0)
+    : stats.pendingQuestions;
+  const onOpenChange = (which: Exclude<OpenModal, null>) => (open: boolean) => setModal(open ? which : null);
+
   return (
     <>
       <SectionHeading
@@ -30,19 +55,54 @@ export function DashboardOverview({ user, status, onSelect, headingRef }: Dashbo
         lead={TEXT.dashboard.welcome(user.name)}
       />
       <div className="space-y-6">
-        <StatCards />
+        <StatCards
+          pendingQuestions={pendingQuestions}
+          todayResponses={stats.todayResponses}
+          todayAiResponses={stats.todayAiResponses}
+        />
         <div className="grid gap-6 xl:grid-cols-2">
-          <ChatbotStatusCard chatbot={chatbot.data} failed={chatbot.isError} />
+          <ChatbotStatusCard
+            chatbot={chatbot.data}
+            failed={chatbot.isError}
+            usage={usage.data ?? undefined}
+            onCreateChatbot={() => setModal('create')}
+          />
           <QuickActions
             username={user.username}
             hasChatbot={Boolean(chatbot.data)}
             status={status}
             onSelect={onSelect}
+            onOpenChatbotSettings={() => setModal('settings')}
           />
-          <KnowledgeBaseCard />
-          <RecentActivityCard />
+          <KnowledgeBaseCard
+            username={user.username}
+            chatbot={chatbot.data}
+            onAddKnowledge={() => setModal('knowledge')}
+          />
+          <RecentActivityCard messages={messages} />
         </div>
       </div>
+      <CreateChatbotModal
+        username={user.username}
+        open={modal === 'create'}
+        onOpenChange={onOpenChange('create')}
+      />
+      {chatbot.data && (
+        <>
+          <ChatbotSettingsModal
+            username={user.username}
+            chatbot={chatbot.data}
+            open={modal === 'settings'}
+            onOpenChange={onOpenChange('settings')}
+          />
+          <AddKnowledgeModal
+            username={user.username}
+            chatbot={chatbot.data}
+            open={modal === 'knowledge'}
+            onOpenChange={onOpenChange('knowledge')}
+          />
+        </>
+      )}
     </>
   );
 }

@@ -1,30 +1,241 @@
-import { Button } from '@fanpilot/ui';
+import type { Chatbot, KnowledgeItem, KnowledgeStatus } from '@fanpilot/contracts';
+import { Button, toast } from '@fanpilot/ui';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { apiRequest, serverMessage } from '../../../lib/api.ts';
+import { knowledgeLink, knowledgeSource, knowledgeTitle, progressTexts } from '../../../lib/knowledge.ts';
+import { chatbotQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
-import { BookIcon } from '../../icons.tsx';
+import {
+  BookIcon,
+  ExternalIcon,
+  FileIcon,
+  GlobeIcon,
+  PlusIcon,
+  RetryIcon,
+  TrashIcon,
+  VideoIcon,
+} from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
+import { Badge, type BadgeTone } from '../common/Badge.tsx';
+import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 
 interface KnowledgeBaseCardProps {
-  /** Opens the Add Knowledge Source modal (left out until that modal exists). */
-  onAddKnowledge?: (() => void) | undefined;
+  username: string;
+  /** undefined while loading, null when the creator has no chatbot. */
+  chatbot: Chatbot | null | undefined;
+  onAddKnowledge: () => void;
 }
 
-const t = TEXT.dashboard.knowledge;
+const t = TEXT.knowledge;
 
-/** The chatbot's knowledge sources; the list and its progress bar come with the knowledge feature. */
-export function KnowledgeBaseCard({ onAddKnowledge }: KnowledgeBaseCardProps) {
+const STATUS_TONE: Record<KnowledgeStatus, BadgeTone> = {
+  pending: 'warning',
+  processing: 'info',
+  completed: 'success',
+  active: 'success',
+  failed: 'danger',
+};
+
+const TYPE_ICON = { youtube: VideoIcon, url: GlobeIcon, file: FileIcon } as const;
+
+const FAILURE_TITLE = {
+  url: TEXT.addKnowledge.urlFailed,
+  youtube: TEXT.addKnowledge.youtubeFailed,
+  file: TEXT.addKnowledge.uploadFailed,
+} as const;
+
+/** The chatbot's knowledge: Add Knowledge, the processing progress (polled every 5 s) and the items. */
+export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: KnowledgeBaseCardProps) {
+  const queryClient = useQueryClient();
+  const progress = useQuery({ ...knowledgeProgressQuery(chatbot?.id ?? ''), enabled: Boolean(chatbot) });
+  const items = progress.data?.items ?? chatbot?.knowledge ?? [];
+  const [toDelete, setToDelete] = useState<KnowledgeItem | null>(null);
+
+  useFailureToasts(items);
+
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: knowledgeProgressQuery(chatbot?.id ?? '').queryKey }),
+      queryClient.invalidateQueries({ queryKey: chatbotQuery(username).queryKey }),
+    ]);
+
+  const remove = useMutation({
+    mutationFn: (id: string) => apiRequest<unknown>('DELETE', `/api/knowledge/${encodeURIComponent(id)}`),
+    onSuccess: () => {
+      toast({ title: t.deleted, variant: 'success' });
+      return refresh();
+    },
+    onError: () => toast({ title: t.deleteFailed, variant: 'error' }),
+  });
+  const retry = useMutation({
+    mutationFn: (id: string) => apiRequest<unknown>('POST', `/api/knowledge/${encodeURIComponent(id)}/retry`),
+    onSuccess: () => {
+      toast({ title: t.retryStarted, variant: 'success' });
+      return refresh();
+    },
+    onError: (error) =>
+      toast({
+        title: t.retryFailed,
+        description: serverMessage(error) ?? TEXT.addKnowledge.uploadRetryHint,
+        variant: 'error',
+      }),
+  });
+
+  const summary = progress.data;
+  const texts = summary && summary.total > 0 ? progressTexts(summary) : null;
+
   return (
     <Card
-      title={t.heading}
+      title={TEXT.dashboard.knowledge.heading}
       Icon={BookIcon}
       action={
-        onAddKnowledge && (
-          <Button size="sm" onClick={onAddKnowledge}>
-            {t.add}
-          </Button>
-        )
+        <Button size="sm" onClick={onAddKnowledge} disabled={!chatbot}>
+          <PlusIcon className="size-4" />
+          {TEXT.dashboard.knowledge.add}
+        </Button>
       }
     >
-      <EmptyState Icon={BookIcon}>{t.empty}</EmptyState>
+      {texts && (
+        <div className="mb-4">
+          <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+            <span className="font-medium text-slate-800">{texts.readyText}</span>
+            <span className="flex items-center gap-2">
+              <span className="font-semibold text-slate-900">{texts.percentageText}</span>
+              <Badge tone={summary?.isComplete ? 'success' : 'warning'}>{texts.badgeText}</Badge>
+            </span>
+          </div>
+          <div
+            role="progressbar"
+            aria-label={t.progressLabel}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={texts.percentage}
+            aria-valuetext={`${texts.percentageText}, ${texts.readyText}`}
+            className="mt-2 h-2 overflow-hidden rounded-full bg-slate-100"
+          >
+            <div
+              className="h-full rounded-full bg-brand-600 transition-[width] duration-500 motion-reduce:transition-none"
+              style={{ width: `${texts.percentage}%` }}
+            />
+          </div>
+        </div>
+      )}
+      {items.length === 0 ? (
+        <EmptyState Icon={BookIcon}>
+          {t.emptyText}
+          {chatbot === null && <span className="mt-1 block">{t.noChatbot}</span>}
+        </EmptyState>
+      ) : (
+        <ul aria-label={t.listLabel} className="divide-y divide-slate-100">
+          {items.map((item) => (
+            <KnowledgeRow
+              key={item.id}
+              item={item}
+              onDelete={() => setToDelete(item)}
+              onRetry={() => retry.mutate(item.id)}
+              retrying={retry.isPending && retry.variables === item.id}
+            />
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        onOpenChange={(open) => !open && setToDelete(null)}
+        question={t.confirmDelete}
+        onConfirm={() => toDelete && remove.mutate(toDelete.id)}
+      />
     </Card>
   );
+}
+
+function KnowledgeRow({
+  item,
+  onDelete,
+  onRetry,
+  retrying,
+}: {
+  item: KnowledgeItem;
+  onDelete: () => void;
+  onRetry: () => void;
+  retrying: boolean;
+}) {
+  const title = knowledgeTitle(item);
+  const source = knowledgeSource(item);
+  const link = knowledgeLink(item);
+  const TypeIcon = TYPE_ICON[item.type] ?? FileIcon;
+  return (
+    <li className="flex items-start gap-3 py-3">
+      <span className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-600">
+        <TypeIcon className="size-5" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-semibold text-slate-900">{title}</p>
+        {source && source !== title && <p className="truncate text-xs text-slate-600">{source}</p>}
+        <div className="mt-1.5 flex flex-wrap items-center gap-1.5">
+          <Badge tone="brand">{t.types[item.type] ?? t.titles.unknown}</Badge>
+          <Badge tone={STATUS_TONE[item.status] ?? 'neutral'}>{t.statuses[item.status] ?? item.status}</Badge>
+        </div>
+        {item.status === 'failed' && (
+          <div className="mt-2 flex flex-wrap items-center gap-2">
+            <p className="text-xs text-red-800">{item.error || t.failedFallback}</p>
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={onRetry}
+              disabled={retrying}
+              aria-label={t.retryLabel(title)}
+            >
+              <RetryIcon className="size-4" />
+              {t.retry}
+            </Button>
+          </div>
+        )}
+      </div>
+      <div className="flex shrink-0 items-center gap-1">
+        {link && (
+          <a
+            href={link}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label={t.open(title)}
+            title={t.open(title)}
+            className="rounded-md p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+          >
+            <ExternalIcon className="size-4" />
+          </a>
+        )}
+        <button
+          type="button"
+          onClick={onDelete}
+          aria-label={t.delete(title)}
+          title={t.delete(title)}
+          className="rounded-md p-2 text-slate-600 hover:bg-red-50 hover:text-red-700"
+        >
+          <TrashIcon className="size-4" />
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** SPEC section 4: processing runs in the background and its failure is reported by toast. */
+function useFailureToasts(items: readonly KnowledgeItem[]) {
+  const previous = useRef<Map<string, KnowledgeStatus> | null>(null);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = new Map(items.map((item) => [item.id, item.status]));
+    if (!before) return;
+    const failed = items.find((item) => {
+      const was = before.get(item.id);
+      return item.status === 'failed' && (was === 'pending' || was === 'processing');
+    });
+    if (failed) {
+      toast({
+        title: FAILURE_TITLE[failed.type] ?? TEXT.addKnowledge.uploadFailed,
+        description: failed.error || TEXT.addKnowledge.retryHint,
+        variant: 'error',
+      });
+    }
+  }, [items]);
 }

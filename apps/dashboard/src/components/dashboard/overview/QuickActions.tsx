@@ -11,8 +11,8 @@ interface QuickActionsProps {
   hasChatbot: boolean;
   status: ResponseStatus;
   onSelect: (section: DashboardSection) => void;
-  /** Opens the Chatbot Settings modal (left out until that modal exists). */
-  onOpenChatbotSettings?: (() => void) | undefined;
+  /** Opens the Chatbot Settings modal. */
+  onOpenChatbotSettings: () => void;
 }
 
 const t = TEXT.dashboard.quickActions;
@@ -36,12 +36,7 @@ export function QuickActions({
           <MegaphoneIcon className="size-5 text-brand-600" />
           {t.sendNotice}
         </button>
-        <button
-          type="button"
-          className={actionClass}
-          disabled={!hasChatbot || !onOpenChatbotSettings}
-          onClick={onOpenChatbotSettings}
-        >
+        <button type="button" className={actionClass} disabled={!hasChatbot} onClick={onOpenChatbotSettings}>
           <SettingsIcon className="size-5 text-brand-600" />
           {t.chatbotSettings}
         </button>

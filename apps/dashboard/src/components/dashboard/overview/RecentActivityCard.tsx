@@ -1,12 +1,38 @@
+import type { Message } from '@fanpilot/contracts';
+import { activityLine, recentActivity } from '../../../lib/activity.ts';
 import { TEXT } from '../../../texts.ts';
-import { ActivityIcon } from '../../icons.tsx';
+import { ActivityIcon, BotIcon, ChatIcon, UserIcon } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
+import { TimeAgo } from '../common/TimeAgo.tsx';
 
-/** The first five messages, newest first; empty until messages are read. */
-export function RecentActivityCard() {
+const ICONS = { fan: UserIcon, creator: ChatIcon, Creatorai: BotIcon } as const;
+
+/** The first five messages, newest first, each with a relative time. */
+export function RecentActivityCard({ messages }: { messages: readonly Message[] | undefined }) {
+  const items = recentActivity(messages ?? []);
   return (
     <Card title={TEXT.dashboard.activity.heading} Icon={ActivityIcon}>
-      <EmptyState Icon={ActivityIcon}>{TEXT.dashboard.activity.empty}</EmptyState>
+      {items.length === 0 ? (
+        <EmptyState Icon={ActivityIcon}>{TEXT.dashboard.activity.empty}</EmptyState>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {items.map((message) => {
+            const { label, text } = activityLine(message);
+            const Icon = ICONS[message.from] ?? ChatIcon;
+            return (
+              <li key={message.id} className="flex items-start gap-3 py-3">
+                <span className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-600">
+                  <Icon className="size-4" />
+                </span>
+                <p className="line-clamp-2 min-w-0 flex-1 text-sm break-words text-slate-800">
+                  <span className="font-semibold text-slate-900">{label}</span>: {text}
+                </p>
+                <TimeAgo iso={message.timestamp} className="shrink-0 text-xs text-slate-600" />
+              </li>
+            );
+          })}
+        </ul>
+      )}
     </Card>
   );
 }

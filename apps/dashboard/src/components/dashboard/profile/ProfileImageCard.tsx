@@ -17,6 +17,8 @@ interface ProfileImageUpdate {
 }
 
 class ProfileUpdateError extends Error {}
+/** The upload finished but did not give an address the api can use. */
+class ImageProcessingError extends Error {}
 
 /** Shows the profile image and replaces it: upload to storage, then PUT .../profile-image. */
 export function ProfileImageCard({ user }: { user: CurrentUser }) {
@@ -32,7 +34,7 @@ export function ProfileImageCard({ user }: { user: CurrentUser }) {
       } catch (cause) {
         throw new UploadError('upload failed', { cause });
       }
-      if (!hasUploadsSegment(url)) throw new Error(TEXT.upload.invalidUrl);
+      if (!url || !hasUploadsSegment(url)) throw new ImageProcessingError(TEXT.upload.invalidUrl);
       try {
         return await apiRequest<ProfileImageUpdate>(
           'PUT',
@@ -61,7 +63,11 @@ export function ProfileImageCard({ user }: { user: CurrentUser }) {
           variant: 'error',
         });
       } else {
-        toast({ title: failure.message, variant: 'error' });
+        toast({
+          title: TEXT.upload.processErrorTitle,
+          description: TEXT.upload.processErrorDescription,
+          variant: 'error',
+        });
       }
     },
   });

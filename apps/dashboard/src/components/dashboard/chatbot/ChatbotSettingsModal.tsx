@@ -1,0 +1,177 @@
+import {
+  type Chatbot,
+  MODEL_CHOICES,
+  TEMPERATURE_MAX,
+  TEMPERATURE_MIN,
+  TEMPERATURE_STEP,
+} from '@fanpilot/contracts';
+import { Button, Modal, toast } from '@fanpilot/ui';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { apiRequest, serverMessage } from '../../../lib/api.ts';
+import { settingsBody } from '../../../lib/chatbot-settings.ts';
+import { chatbotQuery } from '../../../lib/queries.ts';
+import { TEXT } from '../../../texts.ts';
+import { textFieldClass } from '../../field-classes.ts';
+
+interface ChatbotSettingsModalProps {
+  username: string;
+  chatbot: Chatbot;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+const t = TEXT.chatbotSettings;
+
+/** Chatbot Settings: name, instructions, model, temperature slider and initial messages. */
+export function ChatbotSettingsModal({ username, chatbot, open, onOpenChange }: ChatbotSettingsModalProps) {
+  return (
+    <Modal open={open} onOpenChange={onOpenChange} title={t.title} closeLabel={TEXT.common.close}>
+      {/* Mounted while open only, so each opening starts from the saved settings. */}
+      {open && <SettingsForm username={username} chatbot={chatbot} onDone={() => onOpenChange(false)} />}
+    </Modal>
+  );
+}
+
+function SettingsForm({
+  username,
+  chatbot,
+  onDone,
+}: {
+  username: string;
+  chatbot: Chatbot;
+  onDone: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [name, setName] = useState(chatbot.name);
+  const [instructions, setInstructions] = useState(chatbot.instructions);
+  const [model, setModel] = useState<string>(chatbot.model);
+  const [temp, setTemp] = useState(chatbot.temp);
+  const [initialMessages, setInitialMessages] = useState(chatbot.initialMessages.join('\n'));
+
+  const save = useMutation({
+    mutationFn: (body: ReturnType<typeof settingsBody>) =>
+      apiRequest<Chatbot>('PUT', `/api/chatbots/${encodeURIComponent(chatbot.id)}/settings`, body),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(chatbotQuery(username).queryKey, updated);
+      toast({ title: t.updated, variant: 'success' });
+      onDone();
+    },
+    onError: (error) =>
+      toast({ title: t.failed, description: serverMessage(error) ?? t.fallback, variant: 'error' }),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (save.isPending) return;
+    if (!name.trim()) {
+      toast({ title: TEXT.createChatbot.nameRequired, variant: 'error' });
+      return;
+    }
+    save.mutate(settingsBody({ name, instructions, model, temp, initialMessages }));
+  }
+
+  const label = 'block text-sm font-semibold text-slate-900';
+  const hint = 'mt-1 text-xs text-slate-600';
+  return (
+    <form onSubmit={submit} noValidate className="space-y-5">
+      <div>
+        <label htmlFor={`${id}-name`} className={label}>
+          {t.name}
+        </label>
+        <input
+          id={`${id}-name`}
+          value={name}
+          maxLength={100}
+          onChange={(e) => setName(e.target.value)}
+          className={`mt-2 ${textFieldClass}`}
+        />
+      </div>
+      <div>
+        <label htmlFor={`${id}-instructions`} className={label}>
+          {t.instructions}
+        </label>
+        <textarea
+          id={`${id}-instructions`}
+          rows={5}
+          value={instructions}
+          maxLength={8000}
+          aria-describedby={`${id}-instructions-hint`}
+          onChange={(e) => setInstructions(e.target.value)}
+          className={`mt-2 resize-y ${textFieldClass}`}
+        />
+        <p id={`${id}-instructions-hint`} className={hint}>
+          {t.instructionsHint}
+        </p>
+      </div>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div>
+          <label htmlFor={`${id}-model`} className={label}>
+            {t.model}
+          </label>
+          <select
+            id={`${id}-model`}
+            value={model}
+            onChange={(e) => setModel(e.target.value)}
+            className={`mt-2 bg-white ${textFieldClass}`}
+          >
+            {MODEL_CHOICES.map((choice) => (
+              <option key={choice} value={choice}>
+                {choice}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <div className="flex items-center justify-between">
+            <label htmlFor={`${id}-temp`} className={label}>
+              {t.temperature}
+            </label>
+            <output htmlFor={`${id}-temp`} className="text-sm font-semibold text-slate-900">
+              {temp.toFixed(1)}
+            </output>
+          </div>
+          <input
+            id={`${id}-temp`}
+            type="range"
+            min={TEMPERATURE_MIN}
+            max={TEMPERATURE_MAX}
+            step={TEMPERATURE_STEP}
+            value={temp}
+            aria-describedby={`${id}-temp-hint`}
+            onChange={(e) => setTemp(Math.round(Number(e.target.value) * 10) / 10)}
+            className="mt-3 w-full accent-brand-600"
+          />
+          <p id={`${id}-temp-hint`} className={hint}>
+            {t.temperatureHint}
+          </p>
+        </div>
+      </div>
+      <div>
+        <label htmlFor={`${id}-initial`} className={label}>
+          {t.initialMessages}
+        </label>
+        <textarea
+          id={`${id}-initial`}
+          rows={3}
+          value={initialMessages}
+          aria-describedby={`${id}-initial-hint`}
+          onChange={(e) => setInitialMessages(e.target.value)}
+          className={`mt-2 resize-y ${textFieldClass}`}
+        />
+        <p id={`${id}-initial-hint`} className={hint}>
+          {t.initialMessagesHint}
+        </p>
+      </div>
+      <div className="flex justify-end gap-3">
+        <Button variant="secondary" onClick={onDone}>
+          {t.cancel}
+        </Button>
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending ? t.saving : t.save}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,92 @@
+import { CONVERSATION_REPLY_PREVIEW_CUT } from '@fanpilot/contracts';
+import { Button } from '@fanpilot/ui';
+import { type Conversation, latestMessages } from '../../../lib/conversations.ts';
+import { truncate } from '../../../lib/format.ts';
+import { TEXT } from '../../../texts.ts';
+import { ChatIcon, TrashIcon } from '../../icons.tsx';
+import { Badge } from '../common/Badge.tsx';
+import { TimeAgo } from '../common/TimeAgo.tsx';
+
+interface ConversationRowProps {
+  conversation: Conversation;
+  onChat: () => void;
+  onRespond: () => void;
+  onDelete: () => void;
+}
+
+const t = TEXT.chats;
+
+/** One conversation of Chat Management, as SPEC section 2 lists it. */
+export function ConversationRow({ conversation, onChat, onRespond, onDelete }: ConversationRowProps) {
+  const { fan, reply } = latestMessages(conversation);
+  const pending = conversation.pendingCount > 0;
+  const initial = conversation.fanName.trim().charAt(0).toUpperCase() || '?';
+  return (
+    <li className="py-4">
+      <article aria-label={conversation.fanName} className="flex items-start gap-3">
+        <span
+          aria-hidden="true"
+          className="flex size-10 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-sky-500 to-brand-600 font-bold text-white"
+        >
+          {initial}
+        </span>
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <h3 className="truncate font-semibold text-slate-900">{conversation.fanName}</h3>
+            {pending && <Badge tone="warning">{t.pendingBadge(conversation.pendingCount)}</Badge>}
+            <span className="text-xs text-slate-600">{t.messageCount(conversation.messages.length)}</span>
+          </div>
+          <p className="text-xs text-slate-600">
+            {t.lastActivity} <TimeAgo iso={conversation.lastMessageTime} />
+          </p>
+          {fan && (
+            <div className="mt-2">
+              <p className="sr-only">{t.latestFan}</p>
+              <p className="line-clamp-2 text-sm break-words text-slate-800">{fan.message}</p>
+              {fan.status === 'pending' && (
+                <p className="mt-0.5 text-xs font-semibold text-amber-800">{t.awaiting}</p>
+              )}
+            </div>
+          )}
+          {reply && (
+            <p className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words text-slate-700">
+              <span className="font-semibold text-slate-900">
+                {reply.from === 'Creatorai' ? TEXT.conversation.aiCoach : TEXT.conversation.creator}:
+              </span>{' '}
+              <span className="sr-only">({t.latestReply}) </span>
+              {truncate(reply.message, CONVERSATION_REPLY_PREVIEW_CUT)}
+            </p>
+          )}
+          <div className="mt-3 flex flex-wrap items-center gap-2">
+            <Badge tone={pending ? 'warning' : 'success'}>{pending ? t.awaiting : t.complete}</Badge>
+            <span className="ml-auto flex items-center gap-2">
+              {pending && (
+                <Button size="sm" onClick={onRespond} aria-label={t.respondTo(conversation.fanName)}>
+                  {t.respond}
+                </Button>
+              )}
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={onChat}
+                aria-label={t.chatWith(conversation.fanName)}
+              >
+                <ChatIcon className="size-4" />
+                {t.chat}
+              </Button>
+              <button
+                type="button"
+                onClick={onDelete}
+                aria-label={t.deleteWith(conversation.fanName)}
+                title={t.deleteWith(conversation.fanName)}
+                className="rounded-md p-2 text-slate-600 hover:bg-red-50 hover:text-red-700"
+              >
+                <TrashIcon className="size-4" />
+              </button>
+            </span>
+          </div>
+        </div>
+      </article>
+    </li>
+  );
+}

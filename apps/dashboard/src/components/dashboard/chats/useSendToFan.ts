@@ -1,0 +1,57 @@
+import type { AnswerResponse, SendMessageResponse } from '@fanpilot/contracts';
+import { toast } from '@fanpilot/ui';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, serverMessage } from '../../../lib/api.ts';
+import { creatorPath } from '../../../lib/queries.ts';
+import type { ResponseMode } from '../../../lib/response-mode.ts';
+import { TEXT } from '../../../texts.ts';
+
+const t = TEXT.conversation;
+
+export class NoFanIdError extends Error {
+  override name = 'NoFanIdError';
+}
+
+/**
+ * Sends the creator's text as SPEC section 4 says: an answer to a pending question
+ * (POST /api/answer) or a direct message (POST /api/send-message), with their toasts. Every
+ * creator read (messages, fans, conversations) refreshes afterwards.
+ */
+export function useSendToFan(username: string, onSent?: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ mode, text }: { mode: ResponseMode; text: string }) => {
+      if (mode.kind === 'answer') {
+        return apiRequest<AnswerResponse>('POST', '/api/answer', {
+          creator: username,
+          messageId: mode.messageId,
+          response: text,
+        });
+      }
+      if (mode.kind === 'direct') {
+        return apiRequest<SendMessageResponse>('POST', '/api/send-message', {
+          fanId: mode.fanId,
+          message: text,
+          creatorUsername: username,
+        });
+      }
+      throw new NoFanIdError(t.noFanId);
+    },
+    onSuccess: (_answer, { mode }) => {
+      toast({ title: mode.kind === 'answer' ? t.responseSent : t.messageSent, variant: 'success' });
+      onSent?.();
+      return queryClient.invalidateQueries({ queryKey: creatorPath(username) });
+    },
+    onError: (error, { mode }) => {
+      if (error instanceof NoFanIdError) {
+        toast({ title: t.noFanId, variant: 'error' });
+        return;
+      }
+      toast({
+        title: mode.kind === 'answer' ? t.responseFailed : t.messageFailed,
+        description: serverMessage(error),
+        variant: 'error',
+      });
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import type { Message } from '@fanpilot/contracts';
+import { describe, expect, it } from 'vitest';
+import { activityLine, dashboardStats, newFanMessages, recentActivity } from './activity.ts';
+
+const NOW = Date.parse('2026-11-22T12:00:00');
+const m = (id: string, from: Message['from'], extra: Partial<Message> = {}): Message => ({
+  id,
+  from,
+  message: `text ${id}`,
+  timestamp: new Date(NOW - 60_000).toISOString(),
+  created_at: new Date(NOW - 60_000).toISOString(),
+  status: from === 'fan' ? 'answered' : null,
+  fanId: 'fan_1',
+  fanName: 'Finn',
+  replyTo: null,
+  ...extra,
+});
+
+describe('activityLine', () => {
+  it('reads a fan message as the name, a colon, then the whole message', () => {
+    const long = 'How often should I feed a sourdough starter that lives in the fridge?';
+    expect(activityLine(m('1', 'fan', { message: long }))).toEqual({ label: 'Finn', text: long });
+    expect(activityLine(m('2', 'fan', { fanName: null }))).toEqual({ label: 'Anonymous', text: 'text 2' });
+  });
+
+  it('labels AI and creator replies and cuts them to 30 characters', () => {
+    const reply = 'Feed it once a week when it lives in the fridge.';
+    expect(activityLine(m('3', 'Creatorai', { message: reply }))).toEqual({
+      label: 'AI Coach response',
+      text: 'Feed it once a week when it li...',
+    });
+    expect(activityLine(m('4', 'creator', { message: 'Short one' }))).toEqual({
+      label: 'Creator response',
+      text: 'Short one',
+    });
+  });
+});
+
+describe('recentActivity', () => {
+  it('takes the first five of the newest-first list', () => {
+    const list = ['9', '8', '7', '6', '5', '4'].map((id) => m(id, 'fan'));
+    expect(recentActivity(list).map((x) => x.id)).toEqual(['9', '8', '7', '6', '5']);
+  });
+});
+
+describe('dashboardStats', () => {
+  it("counts pending questions and today's replies, and today's AI replies among them", () => {
+    const yesterday = new Date(NOW - 36 * 3_600_000).toISOString();
+    const stats = dashboardStats(
+      [
+        m('1', 'fan', { status: 'pending' }),
+        m('2', 'fan', { status: 'pending' }),
+        m('3', 'fan'),
+        m('4', 'creator'),
+        m('5', 'Creatorai'),
+        m('6', 'Creatorai', { timestamp: yesterday }),
+      ],
+      NOW,
+    );
+    expect(stats).toEqual({ pendingQuestions: 2, todayResponses: 2, todayAiResponses: 1 });
+  });
+});
+
+describe('newFanMessages', () => {
+  it('finds fan messages that were not in the previous poll, ignoring replies', () => {
+    const before = new Set(['1', '2']);
+    const now = [m('3', 'fan'), m('4', 'Creatorai'), m('2', 'fan'), m('1', 'fan')];
+    expect(newFanMessages(before, now).map((x) => x.id)).toEqual(['3']);
+  });
+});

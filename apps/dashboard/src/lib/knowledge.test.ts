@@ -1,0 +1,59 @@
+import type { KnowledgeItem } from '@fanpilot/contracts';
+import { describe, expect, it } from 'vitest';
+import { knowledgeLink, knowledgeSource, knowledgeTitle, progressTexts } from './knowledge.ts';
+
+const item = (overrides: Partial<KnowledgeItem>) =>
+  ({ type: 'url', url: null, youtubeUrl: null, fileName: null, ...overrides }) as KnowledgeItem;
+
+describe('knowledgeTitle', () => {
+  it("names items as SPEC says: 'YouTube Video', the file name, 'Web URL' or 'Unknown Source'", () => {
+    expect(knowledgeTitle(item({ type: 'youtube', youtubeUrl: 'https://youtu.be/x' }))).toBe('YouTube Video');
+    expect(knowledgeTitle(item({ type: 'file', fileName: 'notes.pdf' }))).toBe('notes.pdf');
+    expect(knowledgeTitle(item({ type: 'url', url: 'https://example.com' }))).toBe('Web URL');
+    expect(knowledgeTitle(item({ type: 'file', fileName: null }))).toBe('Unknown Source');
+    expect(knowledgeTitle(item({ type: 'other' as KnowledgeItem['type'] }))).toBe('Unknown Source');
+  });
+});
+
+describe('knowledgeSource and knowledgeLink', () => {
+  it('shows where an item came from and links only http(s) addresses', () => {
+    const video = item({ type: 'youtube', youtubeUrl: 'https://youtu.be/abc' });
+    expect(knowledgeSource(video)).toBe('https://youtu.be/abc');
+    expect(knowledgeLink(video)).toBe('https://youtu.be/abc');
+    const page = item({ type: 'url', url: 'https://example.com/a' });
+    expect(knowledgeLink(page)).toBe('https://example.com/a');
+    expect(knowledgeLink(item({ type: 'url', url: 'javascript:alert(1)' }))).toBeNull();
+    expect(knowledgeSource({ ...page, source: 'https://example.com/a#top' })).toBe(
+      'https://example.com/a#top',
+    );
+    const file = item({ type: 'file', fileName: 'plan.txt' });
+    expect(knowledgeSource(file)).toBe('plan.txt');
+    expect(knowledgeLink(file)).toBeNull();
+  });
+});
+
+describe('progressTexts', () => {
+  it("reads 'N of M sources ready' and 'N pending' while processing", () => {
+    expect(
+      progressTexts({ total: 4, active: 1, pending: 3, progressPercentage: 25, isComplete: false }),
+    ).toEqual({
+      percentage: 25,
+      percentageText: '25%',
+      readyText: '1 of 4 sources ready',
+      badgeText: '3 pending',
+    });
+  });
+
+  it("reads 'Complete' when nothing is pending", () => {
+    expect(
+      progressTexts({ total: 2, active: 2, pending: 0, progressPercentage: 100, isComplete: true }),
+    ).toMatchObject({ percentageText: '100%', readyText: '2 of 2 sources ready', badgeText: 'Complete' });
+  });
+
+  it('keeps the percentage between 0 and 100', () => {
+    expect(
+      progressTexts({ total: 1, active: 1, pending: 0, progressPercentage: 140, isComplete: true })
+        .percentage,
+    ).toBe(100);
+  });
+});
