@@ -28,6 +28,7 @@ import { objectsRoutes } from './routes/objects/index.ts';
 import { onboardingRoutes } from './routes/onboarding/index.ts';
 import { pwaRoutes } from './routes/pwa/index.ts';
 import { statusRoutes } from './routes/status/index.ts';
+import { uploadsRoutes } from './routes/uploads/index.ts';
 
 export interface AppDeps {
   config: RuntimeConfig;
@@ -108,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(chatbotsRoutes);
   await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });
   await app.register(pwaRoutes);
+  await app.register(uploadsRoutes);
 
   const pageFor = await webPlugin(app, deps.web ?? {});
   app.setNotFoundHandler((request, reply) => {

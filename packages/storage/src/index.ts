@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 export interface StorageConfig {
@@ -28,10 +34,52 @@ export interface StoredObject {
   etag: string | undefined;
 }
 
+/** One uploaded part of a multipart upload. */
+export interface UploadedPart {
+  PartNumber: number;
+  ETag: string;
+  Size?: number;
+}
+
+/** A browser form upload (S3 POST policy): POST `fields` plus the file as multipart form data to `url`. */
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
+}
+
+/**
+ * Multipart uploads straight from the browser. Part URLs are signed for the browser's address
+ * (publicEndpoint), like presignPut; create, list, complete and abort are the server's own calls to
+ * the store at its own address (the upload id is the store's, whichever address it was reached at).
+ */
+export interface MultipartStorage {
+  create: (key: string, contentType: string) => Promise<{ uploadId: string; key: string }>;
+  /** Pre-signed PUT for one part (1..10000). */
+  presignPart: (
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    expiresInSeconds?: number,
+  ) => Promise<string>;
+  listParts: (key: string, uploadId: string) => Promise<UploadedPart[]>;
+  complete: (
+    key: string,
+    uploadId: string,
+    parts: { PartNumber: number; ETag: string }[],
+  ) => Promise<{ location: string | undefined }>;
+  abort: (key: string, uploadId: string) => Promise<void>;
+}
+
 export interface Storage {
   bucket: string;
   /** Pre-signed PUT for the browser, under the given key. */
   presignPut: (key: string, expiresInSeconds?: number) => Promise<string>;
+  /** Pre-signed browser form upload (POST policy) of exactly `key`, with a size range and content type. */
+  presignPost: (
+    key: string,
+    options: { contentType: string; maxBytes: number; expiresInSeconds?: number },
+  ) => Promise<PresignedPost>;
+  multipart: MultipartStorage;
   /** The key an upload URL of ours points at, or null when the URL is not one of ours. */
   keyFromUrl: (url: string) => string | null;
   head: (key: string) => Promise<{ contentType: string | undefined; contentLength: number } | null>;
@@ -79,6 +127,67 @@ export async function createStorage(s3: StorageConfig): Promise<Storage> {
     newUploadKey: (ownerId) => `uploads/${ownerId}/${randomUUID()}`,
     presignPut: (key, expiresIn = 900) =>
       getSignedUrl(publicClient, new PutObjectCommand({ Bucket: bucket, Key: key }), { expiresIn }),
+    async presignPost(key, { contentType, maxBytes, expiresInSeconds = 900 }) {
+      const { url, fields } = await createPresignedPost(publicClient, {
+        Bucket: bucket,
+        Key: key,
+        Conditions: [
+          ['content-length-range', 1, maxBytes],
+          ['eq', '$Content-Type', contentType],
+        ],
+        Fields: { 'Content-Type': contentType },
+        Expires: expiresInSeconds,
+      });
+      return { url, fields };
+    },
+    multipart: {
+      async create(key, contentType) {
+        const r = await client.send(
+          new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType }),
+        );
+        if (!r.UploadId) throw new Error('The store returned no upload id');
+        return { uploadId: r.UploadId, key };
+      },
+      presignPart: (key, uploadId, partNumber, expiresIn = 900) =>
+        getSignedUrl(
+          publicClient,
+          new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
+          { expiresIn },
+        ),
+      async listParts(key, uploadId) {
+        const parts: UploadedPart[] = [];
+        let marker: string | undefined;
+        do {
+          const r = await client.send(
+            new ListPartsCommand({
+              Bucket: bucket,
+              Key: key,
+              UploadId: uploadId,
+              ...(marker ? { PartNumberMarker: marker } : {}),
+            }),
+          );
+          for (const p of r.Parts ?? []) {
+            if (p.PartNumber && p.ETag) parts.push({ PartNumber: p.PartNumber, ETag: p.ETag, Size: p.Size });
+          }
+          marker = r.IsTruncated ? r.NextPartNumberMarker : undefined;
+        } while (marker);
+        return parts;
+      },
+      async complete(key, uploadId, parts) {
+        const r = await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: bucket,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: { Parts: [...parts].sort((a, b) => a.PartNumber - b.PartNumber) },
+          }),
+        );
+        return { location: r.Location };
+      },
+      async abort(key, uploadId) {
+        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
+      },
+    },
     keyFromUrl(raw) {
       let url: URL;
       try {

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { KnowledgeProgress } from '@fanpilot/contracts';
+import { KNOWLEDGE_FILE_MAX_BYTES, type KnowledgeProgress } from '@fanpilot/contracts';
 import type { ChatbotRow, CreatorRow, Database, KnowledgeItemRow } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import {
+  detectKnowledgeFile,
   enqueueIngest,
   IngestError,
+  MIME_BY_KIND,
   parseWebUrl,
   parseYoutubeUrl,
   type YoutubeLink,
@@ -112,4 +114,64 @@ export function progressOf(items: KnowledgeItemRow[]): KnowledgeProgress {
     isComplete: total > 0 && pending === 0,
     items: items.map(toKnowledgeItem),
   };
+}
+
+export const knowledgeFileTooLarge = () =>
+  new HttpError(
+    413,
+    'file_too_large',
+    `The file is larger than ${KNOWLEDGE_FILE_MAX_BYTES / 1024 / 1024} MB.`,
+  );
+
+/** A file name safe to store and show: its last path part, printable, at most 200 characters. */
+export const cleanFileName = (name: string) =>
+  (name.split(/[\\/]/).pop() ?? '')
+    .split('')
+    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
+    .join('')
+    .trim()
+    .slice(-200);
+
+/**
+ * A knowledge file, whichever way it came (a form upload, or an object the browser put into the
+ * store): at most 10 MB, named, of the type its name claims by content (pdf, txt, doc, docx). It
+ * is stored under knowledge/{chatbot}/{item}, the item inserted and its ingestion enqueued.
+ */
+export async function addKnowledgeFile(
+  app: FastifyInstance,
+  log: FastifyBaseLogger,
+  chatbotId: string,
+  bytes: Buffer,
+  rawFileName: string,
+): Promise<KnowledgeItemRow> {
+  if (bytes.length > KNOWLEDGE_FILE_MAX_BYTES) throw knowledgeFileTooLarge();
+  const fileName = cleanFileName(rawFileName);
+  if (!fileName) throw badRequest('The file has no name.', 'no_file');
+  let kind: Awaited<ReturnType<typeof detectKnowledgeFile>>;
+  try {
+    kind = await detectKnowledgeFile(bytes, fileName);
+  } catch (err) {
+    if (err instanceof IngestError) throw badRequest(err.reason, 'unsupported_file');
+    throw err;
+  }
+  await assertRoom(app.db, chatbotId, 1);
+  const id = randomUUID();
+  const key = `knowledge/${chatbotId}/${id}`;
+  await app.storage.put(key, bytes, MIME_BY_KIND[kind]);
+  let item: KnowledgeItemRow;
+  try {
+    item = await knowledgeRepository(app.db).insert({
+      id,
+      chatbotId,
+      type: 'file',
+      fileName,
+      fileKey: key,
+      fileSize: bytes.length,
+    });
+  } catch (err) {
+    await app.storage.remove(key).catch(() => {});
+    throw err;
+  }
+  await enqueueItems(app.jobs, log, [item]);
+  return item;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   addKnowledgeRequestSchema,
   addYoutubeRequestSchema,
@@ -10,44 +9,30 @@ import {
   knowledgeProgressSchema,
 } from '@fanpilot/contracts';
 import {
-  detectKnowledgeFile,
   fetchYoutubeTitle,
   type IngestEnv,
   IngestError,
   ingestRunId,
-  MIME_BY_KIND,
   parseYoutubeUrl,
 } from '@fanpilot/knowledge';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { badRequest, conflict, HttpError } from '../../errors.ts';
+import { z } from 'zod';
+import { badRequest, conflict, HttpError, notFound } from '../../errors.ts';
 import { knowledgeRepository } from '../../repositories/knowledge.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
 import {
+  addKnowledgeFile,
   assertRoom,
   enqueueItems,
+  knowledgeFileTooLarge,
   ownedChatbot,
   ownedKnowledgeItem,
   parseSource,
   progressOf,
   toNewItem,
 } from '../../services/knowledge.ts';
-
-const tooLarge = () =>
-  new HttpError(
-    413,
-    'file_too_large',
-    `The file is larger than ${KNOWLEDGE_FILE_MAX_BYTES / 1024 / 1024} MB.`,
-  );
-
-/** A file name safe to store and show: its last path part, printable, at most 200 characters. */
-const cleanFileName = (name: string) =>
-  (name.split(/[\\/]/).pop() ?? '')
-    .split('')
-    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
-    .join('')
-    .trim()
-    .slice(-200);
+import { assertOwnUploadKey } from '../uploads/index.ts';
 
 export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: IngestEnv }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -123,7 +108,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       try {
         part = await request.file({ limits: { fileSize: KNOWLEDGE_FILE_MAX_BYTES, files: 1 } });
       } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw knowledgeFileTooLarge();
         throw badRequest('The upload could not be read. Please try again.', 'invalid_upload');
       }
       if (part?.fieldname !== 'file') {
@@ -134,38 +119,70 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       try {
         bytes = await part.toBuffer();
       } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw knowledgeFileTooLarge();
         throw badRequest('The upload could not be read. Please try again.', 'invalid_upload');
       }
-      if (part.file.truncated || bytes.length > KNOWLEDGE_FILE_MAX_BYTES) throw tooLarge();
-      const fileName = cleanFileName(part.filename || '');
-      if (!fileName) throw badRequest('The file has no name.', 'no_file');
-      let kind: Awaited<ReturnType<typeof detectKnowledgeFile>>;
-      try {
-        kind = await detectKnowledgeFile(bytes, fileName);
-      } catch (err) {
-        if (err instanceof IngestError) throw badRequest(err.reason, 'unsupported_file');
-        throw err;
-      }
-      await assertRoom(app.db, chatbot.id, 1);
-      const id = randomUUID();
-      const key = `knowledge/${chatbot.id}/${id}`;
-      await app.storage.put(key, bytes, MIME_BY_KIND[kind]);
-      let item: Awaited<ReturnType<ReturnType<typeof items>['insert']>>;
-      try {
-        item = await items().insert({
-          id,
-          chatbotId: chatbot.id,
-          type: 'file',
-          fileName,
-          fileKey: key,
-          fileSize: bytes.length,
+      if (part.file.truncated) throw knowledgeFileTooLarge();
+      const item = await addKnowledgeFile(app, request.log, chatbot.id, bytes, part.filename || '');
+      return reply.code(201).send(toKnowledgeItem(item));
+    },
+  );
+
+  r.post(
+    '/api/chatbots/:id/knowledge/uploaded',
+    {
+      schema: {
+        params: chatbotIdParamsSchema,
+        body: z.object({
+          key: z.string().min(1).max(1024),
+          filename: z.string().trim().min(1).max(255).optional(),
+        }),
+        response: { 201: knowledgeItemResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { creator, chatbot } = await ownedChatbot(app, request, request.params.id);
+      const { key } = request.body;
+      assertOwnUploadKey(creator.id, key);
+      const head = await app.storage.head(key);
+      if (!head) throw notFound('The uploaded file was not found; upload it again.');
+      const discard = () =>
+        app.storage.remove(key).catch((err) => {
+          request.log.warn({ key, err }, 'could not remove an uploaded file from storage');
         });
+      if (head.contentLength > KNOWLEDGE_FILE_MAX_BYTES) {
+        await discard();
+        throw knowledgeFileTooLarge();
+      }
+      const object = await app.storage.get(key);
+      if (!object) throw notFound('The uploaded file was not found; upload it again.');
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of object.body) {
+        size += (chunk as Uint8Array).length;
+        if (size > KNOWLEDGE_FILE_MAX_BYTES) {
+          object.body.destroy();
+          await discard();
+          throw knowledgeFileTooLarge();
+        }
+        chunks.push(Buffer.from(chunk as Uint8Array));
+      }
+      let item: Awaited<ReturnType<typeof addKnowledgeFile>>;
+      try {
+        item = await addKnowledgeFile(
+          app,
+          request.log,
+          chatbot.id,
+          Buffer.concat(chunks),
+          request.body.filename ?? key.slice(key.lastIndexOf('/') + 1),
+        );
       } catch (err) {
-        await app.storage.remove(key).catch(() => {});
+        // A refused file is gone for good; anything else (the database away) may be tried again.
+        if (err instanceof HttpError && err.statusCode !== 409) await discard();
         throw err;
       }
-      await enqueueItems(app.jobs, request.log, [item]);
+      // The file now lives under knowledge/…, with the item; the upload's copy is no longer needed.
+      await discard();
       return reply.code(201).send(toKnowledgeItem(item));
     },
   );
