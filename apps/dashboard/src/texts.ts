@@ -395,6 +395,10 @@ export const TEXT = {
     uploadFailed: 'Upload failed',
     uploadRetryHint: 'Please try again.',
     fileTooLarge: 'The file is larger than 10MB.',
+    authorizationRequired: 'Authorization required',
+    requestExpired: 'Request has expired',
+    networkError:
+      'Network error: the upload could not reach the server. Check your connection and try again.',
   },
 
   createChatbot: {

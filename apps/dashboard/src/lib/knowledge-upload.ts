@@ -3,24 +3,30 @@ import {
   KNOWLEDGE_FILE_MAX_BYTES,
   type KnowledgeItem,
   UPLOAD_DEFAULT_MAX_FILES,
+  UPLOAD_WIDGET,
 } from '@fanpilot/contracts';
+import AwsS3, { type AwsBody } from '@uppy/aws-s3';
 import Uppy, { type Meta } from '@uppy/core';
-import XHRUpload from '@uppy/xhr-upload';
-import { parseErrorBody } from './api.ts';
+import { TEXT } from '../texts.ts';
+import { ApiError, apiRequest, parseErrorBody, serverMessage } from './api.ts';
 
 export const KNOWLEDGE_FILE_ACCEPT = KNOWLEDGE_FILE_EXTENSIONS.join(',');
 
-export type KnowledgeUploader = Uppy<Meta, KnowledgeItem & Record<string, never>>;
+export type KnowledgeUploader = Uppy<Meta, AwsBody>;
 
-/** Passing trouble (no answer, rate limit, server error) is retried; a refusal (4xx) is final. */
-export function shouldRetryUpload(xhr: Pick<XMLHttpRequest, 'status'>): boolean {
-  return xhr.status === 0 || xhr.status === 429 || xhr.status >= 500;
-}
+/** Where the upload widget's S3 calls live: `${KNOWLEDGE_UPLOAD_ENDPOINT}/s3/params`, `/s3/multipart`, … */
+export const KNOWLEDGE_UPLOAD_ENDPOINT = '/api';
+
+/** Part size: S3's 5 MB minimum, larger only when the file would need more than 10000 parts. */
+export const knowledgePartSize = (file: { size: number }) =>
+  Math.max(UPLOAD_WIDGET.minPartBytes, Math.ceil(file.size / UPLOAD_WIDGET.maxParts));
 
 /**
- * The knowledge file uploader (Uppy): SPEC's restrictions (1 file, 10 MB, pdf/txt/doc/docx), sent
- * as multipart form data in the field `file` to POST /api/chatbots/{id}/knowledge/upload with the
- * session cookie. Only the file goes in the form, no extra metadata fields.
+ * The knowledge file uploader (Uppy with @uppy/aws-s3): SPEC's restrictions (1 file, 10 MB,
+ * pdf/txt/doc/docx), the bytes sent straight to the store through requests the api signs (its
+ * s3/params and s3/multipart calls, SPEC section 7), multipart above SPEC's 100 MB threshold. The
+ * signing calls are same-origin, so they carry the session cookie. Once stored, the object is
+ * turned into a knowledge item by registerKnowledgeUpload.
  */
 export function createKnowledgeUploader(chatbotId: string): KnowledgeUploader {
   const uppy: KnowledgeUploader = new Uppy({
@@ -33,23 +39,60 @@ export function createKnowledgeUploader(chatbotId: string): KnowledgeUploader {
       allowedFileTypes: [...KNOWLEDGE_FILE_EXTENSIONS],
     },
   });
-  uppy.use(XHRUpload, {
-    endpoint: `/api/chatbots/${encodeURIComponent(chatbotId)}/knowledge/upload`,
-    method: 'POST',
-    formData: true,
-    fieldName: 'file',
-    allowedMetaFields: false,
-    withCredentials: true,
-    headers: { Accept: 'application/json' },
-    limit: 1,
-    shouldRetry: shouldRetryUpload,
+  uppy.use(AwsS3, {
+    companionEndpoint: KNOWLEDGE_UPLOAD_ENDPOINT,
+    shouldUseMultipart: (file) => (file.size ?? 0) > UPLOAD_WIDGET.multipartThresholdBytes,
+    getChunkSize: knowledgePartSize,
+    limit: UPLOAD_WIDGET.concurrentRequests,
+    allowedMetaFields: ['name', 'type'],
   });
   return uppy;
 }
 
-/** The server's readable message from a failed upload (Uppy keeps the request on the error). */
+/** Turns the stored object into a knowledge item (POST /api/chatbots/{id}/knowledge/uploaded). */
+export function registerKnowledgeUpload(chatbotId: string, key: string, filename: string) {
+  return apiRequest<KnowledgeItem>(
+    'POST',
+    `/api/chatbots/${encodeURIComponent(chatbotId)}/knowledge/uploaded`,
+    {
+      key,
+      filename,
+    },
+  );
+}
+
+const t = TEXT.addKnowledge;
+
+const isOfflineFailure = (message: string) =>
+  /failed to fetch|networkerror|network error|load failed|network request failed/i.test(message);
+
+/**
+ * What to tell the creator about a failed upload (SPEC section 8's widget texts): 'Authorization
+ * required' for a 401, 'Request has expired' when the store refused an expired signature, a network
+ * notice when nothing answered, else the server's own message when it sent one.
+ */
 export function uploadErrorMessage(error: unknown): string | undefined {
-  const request = (error as { request?: { responseText?: unknown } } | null)?.request;
-  const text = typeof request?.responseText === 'string' ? request.responseText : '';
+  if (error instanceof ApiError) {
+    if (error.status === 401) return t.authorizationRequired;
+    return serverMessage(error);
+  }
+  const e = (error ?? {}) as {
+    message?: unknown;
+    request?: { status?: unknown; responseText?: unknown } | null;
+    responseText?: unknown;
+  };
+  const message = typeof e.message === 'string' ? e.message : '';
+  const request = e.request;
+  const status = typeof request?.status === 'number' ? request.status : undefined;
+  const text =
+    typeof request?.responseText === 'string'
+      ? request.responseText
+      : typeof e.responseText === 'string'
+        ? e.responseText
+        : '';
+  if (/request has expired/i.test(text) || /request has expired/i.test(message)) return t.requestExpired;
+  if (status === 401 || /companion request failed: unauthorized/i.test(message))
+    return t.authorizationRequired;
+  if (status === 0 || (request == null && isOfflineFailure(message))) return t.networkError;
   return parseErrorBody(text)?.message;
 }

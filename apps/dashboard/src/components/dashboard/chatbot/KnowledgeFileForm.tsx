@@ -4,6 +4,7 @@ import {
   createKnowledgeUploader,
   KNOWLEDGE_FILE_ACCEPT,
   type KnowledgeUploader,
+  registerKnowledgeUpload,
   uploadErrorMessage,
 } from '../../../lib/knowledge-upload.ts';
 import { TEXT } from '../../../texts.ts';
@@ -19,8 +20,10 @@ interface KnowledgeFileFormProps {
 const t = TEXT.addKnowledge;
 
 /**
- * Picks one knowledge file and uploads it with Uppy (restrictions, progress, retries of passing
- * failures). A refusal shows 'Upload failed' with the reason; success shows 'Upload started'.
+ * Picks one knowledge file and uploads it with Uppy straight to storage (restrictions, progress,
+ * retries of passing failures), then registers it as a knowledge source. A refusal shows 'Upload
+ * failed' with the reason ('Authorization required', 'Request has expired', a network notice or the
+ * server's message); success shows 'Upload started'.
  */
 export function KnowledgeFileForm({ chatbotId, onUploaded }: KnowledgeFileFormProps) {
   const id = useId();
@@ -59,25 +62,33 @@ export function KnowledgeFileForm({ chatbotId, onUploaded }: KnowledgeFileFormPr
     lastError.current = undefined;
     try {
       const result = await uppy.upload();
-      if (result?.successful?.length) {
-        toast({
-          title: t.uploadStarted,
-          description: `${file.name}. ${t.processingNote}`,
-          variant: 'success',
-        });
-        uppy.clear();
-        setFile(null);
-        if (input.current) input.current.value = '';
-        onUploaded();
-      } else {
+      const done = result?.successful?.[0];
+      const key = done?.response?.body?.key;
+      if (!done || !key) {
         toast({
           title: t.uploadFailed,
           description: lastError.current ?? t.uploadRetryHint,
           variant: 'error',
         });
+        return;
       }
-    } catch {
-      toast({ title: t.uploadFailed, description: lastError.current ?? t.uploadRetryHint, variant: 'error' });
+      // The file is in storage; the api now checks it and makes it a knowledge source.
+      await registerKnowledgeUpload(chatbotId, key, file.name);
+      toast({
+        title: t.uploadStarted,
+        description: `${file.name}. ${t.processingNote}`,
+        variant: 'success',
+      });
+      uppy.clear();
+      setFile(null);
+      if (input.current) input.current.value = '';
+      onUploaded();
+    } catch (error) {
+      toast({
+        title: t.uploadFailed,
+        description: uploadErrorMessage(error) ?? lastError.current ?? t.uploadRetryHint,
+        variant: 'error',
+      });
     } finally {
       setUploading(false);
     }
