@@ -1,5 +1,5 @@
 import type { Database, KnowledgeItemRow } from '@fanpilot/db';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -57,6 +57,9 @@ export function knowledgeRepository(db: Db) {
           title: item.title ?? null,
           status: 'pending',
           job_run: item.id,
+          // The moment of this insert, not of the transaction: sources added together keep the
+          // order they were given in (lists sort by created_at, and ids are random).
+          created_at: sql<Date>`clock_timestamp()`,
         })
         .returningAll()
         .executeTakeFirstOrThrow(),
