@@ -249,13 +249,19 @@ export class FanBrowser {
     return res;
   }
 
-  ask(creator: string, message: string, extra: Record<string, unknown> = {}) {
+  ask(
+    creator: string,
+    message: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
     return fetch(`${this.t.url}/api/ask`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         ...(this.cookie ? { cookie: this.cookie } : {}),
         ...this.headers,
+        ...headers,
       },
       body: JSON.stringify({ creator, message, fanId: this.fanId, ...extra }),
     }).then((res) => this.keep(res));

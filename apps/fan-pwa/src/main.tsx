@@ -2,7 +2,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import { captureInstallPrompt, registerServiceWorker, trackVisualViewport } from './lib/browser.ts';
+import {
+  captureInstallPrompt,
+  registerServiceWorker,
+  trackVisualViewport,
+  whenServiceWorkerTakesControl,
+} from './lib/browser.ts';
 import { router } from './router.tsx';
 import './styles.css';
 
@@ -17,6 +22,9 @@ const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+// The first visit's reads happen before the worker controls the page: made again through it, they are kept for offline.
+whenServiceWorkerTakesControl(() => void queryClient.refetchQueries({ type: 'active' }));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -18,6 +18,9 @@ export const FAN_ATTACHMENT_MIME_TYPES = [
   'application/pdf',
 ] as const;
 export const FAN_MESSAGE_MAX_LENGTH = 4000;
+/** POST /api/ask: the longest Idempotency-Key header, and how long a key is remembered per fan. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 100;
+export const ASK_IDEMPOTENCY_WINDOW_HOURS = 24;
 export const FAN_NAME_MAX_LENGTH = 100;
 export const CREATOR_MESSAGE_MAX_LENGTH = 10_000;
 export const TEMPLATE_TITLE_MAX_LENGTH = 100;

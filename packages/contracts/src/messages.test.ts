@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { answerJobId, answerJobSchema } from './jobs.ts';
-import { answerRequestSchema, askRequestSchema, FAN_ATTACHMENT_MAX_BASE64_LENGTH } from './messages.ts';
+import {
+  answerRequestSchema,
+  askHeadersSchema,
+  askRequestSchema,
+  FAN_ATTACHMENT_MAX_BASE64_LENGTH,
+} from './messages.ts';
 import { setNoticeRequestSchema } from './status.ts';
 
 describe('askRequestSchema', () => {
@@ -44,6 +49,25 @@ describe('askRequestSchema', () => {
   it('refuses fan ids with odd characters', () => {
     expect(askRequestSchema.safeParse({ ...base, fanId: 'a b' }).success).toBe(false);
     expect(askRequestSchema.safeParse({ ...base, fanId: 'x'.repeat(201) }).success).toBe(false);
+  });
+});
+
+describe('askHeadersSchema', () => {
+  it('takes an optional Idempotency-Key of up to 100 of A-Z a-z 0-9 _ . : - and keeps every other header', () => {
+    const uuid = '0b7c3f5e-8f0a-4c1e-9f55-1c2d3e4f5a6b';
+    expect(askHeadersSchema.parse({ 'idempotency-key': uuid, cookie: 'fp_fan=x' })).toEqual({
+      'idempotency-key': uuid,
+      cookie: 'fp_fan=x',
+    });
+    expect(askHeadersSchema.parse({ host: 'a' })).toEqual({ host: 'a' });
+    expect(askHeadersSchema.safeParse({ 'idempotency-key': 'k'.repeat(100) }).success).toBe(true);
+    expect(askHeadersSchema.safeParse({ 'idempotency-key': 'a_b.c:d-1' }).success).toBe(true);
+  });
+
+  it('refuses an empty, too long or oddly written key', () => {
+    for (const key of ['', 'k'.repeat(101), 'a b', 'key/1', 'a, b', 'ключ']) {
+      expect(askHeadersSchema.safeParse({ 'idempotency-key': key }).success).toBe(false);
+    }
   });
 });
 

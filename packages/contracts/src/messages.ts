@@ -4,6 +4,7 @@ import {
   FAN_ATTACHMENT_MAX_BYTES,
   FAN_MESSAGE_MAX_LENGTH,
   FAN_NAME_MAX_LENGTH,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
 } from './constants.ts';
 import { noticeSchema } from './status.ts';
 
@@ -109,6 +110,18 @@ export const askRequestSchema = z.object({
   attachment: askAttachmentSchema.optional(),
 });
 export type AskRequest = z.input<typeof askRequestSchema>;
+
+/** The Idempotency-Key header of POST /api/ask: one per question, the same on every resend. */
+export const idempotencyKeySchema = z
+  .string()
+  .min(1, 'The Idempotency-Key header must not be empty')
+  .max(
+    IDEMPOTENCY_KEY_MAX_LENGTH,
+    `The Idempotency-Key header holds at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`,
+  )
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'The Idempotency-Key header holds letters, digits, and _ . : -');
+/** POST /api/ask headers; every other header passes through untouched. */
+export const askHeadersSchema = z.looseObject({ 'idempotency-key': idempotencyKeySchema.optional() });
 export const askResponseSchema = z.object({
   success: z.literal(true),
   message: fanChatMessageSchema,

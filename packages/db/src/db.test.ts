@@ -120,6 +120,49 @@ describe.each(targets)('data model on %s', (kind, make) => {
     await expect(db.insertInto('credit_ledger').values(charge).execute()).rejects.toThrow();
   });
 
+  it('keeps one fan message per Idempotency-Key and fan, and any number without a key', async () => {
+    const { db } = handle;
+    const creator = await db
+      .insertInto('creators')
+      .values({ google_sub: 's6', email: 'f@x.io', name: 'F', username: 'fred', description: '' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const [fan1, fan2] = await db
+      .insertInto('fans')
+      .values([
+        { creator_id: creator.id, fan_key: 'mobile_fan_a' },
+        { creator_id: creator.id, fan_key: 'mobile_fan_b' },
+      ])
+      .returning('id')
+      .execute();
+    const ask = (fanId: string, clientKey: string | null) => ({
+      creator_id: creator.id,
+      fan_id: fanId,
+      sender: 'fan' as const,
+      body: 'q',
+      status: 'pending' as const,
+      client_key: clientKey,
+    });
+    await db.insertInto('messages').values(ask(fan1!.id, 'key-1')).execute();
+    await expect(db.insertInto('messages').values(ask(fan1!.id, 'key-1')).execute()).rejects.toThrow();
+    // Another fan may use the same key; messages without one are not limited.
+    await db.insertInto('messages').values(ask(fan2!.id, 'key-1')).execute();
+    await db.insertInto('messages').values(ask(fan1!.id, null)).execute();
+    await db.insertInto('messages').values(ask(fan1!.id, null)).execute();
+    await expect(
+      db
+        .insertInto('messages')
+        .values(ask(fan1!.id, 'k'.repeat(101)))
+        .execute(),
+    ).rejects.toThrow();
+    const count = await db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('creator_id', '=', creator.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(4);
+  });
+
   it('indexes chunks for full-text search', async () => {
     const { db } = handle;
     const creator = await db

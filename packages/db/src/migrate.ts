@@ -3,12 +3,14 @@ import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migrat
 import * as initial from './migrations/2026-11-22T00-00_initial.ts';
 import * as conversations from './migrations/2026-11-22T02-00_conversations.ts';
 import * as ingest from './migrations/2026-11-22T02-00_ingest.ts';
+import * as askIdempotency from './migrations/2026-11-22T03-00_ask_idempotency.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T00-00_initial': initial,
   '2026-11-22T02-00_conversations': conversations,
   '2026-11-22T02-00_ingest': ingest,
+  '2026-11-22T03-00_ask_idempotency': askIdempotency,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {

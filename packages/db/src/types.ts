@@ -96,6 +96,8 @@ export interface MessagesTable {
   sources: JSONColumnType<{ title: string; source: string }[], string, string> | null;
   created_at: CreatedAt;
   answered_at: Date | string | null;
+  /** The Idempotency-Key of the POST /api/ask that stored this fan message; unique per fan while set. */
+  client_key: string | null;
 }
 
 export interface FileAttachmentsTable {

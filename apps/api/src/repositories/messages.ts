@@ -71,6 +71,28 @@ function toView(r: ViewRow): MessageView {
   };
 }
 
+export interface NewMessage {
+  creatorId: string;
+  fanRowId: string | null;
+  sender: MessageRow['sender'];
+  body: string;
+  status: MessageRow['status'];
+  replyTo: string | null;
+  fanName: string | null;
+}
+
+function toRow(values: NewMessage) {
+  return {
+    creator_id: values.creatorId,
+    fan_id: values.fanRowId,
+    sender: values.sender,
+    body: values.body,
+    status: values.status,
+    reply_to: values.replyTo,
+    fan_name: values.fanName,
+  };
+}
+
 export function messagesRepository(db: Db) {
   return {
     async findView(id: string): Promise<MessageView | undefined> {
@@ -98,29 +120,60 @@ export function messagesRepository(db: Db) {
         .execute();
       return rows.map(toView).reverse();
     },
-    async insert(values: {
-      creatorId: string;
-      fanRowId: string | null;
-      sender: MessageRow['sender'];
-      body: string;
-      status: MessageRow['status'];
-      replyTo: string | null;
-      fanName: string | null;
-    }): Promise<string> {
+    async insert(values: NewMessage): Promise<string> {
       const row = await db
         .insertInto('messages')
-        .values({
-          creator_id: values.creatorId,
-          fan_id: values.fanRowId,
-          sender: values.sender,
-          body: values.body,
-          status: values.status,
-          reply_to: values.replyTo,
-          fan_name: values.fanName,
-        })
+        .values(toRow(values))
         .returning('id')
         .executeTakeFirstOrThrow();
       return String(row.id);
+    },
+    /**
+     * Inserts a fan's question under the Idempotency-Key its page sent; undefined, and nothing
+     * stored, when this fan already has a message with that key (the unique index decides, also
+     * between concurrent requests: the later one waits for the earlier one's transaction).
+     */
+    async insertKeyed(values: NewMessage & { clientKey: string }): Promise<string | undefined> {
+      const row = await db
+        .insertInto('messages')
+        .values({ ...toRow(values), client_key: values.clientKey })
+        .onConflict((oc) =>
+          oc.columns(['fan_id', 'client_key']).where('client_key', 'is not', null).doNothing(),
+        )
+        .returning('id')
+        .executeTakeFirst();
+      return row ? String(row.id) : undefined;
+    },
+    /** The fan's message stored under this Idempotency-Key; with `since`, only one stored since then. */
+    async findByClientKey(
+      fanRowId: string,
+      clientKey: string,
+      since?: Date,
+    ): Promise<MessageView | undefined> {
+      let query = views(db).where('m.fan_id', '=', fanRowId).where('m.client_key', '=', clientKey);
+      if (since) query = query.where('m.created_at', '>=', since);
+      const row = await query.executeTakeFirst();
+      return row ? toView(row) : undefined;
+    },
+    /** Frees a fan's Idempotency-Key held by a message stored before `before`, so it can be used again. */
+    async releaseClientKey(fanRowId: string, clientKey: string, before: Date) {
+      await db
+        .updateTable('messages')
+        .set({ client_key: null })
+        .where('fan_id', '=', fanRowId)
+        .where('client_key', '=', clientKey)
+        .where('created_at', '<', before)
+        .execute();
+    },
+    /** Whether the AI has answered this question. */
+    async hasAiReply(id: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('messages')
+        .select('id')
+        .where('reply_to', '=', id)
+        .where('sender', '=', 'Creatorai')
+        .executeTakeFirst();
+      return row !== undefined;
     },
     /** A creator's message, locked until the transaction ends. */
     lockForCreator: (creatorId: string, id: string) =>

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { FAN_ATTACHMENT_MAX_BYTES, FAN_ATTACHMENT_MIME_TYPES } from '@fanpilot/contracts';
+import {
+  ASK_IDEMPOTENCY_WINDOW_HOURS,
+  FAN_ATTACHMENT_MAX_BYTES,
+  FAN_ATTACHMENT_MIME_TYPES,
+} from '@fanpilot/contracts';
 import type { CreatorRow, Database, FanRow } from '@fanpilot/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
@@ -8,7 +12,7 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors.
 import type { Storage } from '../plugins/storage.ts';
 import { attachmentsRepository } from '../repositories/attachments.ts';
 import { fansRepository } from '../repositories/fans.ts';
-import { messagesRepository } from '../repositories/messages.ts';
+import { type MessageView, messagesRepository } from '../repositories/messages.ts';
 import { defaultFanName, ensureFanToken, fanTokenHash, hashFanToken } from './fan-identity.ts';
 
 export const FAN_FORBIDDEN_MESSAGE =
@@ -77,7 +81,41 @@ export async function claimFan(
   return row;
 }
 
-/** Stores a fan's question (pending) and its attachment; returns the new message id. */
+/** How long a fan's Idempotency-Key on POST /api/ask is remembered. */
+export const ASK_IDEMPOTENCY_WINDOW_MS = ASK_IDEMPOTENCY_WINDOW_HOURS * 60 * 60 * 1000;
+
+const idempotencyCutoff = (now: Date) => new Date(now.getTime() - ASK_IDEMPOTENCY_WINDOW_MS);
+
+/** The question this fan sent with this Idempotency-Key within the window, if any. */
+export function findAskedWithKey(
+  db: Kysely<Database>,
+  fanRowId: string,
+  clientKey: string,
+  now = new Date(),
+): Promise<MessageView | undefined> {
+  return messagesRepository(db).findByClientKey(fanRowId, clientKey, idempotencyCutoff(now));
+}
+
+/** Whether a resent question (same Idempotency-Key) is the question stored under that key. */
+export function isSameQuestion(
+  stored: MessageView,
+  text: string,
+  attachment: Pick<CheckedAttachment, 'filename' | 'buffer'> | null,
+): boolean {
+  if (stored.body !== text) return false;
+  if (!attachment || !stored.attachment) return !attachment && !stored.attachment;
+  return (
+    stored.attachment.originalFilename === attachment.filename &&
+    stored.attachment.fileSize === attachment.buffer.length
+  );
+}
+
+/**
+ * Stores a fan's question (pending) and its attachment. With an Idempotency-Key (`clientKey`) the
+ * question is stored only if this fan has no message under that key yet (a key older than the
+ * window is freed first); otherwise nothing is stored and the id of the message that holds the key
+ * comes back with `created: false`.
+ */
 export async function storeFanMessage(
   db: Kysely<Database>,
   storage: Storage,
@@ -87,25 +125,42 @@ export async function storeFanMessage(
     text: string;
     fanName: string | undefined;
     attachment: CheckedAttachment | null;
+    clientKey?: string | undefined;
+    now?: Date;
   },
-): Promise<string> {
-  const { creator, fan, attachment } = options;
+): Promise<{ messageId: string; created: boolean }> {
+  const { creator, fan, attachment, clientKey } = options;
   let key: string | null = null;
   if (attachment) {
     key = `attachments/${creator.id}/${randomUUID()}`;
     await storage.put(key, attachment.buffer, attachment.mime);
   }
+  let result: { messageId: string; created: boolean };
   try {
-    return await db.transaction().execute(async (trx) => {
-      const id = await messagesRepository(trx).insert({
+    result = await db.transaction().execute(async (trx) => {
+      const messages = messagesRepository(trx);
+      const values = {
         creatorId: creator.id,
         fanRowId: fan.id,
-        sender: 'fan',
+        sender: 'fan' as const,
         body: options.text,
-        status: 'pending',
+        status: 'pending' as const,
         replyTo: null,
         fanName: options.fanName ?? fan.name ?? defaultFanName(fan.fan_key),
-      });
+      };
+      let id: string | undefined;
+      if (clientKey) {
+        await messages.releaseClientKey(fan.id, clientKey, idempotencyCutoff(options.now ?? new Date()));
+        id = await messages.insertKeyed({ ...values, clientKey });
+        if (id === undefined) {
+          // A concurrent request with the same key stored it first; its transaction has committed.
+          const original = await messages.findByClientKey(fan.id, clientKey);
+          if (!original) throw conflict('The same message is being sent right now. Please try again.');
+          return { messageId: original.id, created: false };
+        }
+      } else {
+        id = await messages.insert(values);
+      }
       if (attachment && key) {
         await attachmentsRepository(trx).insert({
           messageId: id,
@@ -118,12 +173,15 @@ export async function storeFanMessage(
         });
       }
       await fansRepository(trx).touch(fan.id, options.fanName);
-      return id;
+      return { messageId: id, created: true };
     });
   } catch (err) {
     if (key) await storage.remove(key).catch(() => {});
     throw err;
   }
+  // The question was already stored: this copy of the file is not needed.
+  if (!result.created && key) await storage.remove(key).catch(() => {});
+  return result;
 }
 
 /**

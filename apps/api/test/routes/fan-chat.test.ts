@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
+  eventually,
   FanBrowser,
   identity,
   json,
   onboard,
+  PNG_1PX,
+  sent,
   setCookies,
   startTestApp,
   type TestApp,
@@ -287,5 +293,196 @@ describe('rate limits on /api/ask', () => {
     expect(
       (await new FanBrowser(t, undefined, { 'x-forwarded-for': address() }).ask('rita', 'Human')).status,
     ).toBe(200);
+  });
+});
+
+describe('Idempotency-Key on /api/ask', () => {
+  let t: TestApp;
+  let openai: FakeOpenAI;
+  let vera: string;
+  beforeAll(async () => {
+    openai = await startFakeOpenAI();
+    t = await startTestApp({
+      env: {
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: openai.baseUrl,
+        ASK_RATE_LIMIT_PER_FAN: '1000',
+        ASK_RATE_LIMIT_PER_IP: '1000',
+      },
+    });
+    vera = await onboard(t, 'vera');
+    await onboard(t, 'walt');
+    // Online: the AI stays out unless a test sends vera Offline.
+    await call(t, 'POST', '/api/toggle-status', vera, { creator: 'vera' });
+    openai.answerWith(() => 'Stretch first.');
+  });
+  afterAll(async () => {
+    await t.close();
+    await openai.close();
+  });
+
+  const key = () => `outbox-${randomBytes(8).toString('hex')}`;
+  const withKey = (k: string) => ({ 'idempotency-key': k });
+
+  async function storedWithText(text: string) {
+    return t.db.db.selectFrom('messages').selectAll().where('body', '=', text).execute();
+  }
+
+  it('stores a question sent twice with the same key once, and answers the resend like the first send', async () => {
+    const fan = new FanBrowser(t);
+    const k = key();
+    const first = await fan.ask('vera', 'Sent once, answer lost', {}, withKey(k));
+    expect(first.status).toBe(200);
+    const firstBody = await json(first);
+    const again = await fan.ask('vera', 'Sent once, answer lost', {}, withKey(k));
+    expect(again.status).toBe(200);
+    expect(again.headers.get('cache-control')).toBe('no-store');
+    expect(setCookies(again).fp_fan).toBeUndefined();
+    expect(await json(again)).toEqual(firstBody);
+    expect(firstBody).toMatchObject({ success: true, aiWillAnswer: false, message: { status: 'pending' } });
+
+    const rows = await storedWithText('Sent once, answer lost');
+    expect(rows).toHaveLength(1);
+    expect(String(rows[0]!.id)).toBe((firstBody.message as unknown as { id: string }).id);
+    expect(rows[0]!.client_key).toBe(k);
+    expect((await fan.messages('vera')).map((m) => m.message)).toEqual(['Sent once, answer lost']);
+  });
+
+  it('stores two questions sent with different keys, and questions without a key every time', async () => {
+    const fan = new FanBrowser(t);
+    const a = await sent(await fan.ask('vera', 'Same words', {}, withKey(key())));
+    const b = await sent(await fan.ask('vera', 'Same words', {}, withKey(key())));
+    expect(a.message.id).not.toBe(b.message.id);
+    expect((await fan.ask('vera', 'No key')).status).toBe(200);
+    expect((await fan.ask('vera', 'No key')).status).toBe(200);
+    expect((await fan.messages('vera')).map((m) => m.message)).toEqual([
+      'Same words',
+      'Same words',
+      'No key',
+      'No key',
+    ]);
+  });
+
+  it('stores one question when the same key arrives many times at once; every request gets it', async () => {
+    const fan = new FanBrowser(t);
+    // First contact binds the fan cookie; the resends then race.
+    expect((await fan.ask('vera', 'Hello first')).status).toBe(200);
+    const k = key();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => fan.ask('vera', 'Raced resend', {}, withKey(k))),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
+    const ids = new Set(await Promise.all(answers.map(async (res) => (await sent(res)).message.id)));
+    expect(ids.size).toBe(1);
+    expect(await storedWithText('Raced resend')).toHaveLength(1);
+  });
+
+  it('keys belong to one fan of one creator: another fan, or the same browser with another creator, stores its own', async () => {
+    const k = key();
+    const one = new FanBrowser(t);
+    const two = new FanBrowser(t);
+    const a = await sent(await one.ask('vera', 'Shared key', {}, withKey(k)));
+    const b = await sent(await two.ask('vera', 'Shared key', {}, withKey(k)));
+    const c = await sent(await one.ask('walt', 'Shared key', {}, withKey(k)));
+    expect(new Set([a.message.id, b.message.id, c.message.id]).size).toBe(3);
+    expect(await storedWithText('Shared key')).toHaveLength(3);
+    // The key does not let another browser read or claim the fan's message.
+    const thief = new FanBrowser(t, one.fanId);
+    expect((await thief.ask('vera', 'Shared key', {}, withKey(k))).status).toBe(403);
+  });
+
+  it('refuses a key reused for a different question with 422, storing nothing', async () => {
+    const fan = new FanBrowser(t);
+    const k = key();
+    await fan.ask('vera', 'The original', {}, withKey(k));
+    const other = await fan.ask('vera', 'Something else', {}, withKey(k));
+    expect(other.status).toBe(422);
+    expect(await json(other)).toEqual({ error: 'idempotency_key_reused', message: expect.any(String) });
+    expect((await fan.messages('vera')).map((m) => m.message)).toEqual(['The original']);
+  });
+
+  it('stores a resend with its attachment once', async () => {
+    const fan = new FanBrowser(t);
+    const k = key();
+    const attachment = { filename: 'photo.png', contentBase64: PNG_1PX.toString('base64') };
+    const first = await sent(await fan.ask('vera', 'With a photo', { attachment }, withKey(k)));
+    const again = await sent(await fan.ask('vera', 'With a photo', { attachment }, withKey(k)));
+    expect(again).toEqual(first);
+    expect(first.message.fileAttachment).toMatchObject({ originalFilename: 'photo.png' });
+    const files = await t.db.db
+      .selectFrom('file_attachments')
+      .select(['storage_key', 'creator_id'])
+      .where('message_id', '=', first.message.id)
+      .execute();
+    expect(files).toHaveLength(1);
+    // The resend's copy of the file is not left behind in storage.
+    const listed = await t.storage.client.send(
+      new ListObjectsV2Command({ Bucket: t.storage.bucket, Prefix: `attachments/${files[0]!.creator_id}/` }),
+    );
+    expect((listed.Contents ?? []).map((object) => object.Key)).toEqual([files[0]!.storage_key]);
+  });
+
+  it('remembers a key for 24 hours; after that the same key stores a new question', async () => {
+    const fan = new FanBrowser(t);
+    const k = key();
+    const old = await sent(await fan.ask('vera', 'Asked yesterday', {}, withKey(k)));
+    await sql`update messages set created_at = now() - interval '25 hours' where id = ${old.message.id}`.execute(
+      t.db.db,
+    );
+    const fresh = await sent(await fan.ask('vera', 'Asked yesterday', {}, withKey(k)));
+    expect(fresh.message.id).not.toBe(old.message.id);
+    const rows = await storedWithText('Asked yesterday');
+    expect(rows.map((r) => [String(r.id), r.client_key]).sort()).toEqual(
+      [
+        [old.message.id, null],
+        [fresh.message.id, k],
+      ].sort(),
+    );
+    // Within the window again, the new question is the one a resend gets.
+    expect((await sent(await fan.ask('vera', 'Asked yesterday', {}, withKey(k)))).message.id).toBe(
+      fresh.message.id,
+    );
+  });
+
+  it('an Offline creator: a resend queues no second AI answer and charges nothing more', async () => {
+    // A creator of its own, Offline from onboarding with nothing else pending.
+    const yara = await onboard(t, 'yara');
+    const text = 'How do I warm up?';
+    const modelCalls = () => openai.requests.filter((r) => r.messages.at(-1)?.content === text).length;
+    const creditsUsed = async () =>
+      (await json(await call(t, 'GET', '/api/creators/username/yara/usage', yara))).creditsUsed;
+    const fan = new FanBrowser(t);
+    const k = key();
+    const first = await sent(await fan.ask('yara', text, {}, withKey(k)));
+    expect(first.aiWillAnswer).toBe(true);
+    await eventually(async () => (await fan.messages('yara')).some((m) => m.from === 'Creatorai'));
+    expect(modelCalls()).toBe(1);
+    expect(await creditsUsed()).toBe(1);
+
+    const again = await sent(await fan.ask('yara', text, {}, withKey(k)));
+    expect(again.message.id).toBe(first.message.id);
+    expect(again.message.status).toBe('answered');
+    expect(again.aiWillAnswer).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(modelCalls()).toBe(1);
+    expect((await fan.messages('yara')).map((m) => m.from)).toEqual(['fan', 'Creatorai']);
+    expect(await creditsUsed()).toBe(1);
+  });
+
+  const badKeys: [string, string][] = [
+    ['an empty key', ''],
+    ['a key over 100 characters', 'k'.repeat(101)],
+    ['a key with spaces', 'my key'],
+    ['a key with a slash', 'outbox/1'],
+    ['two keys in one header', 'a, b'],
+  ];
+  it.each(badKeys)('refuses %s with a readable 400 and stores nothing', async (_label, bad) => {
+    const fan = new FanBrowser(t);
+    const text = `Bad key ${randomBytes(4).toString('hex')}`;
+    const res = await fan.ask('vera', text, {}, withKey(bad));
+    expect(res.status).toBe(400);
+    const body = await json(res);
+    expect(body).toEqual({ error: 'validation_error', message: expect.stringContaining('Idempotency-Key') });
+    expect(await storedWithText(text)).toHaveLength(0);
   });
 });

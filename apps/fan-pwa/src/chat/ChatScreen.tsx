@@ -5,7 +5,7 @@ import { ChatHeader } from '../components/ChatHeader.tsx';
 import { Composer } from '../components/Composer.tsx';
 import { FanNameControl } from '../components/FanNameControl.tsx';
 import { MessageList } from '../components/MessageList.tsx';
-import { ApiError, fetchCreatorProfile, type PublicCreatorProfile } from '../lib/api.ts';
+import { ApiError, fetchCreatorProfile, type PublicCreator } from '../lib/api.ts';
 import { useCreatorDocument, useOnline } from '../lib/browser.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
 import { texts } from '../texts.ts';
@@ -39,7 +39,7 @@ export function ChatScreen({ username }: { username: string }) {
   return <ChatSkeleton />;
 }
 
-function Chat({ creator }: { creator: PublicCreatorProfile }) {
+function Chat({ creator }: { creator: PublicCreator }) {
   const chat = useFanChat(creator.username);
   const online = useOnline();
   return (

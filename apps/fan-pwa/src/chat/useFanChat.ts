@@ -36,7 +36,9 @@ export function useFanChat(creator: string) {
     queryKey: ['chatlog', creator, fanId],
     queryFn: async () => {
       const requestedAt = Date.now();
-      return { messages: await fetchFanChatlog(fanId, creator), requestedAt };
+      const { messages, kept } = await fetchFanChatlog(fanId, creator);
+      // A history the service worker kept (offline) is shown, but says nothing about recent sends.
+      return { messages, requestedAt: kept ? undefined : requestedAt };
     },
     refetchInterval: POLL_MOBILE_CHAT_MS,
   });
@@ -113,14 +115,13 @@ export function useFanChat(creator: string) {
   }, [flush, reloadQueued, markSent, markRejected]);
 
   // A history read that reached the server proves the way is open: send anything still waiting.
-  const lastRead = history.dataUpdatedAt;
+  const requestedAt = history.data?.requestedAt;
   useEffect(() => {
-    if (lastRead && queued.length) void flush();
+    if (requestedAt && queued.length) void flush();
     // Only on a new read, not on every change of the queue.
-  }, [lastRead]);
+  }, [requestedAt]);
 
   // Sent messages leave local state once the history has them.
-  const requestedAt = history.data?.requestedAt;
   useEffect(() => {
     if (requestedAt) setSent((current) => pendingLocalMessages(current, requestedAt));
   }, [requestedAt]);

@@ -1,9 +1,9 @@
-import type { PublicCreatorProfile } from '../lib/api.ts';
+import type { PublicCreator } from '../lib/api.ts';
 import { formatMessageTime } from '../lib/format.ts';
 import { texts } from '../texts.ts';
 import { LinkifiedText } from './LinkifiedText.tsx';
 
-export function AnnouncementBanner({ notice }: { notice: NonNullable<PublicCreatorProfile['notice']> }) {
+export function AnnouncementBanner({ notice }: { notice: NonNullable<PublicCreator['notice']> }) {
   return (
     <section
       aria-label={texts.announcement}

@@ -1,9 +1,9 @@
-import type { PublicCreatorProfile } from '../lib/api.ts';
+import type { PublicCreator } from '../lib/api.ts';
 import { useInstallPrompt } from '../lib/browser.ts';
 import { texts } from '../texts.ts';
 import { CreatorAvatar } from './CreatorAvatar.tsx';
 
-export function ChatHeader({ creator }: { creator: PublicCreatorProfile }) {
+export function ChatHeader({ creator }: { creator: PublicCreator }) {
   const { canInstall, install } = useInstallPrompt();
   const status = creator.isOnline ? texts.online : creator.statusText;
   return (

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { ApiError, outcomeOf, toAskRequest } from './api.ts';
+import { idempotencyKeySchema } from '@fanpilot/contracts';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, outcomeOf, postAsk, toAskRequest } from './api.ts';
+import { newLocalId } from './format.ts';
 
 describe('ask request', () => {
   it('carries creator, message, fanId, and fanName and attachment only when given', () => {
@@ -29,5 +31,27 @@ describe('send outcome', () => {
   });
   it('gives up on other refusals', () => {
     for (const status of [400, 403, 404, 413]) expect(outcomeOf(error(status))).toBe('rejected');
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('is the outbox item id, a key the api accepts', async () => {
+    const id = newLocalId();
+    expect(idempotencyKeySchema.safeParse(id).success).toBe(true);
+    const fetchMock = vi.fn(async () => new Response('{"success":true}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    try {
+      await postAsk({ id, creator: 'ana', fanId: 'mobile_fan_x_1', message: 'hi', createdAt: 1 });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
+    expect(new Headers(init.headers).get('idempotency-key')).toBe(id);
+  });
+
+  it('a key reused for another message (422) is not retried', () => {
+    expect(outcomeOf(new ApiError(422, '422: reused', { error: 'idempotency_key_reused' }, null))).toBe(
+      'rejected',
+    );
   });
 });

@@ -1,22 +1,15 @@
-import type { AskRequest, ErrorBody, Message } from '@fanpilot/contracts';
+import type {
+  AskRequest,
+  AskResponse,
+  ErrorBody,
+  FanChatlogResponse,
+  FanChatMessage,
+  PublicCreator,
+} from '@fanpilot/contracts';
 import type { OutboxItem, SendOutcome } from './outbox.ts';
+import { isKeptAnswer } from './routes.ts';
 
-/**
- * GET /api/public/creators/:username. Typed here until the conversations api publishes its
- * schema in @fanpilot/contracts; then this becomes that schema's inferred type.
- */
-export interface PublicCreatorProfile {
-  username: string;
-  name: string;
-  profileImageUrl: string | null;
-  isOnline: boolean;
-  statusText: string;
-  notice: { message: string; timestamp: string } | null;
-}
-
-/** One message of GET /api/chatlog/fan/:fanId, oldest first. */
-export type FanChatMessage = Pick<Message, 'id' | 'message' | 'from' | 'created_at'> &
-  Partial<Pick<Message, 'fileAttachment' | 'status' | 'fanName'>>;
+export type { FanChatMessage, PublicCreator };
 
 /** A non-success answer. The message follows SPEC section 8: "<status>: <body or status text>". */
 export class ApiError extends Error {
@@ -40,7 +33,7 @@ function retryAfter(response: Response): number | null {
   return Number.isNaN(date) ? null : Math.max(0, Math.round((date - Date.now()) / 1000));
 }
 
-async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+async function send<T>(path: string, init: RequestInit = {}): Promise<{ body: T; headers: Headers }> {
   const headers = new Headers(init.headers);
   headers.set('accept', 'application/json');
   if (init.body !== undefined) headers.set('content-type', 'application/json');
@@ -60,25 +53,36 @@ async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
       retryAfter(response),
     );
   }
-  return (text ? JSON.parse(text) : null) as T;
+  return { body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+}
+
+async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return (await send<T>(path, init)).body;
 }
 
 const segment = encodeURIComponent;
 
-export function fetchCreatorProfile(username: string): Promise<PublicCreatorProfile> {
+/** GET /api/public/creators/:username: the creator's card. */
+export function fetchCreatorProfile(username: string): Promise<PublicCreator> {
   return request(`/api/public/creators/${segment(username)}`);
 }
 
+export interface FanChatlog {
+  /** Oldest first. */
+  messages: FanChatMessage[];
+  /** True when the service worker answered from what it kept (offline): not a fresh read. */
+  kept: boolean;
+}
+
 /** The fan's conversation; a fan who never wrote has none yet (404 reads as empty). */
-export async function fetchFanChatlog(fanId: string, creator: string): Promise<FanChatMessage[]> {
+export async function fetchFanChatlog(fanId: string, creator: string): Promise<FanChatlog> {
   try {
-    const body = await request<{ messages?: FanChatMessage[] } | FanChatMessage[]>(
+    const { body, headers } = await send<Partial<FanChatlogResponse> | null>(
       `/api/chatlog/fan/${segment(fanId)}?creator=${segment(creator)}`,
     );
-    const messages = Array.isArray(body) ? body : (body?.messages ?? []);
-    return messages;
+    return { messages: body?.messages ?? [], kept: isKeptAnswer(headers) };
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return [];
+    if (err instanceof ApiError && err.status === 404) return { messages: [], kept: false };
     throw err;
   }
 }
@@ -96,7 +100,7 @@ export function toAskRequest(item: OutboxItem): AskRequest {
 }
 
 /** POST /api/ask. The item's id is the Idempotency-Key, so a retried send is taken once. */
-export function postAsk(item: OutboxItem): Promise<{ success: boolean }> {
+export function postAsk(item: OutboxItem): Promise<AskResponse> {
   return request('/api/ask', {
     method: 'POST',
     body: JSON.stringify(toAskRequest(item)),

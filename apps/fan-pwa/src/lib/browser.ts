@@ -10,6 +10,19 @@ export function registerServiceWorker() {
   else window.addEventListener('load', () => void register(), { once: true });
 }
 
+/**
+ * On a fan's first visit the page reads the creator and the chat before its service worker is
+ * installed, so those reads go straight to the network and nothing is kept for offline use; the
+ * next read of the creator would come only with the next poll. Calls `reread` once, when the
+ * worker takes control of a page that opened without one, so the reads are made again through the
+ * worker, which keeps them. A page the worker controlled from the start needs nothing.
+ */
+export function whenServiceWorkerTakesControl(reread: () => void) {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  if (navigator.serviceWorker.controller) return;
+  navigator.serviceWorker.addEventListener('controllerchange', () => reread(), { once: true });
+}
+
 interface SyncManagerLike {
   register: (tag: string) => Promise<void>;
 }

@@ -2,7 +2,14 @@
 import { sendOutboxItem } from '../lib/api.ts';
 import { idbOutboxStore } from '../lib/idbOutboxStore.ts';
 import { createOutbox, OUTBOX_SYNC_TAG } from '../lib/outbox.ts';
-import { CACHED_API_READ, FAN_PAGE_ROUTE, SHELL_INDEX } from '../lib/routes.ts';
+import {
+  CACHED_API_READ,
+  creatorPhotoToKeep,
+  FAN_PAGE_ROUTE,
+  KEPT_ANSWER_HEADER,
+  PUBLIC_CREATOR_READ,
+  SHELL_INDEX,
+} from '../lib/routes.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 declare const __PRECACHE__: string[];
@@ -38,17 +45,56 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-/** The network's answer when there is one (kept for later), else the last kept answer. */
-async function networkFirst(request: Request, fallbackUrl?: string): Promise<Response> {
-  const cache = await caches.open(fallbackUrl ? SHELL_CACHE : DATA_CACHE);
+/** A page route: the network's page when there is one, else the precached shell. */
+async function pageNetworkFirst(request: Request): Promise<Response> {
   try {
-    const response = await fetch(request);
-    if (response.ok && !fallbackUrl) await cache.put(request, response.clone());
-    return response;
+    return await fetch(request);
   } catch (err) {
-    const kept = await cache.match(fallbackUrl ?? request);
-    if (kept) return kept;
+    const shell = await caches.match(SHELL_INDEX, { cacheName: SHELL_CACHE });
+    if (shell) return shell;
     throw err;
+  }
+}
+
+/**
+ * A fan page's read: the network's answer when there is one (kept for later), else the last kept
+ * answer, marked with KEPT_ANSWER_HEADER so the page knows it did not come from the server.
+ */
+async function readNetworkFirst(event: FetchEvent): Promise<Response> {
+  const { request } = event;
+  const cache = await caches.open(DATA_CACHE);
+  let response: Response;
+  try {
+    response = await fetch(request);
+  } catch (err) {
+    const kept = await cache.match(request);
+    if (kept) return markKept(kept);
+    throw err;
+  }
+  if (response.ok) {
+    await cache.put(request, response.clone());
+    // The creator's photo is kept with their card, so the chat opened offline shows it too.
+    if (PUBLIC_CREATOR_READ.test(new URL(request.url).pathname)) {
+      event.waitUntil(keepCreatorPhoto(cache, response.clone()));
+    }
+  }
+  return response;
+}
+
+function markKept(kept: Response): Response {
+  const headers = new Headers(kept.headers);
+  headers.set(KEPT_ANSWER_HEADER, '1');
+  return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers });
+}
+
+async function keepCreatorPhoto(cache: Cache, creatorRead: Response) {
+  try {
+    const url = creatorPhotoToKeep(await creatorRead.json(), self.location.origin);
+    if (!url || (await cache.match(url))) return;
+    const photo = await fetch(url, { credentials: 'same-origin' });
+    if (photo.ok) await cache.put(url, photo);
+  } catch {
+    // The page falls back to the default avatar.
   }
 }
 
@@ -65,14 +111,14 @@ self.addEventListener('fetch', (event) => {
   // The worker's scope is the whole origin (the fan routes share no prefix); it answers only for
   // the fan app and leaves every other request, the dashboard's included, to the browser.
   if (request.mode === 'navigate') {
-    if (FAN_PAGE_ROUTE.test(url.pathname)) event.respondWith(networkFirst(request, SHELL_INDEX));
+    if (FAN_PAGE_ROUTE.test(url.pathname)) event.respondWith(pageNetworkFirst(request));
     return;
   }
   if (url.pathname.startsWith('/fan/') && url.pathname !== '/fan/sw.js') {
     event.respondWith(shellFirst(request));
     return;
   }
-  if (CACHED_API_READ.test(url.pathname) && fromFanPage(request)) event.respondWith(networkFirst(request));
+  if (CACHED_API_READ.test(url.pathname) && fromFanPage(request)) event.respondWith(readNetworkFirst(event));
 });
 
 /** Whether a fan page asked; the dashboard's reads on the same origin are left alone and never kept. */

@@ -1,4 +1,5 @@
 import {
+  askHeadersSchema,
   askRequestSchema,
   askResponseSchema,
   CREDITS_PER_AI_ANSWER,
@@ -15,17 +16,19 @@ import { creditBalance, enqueueAnswer } from '@fanpilot/knowledge/answer';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
-import { forbidden, notFound } from '../../errors.ts';
+import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { chatbotsRepository } from '../../repositories/chatbots.ts';
 import { creatorsRepository } from '../../repositories/creators.ts';
 import { fansRepository } from '../../repositories/fans.ts';
-import { messagesRepository } from '../../repositories/messages.ts';
+import { type MessageView, messagesRepository } from '../../repositories/messages.ts';
 import { noticesRepository } from '../../repositories/notices.ts';
 import {
   checkAttachment,
   claimFan,
   FAN_FORBIDDEN_MESSAGE,
+  findAskedWithKey,
+  isSameQuestion,
   storeFanMessage,
 } from '../../services/conversations.ts';
 import { ensureFanToken, fanTokenHash } from '../../services/fan-identity.ts';
@@ -72,16 +75,23 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     message: tooMany,
   });
 
+  /** Whether the creator's AI answers a question asked now: Offline, a chatbot, a credit left. */
+  const aiAnswers = async (creator: CreatorRow) =>
+    !creator.is_online &&
+    Boolean(await chatbotsRepository(app.db).findByCreator(creator.id)) &&
+    (await creditBalance(app.db, creator.id)) >= CREDITS_PER_AI_ANSWER;
+
   r.post(
     '/api/ask',
     {
       bodyLimit: ASK_BODY_LIMIT,
       onRequest: perIp,
       preHandler: perFan,
-      schema: { body: askRequestSchema, response: { 200: askResponseSchema } },
+      schema: { headers: askHeadersSchema, body: askRequestSchema, response: { 200: askResponseSchema } },
     },
     async (request, reply) => {
       const body = request.body;
+      const clientKey = request.headers['idempotency-key'];
       const creator = await onboarded(body.creator);
       // Everything that can be refused is refused before anything is written.
       const attachment = body.attachment
@@ -93,31 +103,52 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         fanName: body.fanName,
         secureCookie: opts.secureCookie,
       });
-      const messageId = await storeFanMessage(app.db, app.storage, {
+      reply.header('cache-control', 'no-store');
+
+      /** A resend (same Idempotency-Key): the stored question's answer; nothing stored, queued or charged. */
+      const replay = async (stored: MessageView) => {
+        if (!isSameQuestion(stored, body.message, attachment)) {
+          throw new HttpError(
+            422,
+            'idempotency_key_reused',
+            'This Idempotency-Key was already used for a different message; send a new message with a new key.',
+          );
+        }
+        const aiWillAnswer =
+          stored.status === 'pending'
+            ? await aiAnswers(creator)
+            : await messagesRepository(app.db).hasAiReply(stored.id);
+        return { success: true as const, message: toFanChatMessage(stored), aiWillAnswer };
+      };
+
+      if (clientKey) {
+        const earlier = await findAskedWithKey(app.db, fan.id, clientKey);
+        if (earlier) return replay(earlier);
+      }
+      const stored = await storeFanMessage(app.db, app.storage, {
         creator,
         fan,
         text: body.message,
         fanName: body.fanName,
         attachment,
+        clientKey,
       });
+      const messages = messagesRepository(app.db);
+      // A concurrent request with the same key stored it first.
+      if (!stored.created) return replay((await messages.findView(stored.messageId))!);
 
       let aiWillAnswer = false;
-      if (
-        !creator.is_online &&
-        (await chatbotsRepository(app.db).findByCreator(creator.id)) &&
-        (await creditBalance(app.db, creator.id)) >= CREDITS_PER_AI_ANSWER
-      ) {
+      if (await aiAnswers(creator)) {
         try {
-          await enqueueAnswer(app.jobs, messageId);
+          await enqueueAnswer(app.jobs, stored.messageId);
           aiWillAnswer = true;
         } catch (err) {
           // The question is stored and pending; recovery on start hands it to the AI later.
-          request.log.error({ err, messageId }, 'could not enqueue the answer job');
+          request.log.error({ err, messageId: stored.messageId }, 'could not enqueue the answer job');
         }
       }
-      const stored = await messagesRepository(app.db).findView(messageId);
-      reply.header('cache-control', 'no-store');
-      return { success: true as const, message: toFanChatMessage(stored!), aiWillAnswer };
+      const view = await messages.findView(stored.messageId);
+      return { success: true as const, message: toFanChatMessage(view!), aiWillAnswer };
     },
   );
 
