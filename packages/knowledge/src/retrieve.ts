@@ -1,5 +1,5 @@
 import type { Database } from '@fanpilot/db';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { createEmbedder, type Embedder, vectorLiteral } from './ingest/embeddings.ts';
 import { hasVectorColumn } from './ingest/store.ts';
 
@@ -89,8 +89,9 @@ const toChunk = (r: Row): RetrievedChunk => ({
   score: Number(r.score),
 });
 
-async function fullText(db: Kysely<Database>, chatbotId: string, question: string, limit: number) {
-  const rows = await db
+/** A chatbot's chunks whose item is ready, with what a source line needs. */
+function readyChunks(db: Kysely<Database>, chatbotId: string) {
+  return db
     .selectFrom('chunks')
     .innerJoin('knowledge_items', 'knowledge_items.id', 'chunks.knowledge_item_id')
     .select([
@@ -102,15 +103,24 @@ async function fullText(db: Kysely<Database>, chatbotId: string, question: strin
       'knowledge_items.url',
       'knowledge_items.youtube_url',
       'knowledge_items.file_name',
-      sql<number>`ts_rank_cd(chunks.tsv, websearch_to_tsquery('english', ${question}))`.as('score'),
     ])
     .where('chunks.chatbot_id', '=', chatbotId)
-    .where('knowledge_items.status', 'in', ['completed', 'active'])
-    .where(sql<boolean>`chunks.tsv @@ websearch_to_tsquery('english', ${question})`)
+    .where('knowledge_items.status', 'in', ['completed', 'active']);
+}
+
+/** Chunks matching a tsquery, best rank first. */
+function matching(db: Kysely<Database>, chatbotId: string, tsquery: RawBuilder<unknown>, limit: number) {
+  return readyChunks(db, chatbotId)
+    .select(sql<number>`ts_rank_cd(chunks.tsv, ${tsquery})`.as('score'))
+    .where(sql<boolean>`chunks.tsv @@ ${tsquery}`)
     .orderBy('score', 'desc')
     .orderBy('chunks.id', 'asc')
     .limit(limit)
     .execute();
+}
+
+async function fullText(db: Kysely<Database>, chatbotId: string, question: string, limit: number) {
+  const rows = await matching(db, chatbotId, sql`websearch_to_tsquery('english', ${question})`, limit);
   // websearch_to_tsquery ANDs the words; a question rarely shares all of them, so fall back to OR.
   return rows.length > 0 ? rows : anyWords(db, chatbotId, question, limit);
 }
@@ -131,22 +141,8 @@ async function similar(
     return [];
   }
   const literal = vectorLiteral(query);
-  return db
-    .selectFrom('chunks')
-    .innerJoin('knowledge_items', 'knowledge_items.id', 'chunks.knowledge_item_id')
-    .select([
-      'chunks.id as chunkId',
-      'chunks.knowledge_item_id as knowledgeItemId',
-      'chunks.content',
-      'chunks.metadata',
-      'knowledge_items.title',
-      'knowledge_items.url',
-      'knowledge_items.youtube_url',
-      'knowledge_items.file_name',
-      sql<number>`1 - (embedding <=> ${literal}::vector)`.as('score'),
-    ])
-    .where('chunks.chatbot_id', '=', chatbotId)
-    .where('knowledge_items.status', 'in', ['completed', 'active'])
+  return readyChunks(db, chatbotId)
+    .select(sql<number>`1 - (embedding <=> ${literal}::vector)`.as('score'))
     .where(sql<boolean>`embedding is not null and vector_dims(embedding) = ${query.length}`)
     .orderBy(sql`embedding <=> ${literal}::vector`)
     .orderBy('chunks.id', 'asc')
@@ -161,26 +157,5 @@ async function anyWords(db: Kysely<Database>, chatbotId: string, question: strin
     ?.filter((w) => w.length > 1)
     .slice(0, 30);
   if (!words?.length) return [];
-  const query = words.join(' | ');
-  return db
-    .selectFrom('chunks')
-    .innerJoin('knowledge_items', 'knowledge_items.id', 'chunks.knowledge_item_id')
-    .select([
-      'chunks.id as chunkId',
-      'chunks.knowledge_item_id as knowledgeItemId',
-      'chunks.content',
-      'chunks.metadata',
-      'knowledge_items.title',
-      'knowledge_items.url',
-      'knowledge_items.youtube_url',
-      'knowledge_items.file_name',
-      sql<number>`ts_rank_cd(chunks.tsv, to_tsquery('english', ${query}))`.as('score'),
-    ])
-    .where('chunks.chatbot_id', '=', chatbotId)
-    .where('knowledge_items.status', 'in', ['completed', 'active'])
-    .where(sql<boolean>`chunks.tsv @@ to_tsquery('english', ${query})`)
-    .orderBy('score', 'desc')
-    .orderBy('chunks.id', 'asc')
-    .limit(limit)
-    .execute();
+  return matching(db, chatbotId, sql`to_tsquery('english', ${words.join(' | ')})`, limit);
 }
