@@ -7,10 +7,18 @@
  * Needs PostgreSQL and Redis (BENCH_DATABASE_URL / BENCH_REDIS_URL, defaulting to TEST_* or the
  * machine's loopback servers). Builds nothing: runs dist/main.js when built, the source otherwise.
  * Units: a PDF page, a DOCX document, a web page each count as one page.
+ *
+ * Like with like: the bare parsers take each source's bytes from memory and only extract and chunk.
+ * The pipeline also does everything a real ingest must: the job through BullMQ, claiming the item,
+ * downloading the file from S3 (a loopback s3rver) or fetching the page over HTTP with the SSRF
+ * guard, checking its type, and writing the chunks (with their full-text index) to PostgreSQL.
+ * PostgreSQL, Redis and s3rver run on the same cores as the parsers.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +37,8 @@ const DOCXS = Number(process.env.BENCH_DOCXS ?? 40);
 const WEB_PAGES = Number(process.env.BENCH_WEB_PAGES ?? 60);
 /** Parser threads: the CPU-bound part, one per core. */
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
-/** Jobs the worker runs at once (I/O waits overlap with parsing). */
-const JOBS = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 2);
+/** Jobs the worker runs at once (I/O waits overlap with parsing); unset: the worker's default. */
+const JOBS = process.env.BENCH_WORKER_CONCURRENCY;
 const dbUrl =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
@@ -208,6 +216,7 @@ async function main() {
       }
     }
 
+    const healthPort = await freePort();
     const here = fileURLToPath(new URL('.', import.meta.url));
     const built = path.join(here, '../dist/main.js');
     const args = existsSync(built) ? [built] : ['--import', 'tsx', path.join(here, '../src/main.ts')];
@@ -223,9 +232,9 @@ async function main() {
         S3_ACCESS_KEY_ID: 'S3RVER',
         S3_SECRET_ACCESS_KEY: 'S3RVER',
         S3_FORCE_PATH_STYLE: 'true',
-        WORKER_CONCURRENCY: String(JOBS),
+        ...(JOBS ? { WORKER_CONCURRENCY: JOBS } : {}),
         INGEST_PARSER_THREADS: String(CONCURRENCY),
-        WORKER_HEALTH_PORT: '0',
+        WORKER_HEALTH_PORT: String(healthPort),
         WORKER_HEALTH_HOST: '127.0.0.1',
         INGEST_ALLOWED_PRIVATE_HOSTS: 'localhost',
         LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL ?? 'warn',
@@ -235,13 +244,18 @@ async function main() {
     // BENCH_WORKER_LOG=file keeps the worker's JSON log (with BENCH_WORKER_LOG_LEVEL=info: per-item timings).
     const logFile = process.env.BENCH_WORKER_LOG;
     if (logFile) worker.stdout?.on('data', (d) => appendFileSync(logFile, d));
-    // Ready once its health port answers.
+    // Ready once its health port answers (its 'ready' line is not logged at the warn level).
     let out = '';
     worker.stdout?.on('data', (d) => (out += d));
-    for (let i = 0; i < 300 && !out.includes('ingest worker ready'); i++) {
+    let ready = false;
+    for (let i = 0; i < 600 && !ready; i++) {
       if (worker.exitCode !== null) throw new Error(`worker exited: ${out}`);
-      await new Promise((r) => setTimeout(r, 100));
+      ready = await fetch(`http://127.0.0.1:${healthPort}/healthz`)
+        .then((r) => r.ok)
+        .catch(() => false);
+      if (!ready) await new Promise((r) => setTimeout(r, 50));
     }
+    if (!ready) throw new Error(`worker not ready: ${out}`);
     // Warm the worker's parser threads with the first items, off the clock.
     const warm = ids.slice(0, CONCURRENCY);
     for (const id of warm) await jobs.enqueue(INGEST_QUEUE, { knowledgeItemId: id, run: id }, { jobId: id });
@@ -280,6 +294,9 @@ async function main() {
       `  end to end through the worker   ${fmt(pipeline)} pages/s   (${((pipeline / bare) * 100).toFixed(0)}% of 1-thread bare, ${((pipeline / pooled) * 100).toFixed(0)}% of ${CONCURRENCY}-thread bare)`,
     );
     console.log(
+      `  bare = extract + chunk of bytes already in memory; end to end adds BullMQ, the item claim, the S3 download or HTTP fetch, the type check and the PostgreSQL write (${JOBS ?? 'default'} jobs in flight, ${CONCURRENCY} parser threads; PostgreSQL, Redis and s3rver share the cores)`,
+    );
+    console.log(
       JSON.stringify({
         bench: 'ingest',
         sources: docs.length,
@@ -307,6 +324,17 @@ async function main() {
     await s3.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 async function waitAll(db: ReturnType<typeof createDb>['db'], ids: string[]) {

@@ -36,7 +36,11 @@ export const workerEnvSchema = z.object({
   ANTHROPIC_API_KEY: optionalString,
   GOOGLE_GENAI_API_KEY: optionalString,
   DEEPSEEK_API_KEY: optionalString,
-  WORKER_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
+  /**
+   * Jobs in flight. More than the parser threads, so one job's download and database writes overlap
+   * another's parsing (the parser threads, at most one per core, are the CPU-bound part).
+   */
+  WORKER_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(4)),
   WORKER_HEALTH_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3100)),
   WORKER_HEALTH_HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
   /** How long a shutdown waits for jobs in flight before giving up. */

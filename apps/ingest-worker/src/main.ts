@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { createJobRunner } from '@fanpilot/jobs';
@@ -46,7 +47,8 @@ async function main() {
     storage,
     env: env.ingest,
     maxAttempts: env.JOBS_ATTEMPTS,
-    concurrency: env.WORKER_CONCURRENCY,
+    // Parser threads: INGEST_PARSER_THREADS, else one per core but no more than the jobs in flight.
+    concurrency: Math.min(env.WORKER_CONCURRENCY, availableParallelism()),
     logger: log,
   });
   jobs.work(

@@ -16,7 +16,7 @@ describe('worker environment', () => {
 
   it('has defaults for concurrency, health port and ingest limits', () => {
     const env = loadWorkerEnv(required);
-    expect(env).toMatchObject({ WORKER_CONCURRENCY: 2, WORKER_HEALTH_PORT: 3100, JOBS_PREFIX: 'fanpilot' });
+    expect(env).toMatchObject({ WORKER_CONCURRENCY: 4, WORKER_HEALTH_PORT: 3100, JOBS_PREFIX: 'fanpilot' });
     expect(env.ingest).toMatchObject({
       INGEST_ALLOWED_PRIVATE_HOSTS: [],
       INGEST_SITEMAP_MAX_PAGES: 50,

@@ -33,7 +33,7 @@ export const ingestEnvSchema = z.object({
   INGEST_PARSE_TIMEOUT_MS: int(60_000, 100, 600_000),
   /** Heap of a parser thread; a decompression bomb runs into it and fails the item. */
   INGEST_PARSER_MEMORY_MB: int(512, 64, 4096),
-  /** Parser threads (defaults to the job concurrency). */
+  /** Parser threads (the worker defaults them to one per core, at most its job concurrency). */
   INGEST_PARSER_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(32).optional()),
   /** After this long in processing, the sweeper re-queues (or fails) an item. */
   INGEST_STUCK_AFTER_MS: int(10 * 60_000, 1_000, 24 * 60 * 60_000),

@@ -173,7 +173,9 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
     const parts: Buffer[] = [];
     let total = 0;
     for await (const chunk of object.body) {
-      const buf = Buffer.from(chunk as Uint8Array);
+      const part = chunk as Uint8Array;
+      // A view, not a copy: the bytes are copied once, by the concat below.
+      const buf = Buffer.from(part.buffer, part.byteOffset, part.byteLength);
       total += buf.length;
       if (total > KNOWLEDGE_FILE_MAX_BYTES) {
         object.body.destroy();

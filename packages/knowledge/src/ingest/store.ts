@@ -35,54 +35,55 @@ export type StoreOutcome = 'stored' | 'superseded' | 'gone';
 const clean = (s: string) => s.replaceAll('\u0000', '');
 
 /**
- * Replaces the item's chunks and marks it ready, in one transaction: running a job twice leaves one
- * set of chunks, never two. `completed` means full-text indexed; `active` means embedded as well.
+ * Replaces the item's chunks and marks it ready, atomically: running a job twice leaves one set of
+ * chunks, never two. `completed` means full-text indexed; `active` means embedded as well.
+ *
+ * One statement, one round trip: marking the item ready (which takes its row lock, and matches
+ * nothing when a newer run owns the item or it was deleted), deleting its old chunks and inserting
+ * the new ones, all rows passed as one JSON parameter. The insert reads the delete's count, so the
+ * old chunks are gone before the first new one goes in (the unique (item, ordinal) key holds).
  */
 export async function storeChunks(db: Kysely<Database>, input: StoreChunksInput): Promise<StoreOutcome> {
   const vectors = input.embeddings && (await hasVectorColumn(db)) ? input.embeddings : null;
-  return db.transaction().execute(async (trx) => {
-    // Marking the item ready first takes its row lock; a newer run or a deletion leaves nothing to mark.
-    let owned = trx
-      .updateTable('knowledge_items')
-      .set({
-        status: vectors ? 'active' : 'completed',
-        error: null,
-        processed_at: new Date(),
-        updated_at: new Date(),
-        started_at: null,
-        chunk_count: input.chunks.length,
-        ...(input.title ? { title: clean(input.title).slice(0, 500) } : {}),
-      })
-      .where('id', '=', input.itemId);
-    if (input.run) {
-      const run = input.run;
-      owned = owned.where((eb) => eb.or([eb('job_run', '=', run), eb('job_run', 'is', null)]));
-    }
-    const item = await owned.returning(['chatbot_id']).executeTakeFirst();
-    if (!item) {
-      const exists = await trx
-        .selectFrom('knowledge_items')
-        .select('id')
-        .where('id', '=', input.itemId)
-        .executeTakeFirst();
-      return exists ? 'superseded' : 'gone';
-    }
-    await trx.deleteFrom('chunks').where('knowledge_item_id', '=', input.itemId).execute();
-    const rows = input.chunks.map((c, ordinal) => ({
-      knowledge_item_id: input.itemId,
-      chatbot_id: item.chatbot_id,
-      ordinal,
-      content: clean(c.content),
-      metadata: clean(JSON.stringify(c.metadata)),
-      ...(vectors?.[ordinal] ? { embedding: sql`${vectorLiteral(vectors[ordinal])}::vector` } : {}),
-    }));
-    for (let i = 0; i < rows.length; i += 500) {
-      // The embedding column is not in the typed schema: it exists only with pgvector.
-      await trx
-        .insertInto('chunks')
-        .values(rows.slice(i, i + 500) as never)
-        .execute();
-    }
-    return 'stored';
-  });
+  const rows = input.chunks.map((c, ordinal) => ({
+    ordinal,
+    content: clean(c.content),
+    metadata: c.metadata,
+    ...(vectors?.[ordinal] ? { embedding: vectorLiteral(vectors[ordinal]) } : {}),
+  }));
+  const now = new Date();
+  const title = input.title ? sql`, title = ${clean(input.title).slice(0, 500)}` : sql``;
+  const run = input.run;
+  const owner = run ? sql` and (job_run = ${run} or job_run is null)` : sql``;
+  // The embedding column is not in the typed schema: it exists only with pgvector.
+  const embeddingColumn = vectors ? sql`, embedding` : sql``;
+  const embeddingValue = vectors ? sql`, r.embedding::vector` : sql``;
+  const result = await sql<{ owned: number; added: number }>`
+    with owned as (
+      update knowledge_items
+      set status = ${vectors ? 'active' : 'completed'}, error = null, processed_at = ${now},
+        updated_at = ${now}, started_at = null, chunk_count = ${input.chunks.length}${title}
+      where id = ${input.itemId}${owner}
+      returning id, chatbot_id
+    ), cleared as (
+      delete from chunks where knowledge_item_id in (select id from owned) returning 1
+    ), added as (
+      insert into chunks (knowledge_item_id, chatbot_id, ordinal, content, metadata${embeddingColumn})
+      select o.id, o.chatbot_id, r.ordinal, r.content, r.metadata${embeddingValue}
+      from owned o
+      cross join (select count(*) as n from cleared) c
+      cross join json_to_recordset(${JSON.stringify(rows)}::json)
+        as r(ordinal int, content text, metadata jsonb, embedding text)
+      returning 1
+    )
+    select (select count(*) from owned)::int as owned, (select count(*) from added)::int as added`.execute(
+    db,
+  );
+  if ((result.rows[0]?.owned ?? 0) > 0) return 'stored';
+  const exists = await db
+    .selectFrom('knowledge_items')
+    .select('id')
+    .where('id', '=', input.itemId)
+    .executeTakeFirst();
+  return exists ? 'superseded' : 'gone';
 }
