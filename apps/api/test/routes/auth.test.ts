@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieHeader, identity, json, setCookies, startTestApp, type TestApp } from '../helpers.ts';
 
+/** The browser's side of the code flow: start, let the provider approve, land on our callback. */
+async function codeFlow(t: TestApp, startPath = '/auth/google') {
+  const start = await fetch(`${t.url}${startPath}`, { redirect: 'manual' });
+  const jar = setCookies(start);
+  const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+  const callback = await fetch(authorize.headers.get('location')!, {
+    redirect: 'manual',
+    headers: { cookie: cookieHeader(jar) },
+  });
+  return { jar, callback };
+}
+
 describe('sign-in with the OpenID provider', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -24,13 +36,7 @@ describe('sign-in with the OpenID provider', () => {
 
   it('creates the creator on first sign-in, sets a signed httpOnly Lax cookie and sends them to onboarding', async () => {
     t.oidc.setIdentity(identity('bob'));
-    const start = await fetch(`${t.url}/auth/google`, { redirect: 'manual' });
-    const jar = setCookies(start);
-    const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-    const callback = await fetch(authorize.headers.get('location')!, {
-      redirect: 'manual',
-      headers: { cookie: cookieHeader(jar) },
-    });
+    const { callback } = await codeFlow(t);
     expect(callback.status).toBe(302);
     expect(callback.headers.get('location')).toBe('/creator-signup');
     const line = callback.headers.getSetCookie().find((c) => c.startsWith('fp_session='))!;
@@ -78,14 +84,8 @@ describe('sign-in with the OpenID provider', () => {
   });
 
   it('in a popup, answers a page that closes itself', async () => {
-    const start = await fetch(`${t.url}/auth/google?popup=1`, { redirect: 'manual' });
-    const jar = setCookies(start);
+    const { jar, callback } = await codeFlow(t, '/auth/google?popup=1');
     expect(jar.fp_oauth_popup).toBe('1');
-    const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-    const callback = await fetch(authorize.headers.get('location')!, {
-      redirect: 'manual',
-      headers: { cookie: cookieHeader(jar) },
-    });
     expect(callback.status).toBe(200);
     expect(callback.headers.get('content-type')).toContain('text/html');
     expect(await callback.text()).toContain('window.close()');
@@ -146,13 +146,7 @@ describe('sign-in with the OpenID provider', () => {
       response.statusCode = 500;
       response.body = { error: 'server_error' };
     });
-    const start = await fetch(`${t.url}/auth/google`, { redirect: 'manual' });
-    const jar = setCookies(start);
-    const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-    const res = await fetch(authorize.headers.get('location')!, {
-      redirect: 'manual',
-      headers: { cookie: cookieHeader(jar) },
-    });
+    const { callback: res } = await codeFlow(t);
     expect(res.status).toBe(302);
     expect(new URL(res.headers.get('location')!, t.url).searchParams.get('error')).toBe(
       'oauth_callback_failed',
@@ -164,13 +158,7 @@ describe('sign-in with the OpenID provider', () => {
     t.oidc.server.service.once(Events.BeforeUserinfo, (response) => {
       response.body = { name: 'No Subject' };
     });
-    const start = await fetch(`${t.url}/auth/google`, { redirect: 'manual' });
-    const jar = setCookies(start);
-    const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-    const res = await fetch(authorize.headers.get('location')!, {
-      redirect: 'manual',
-      headers: { cookie: cookieHeader(jar) },
-    });
+    const { callback: res } = await codeFlow(t);
     expect(res.status).toBe(302);
     expect(new URL(res.headers.get('location')!, t.url).searchParams.get('error')).toBe('no_user_returned');
   });
