@@ -33,10 +33,8 @@ export async function verifyUploadedImage(
   } else {
     key = storage.keyFromUrl(url);
   }
-  if (!key || !key.split('/').includes('uploads') || key.includes('..')) {
-    throw badRequest('Invalid upload URL format', 'invalid_upload_url');
-  }
-  if (!key.startsWith(`uploads/${ownerId}/`)) {
+  // Only the signed-in creator's own uploads: uploads/{creatorId}/…
+  if (!key?.startsWith(`uploads/${ownerId}/`) || key.includes('..')) {
     throw badRequest('Invalid upload URL format', 'invalid_upload_url');
   }
   const head = await storage.head(key);
