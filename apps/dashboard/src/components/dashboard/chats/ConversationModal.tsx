@@ -1,19 +1,17 @@
 import type { Message } from '@fanpilot/contracts';
-import { Button, cn, Modal } from '@fanpilot/ui';
+import { cn, Modal } from '@fanpilot/ui';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { byTime, type Conversation, isPending } from '../../../lib/conversations.ts';
 import { sizeInKb } from '../../../lib/format.ts';
 import { fanMessagesQuery } from '../../../lib/queries.ts';
 import { responseMode } from '../../../lib/response-mode.ts';
 import { TEXT } from '../../../texts.ts';
-import { textFieldClass } from '../../field-classes.ts';
 import { DownloadIcon, FileIcon, ImageIcon } from '../../icons.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { LinkifiedText } from '../common/LinkifiedText.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
-import { SavedReplies } from './SavedReplies.tsx';
-import { sendOnEnter } from './sendOnEnter.ts';
+import { ReplyComposer } from './ReplyComposer.tsx';
 import { useSendToFan } from './useSendToFan.ts';
 
 interface ConversationModalProps {
@@ -54,9 +52,7 @@ function ConversationBody({
   conversation: Conversation;
   onClose: () => void;
 }) {
-  const id = useId();
   const [text, setText] = useState('');
-  const textarea = useRef<HTMLTextAreaElement>(null);
   const history = useRef<HTMLOListElement>(null);
   // A fan with an id has their whole conversation read from the api; an anonymous one only has what was grouped.
   const fanMessages = useQuery({
@@ -78,13 +74,6 @@ function ConversationBody({
     // Keep the newest message in view as the conversation grows.
     if (lastId && history.current) history.current.scrollTop = history.current.scrollHeight;
   }, [lastId]);
-
-  function submit(event?: FormEvent) {
-    event?.preventDefault();
-    const value = text.trim();
-    if (!value || send.isPending) return;
-    send.mutate({ mode, text: value });
-  }
 
   const loading = conversation.fanId !== null && fanMessages.isLoading;
   return (
@@ -111,44 +100,26 @@ function ConversationBody({
         </ol>
       )}
 
-      <SavedReplies
+      <ReplyComposer
         username={username}
-        currentText={text}
-        onInsert={(content) => {
-          setText((current) => (current.trim() ? `${current}\n${content}` : content));
-          textarea.current?.focus();
-        }}
+        text={text}
+        setText={setText}
+        label={t.composerLabel}
+        placeholder={t.placeholder}
+        rows={3}
+        hint={
+          <>
+            {t.keyHint}{' '}
+            {mode.kind === 'answer' ? t.answersPending : mode.kind === 'direct' ? t.directMessage : ''}
+          </>
+        }
+        pending={send.isPending}
+        onSend={(value) => send.mutate({ mode, text: value })}
+        dismissLabel={t.close}
+        onDismiss={onClose}
+        sendLabel={t.send}
+        sendingLabel={t.sending}
       />
-      <form onSubmit={submit}>
-        <label htmlFor={`${id}-text`} className="block text-sm font-semibold text-slate-900">
-          {t.composerLabel}
-        </label>
-        <textarea
-          ref={textarea}
-          id={`${id}-text`}
-          // biome-ignore lint/a11y/noAutofocus: the dialog exists to write this text; Radix keeps focus inside
-          autoFocus
-          rows={3}
-          value={text}
-          placeholder={t.placeholder}
-          aria-describedby={`${id}-hint`}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={sendOnEnter(submit)}
-          className={`mt-2 resize-y ${textFieldClass}`}
-        />
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
-          {t.keyHint}{' '}
-          {mode.kind === 'answer' ? t.answersPending : mode.kind === 'direct' ? t.directMessage : ''}
-        </p>
-        <div className="mt-4 flex justify-end gap-3">
-          <Button variant="secondary" onClick={onClose}>
-            {t.close}
-          </Button>
-          <Button type="submit" disabled={send.isPending}>
-            {send.isPending ? t.sending : t.send}
-          </Button>
-        </div>
-      </form>
     </div>
   );
 }
