@@ -7,7 +7,6 @@ import { type IngestEnv, loadIngestEnv } from './config.ts';
 import { createEmbedder, type Embedder } from './embeddings.ts';
 import { IngestError, permanent, reasonOf } from './errors.ts';
 import { looksLikePdf } from './extract.ts';
-import { detectKnowledgeFile } from './files.ts';
 import { type GuardedFetchOptions, guardedFetch, type Lookup, lookupWithOverrides } from './net.ts';
 import type { ParseResult } from './parse-task.ts';
 import { createParserPool, type ParserPool } from './pool.ts';
@@ -184,9 +183,10 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
       parts.push(buf);
     }
     const bytes = Buffer.concat(parts);
-    const fileKind = await detectKnowledgeFile(bytes, item.file_name);
     const base = { type: 'file', source: item.file_name, fileName: item.file_name };
-    return pool.run({ kind: 'file', fileKind, bytes, base, chunking }, signal);
+    // The type check (by content, against the name) runs in the parser thread with the parsing:
+    // CPU spent on the bytes stays off the thread that keeps the jobs' locks.
+    return pool.run({ kind: 'file', fileName: item.file_name, bytes, base, chunking }, signal);
   }
 
   async function ingestYoutube(item: KnowledgeItemRow, signal: AbortSignal): Promise<Outcome> {

@@ -1,12 +1,14 @@
 import { type ChunkDraft, type ChunkOptions, chunkSections } from './chunk.ts';
 import { extractFile, extractHtml, extractPdf } from './extract.ts';
-import type { KnowledgeFileKind } from './files.ts';
+import { detectKnowledgeFile, type KnowledgeFileKind } from './files.ts';
 
 /** Work for a parser thread: bytes in, chunks out. Plain data only (it crosses threads). */
 export type ParseTask =
   | {
       kind: 'file';
-      fileKind: KnowledgeFileKind;
+      /** What the file is; when absent, judged here (in the thread) from its bytes and fileName. */
+      fileKind?: KnowledgeFileKind;
+      fileName?: string;
       bytes: Uint8Array;
       base: Record<string, unknown>;
       chunking: ChunkOptions;
@@ -37,7 +39,10 @@ export interface ParseResult {
 export async function runParseTask(task: ParseTask): Promise<ParseResult> {
   const extracted =
     task.kind === 'file'
-      ? await extractFile(task.fileKind, task.bytes)
+      ? await extractFile(
+          task.fileKind ?? (await detectKnowledgeFile(task.bytes, task.fileName ?? '')),
+          task.bytes,
+        )
       : task.kind === 'pdf-url'
         ? await extractPdf(task.bytes)
         : extractHtml(task.bytes, task.contentType, task.url);
