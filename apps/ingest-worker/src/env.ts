@@ -48,6 +48,19 @@ export const workerEnvSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1000).default(60_000),
   ),
+  /**
+   * How often the worker looks for fan questions an api stored but never queued (it stopped in
+   * between) and hands them to the AI; 0 turns the sweep off.
+   */
+  ANSWER_SWEEP_INTERVAL_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .refine((n) => n === 0 || n >= 1000, 'must be 0 (off) or at least 1000')
+      .default(60_000),
+  ),
   /** Prefix of BullMQ's keys; must match the api's (tests isolate themselves with it). */
   JOBS_PREFIX: z.preprocess(emptyToUndefined, z.string().default('fanpilot')),
   JOBS_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(20).default(5)),

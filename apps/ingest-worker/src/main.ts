@@ -4,6 +4,7 @@ import { INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { createJobRunner } from '@fanpilot/jobs';
 import { createIngestHandler, enqueueIngest, startSweeper } from '@fanpilot/knowledge';
+import { startAnswerSweep } from '@fanpilot/knowledge/answer';
 import { createStorage } from '@fanpilot/storage';
 import { sql } from 'kysely';
 import { answerHandlers } from './answer.ts';
@@ -63,6 +64,15 @@ async function main() {
     onError: (err) => log.warn({ err }, 'knowledge sweep failed'),
   });
 
+  const stopAnswerSweep =
+    env.ANSWER_SWEEP_INTERVAL_MS > 0
+      ? startAnswerSweep(db.db, jobs, {
+          intervalMs: env.ANSWER_SWEEP_INTERVAL_MS,
+          onRequeued: (count) => log.info({ count }, 'fan questions that were never queued handed to the AI'),
+          onError: (err) => log.warn({ err }, 'answer sweep failed'),
+        })
+      : () => {};
+
   const health: Server = createServer(async (req, res) => {
     if (req.method !== 'GET' || (req.url !== '/healthz' && req.url !== '/readyz')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
@@ -108,6 +118,7 @@ async function main() {
     let code = 0;
     try {
       stopSweeper();
+      stopAnswerSweep();
       await jobs.close();
       await ingest.close();
       await db.close();

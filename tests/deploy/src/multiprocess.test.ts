@@ -120,6 +120,8 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
     // after this long (BullMQ's own stalled-job recovery would take a minute).
     INGEST_STUCK_AFTER_MS: '8000',
     INGEST_SWEEP_INTERVAL_MS: '500',
+    // Questions an api stored but never queued are looked for every second (30 s old at least).
+    ANSWER_SWEEP_INTERVAL_MS: '1000',
   });
 
   const viaProxy = (method: string, p: string, body?: unknown, jar: Jar = creatorJar) =>
@@ -513,6 +515,53 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
     expect(new Set(replies.map((r) => r.reply_to)).size).toBe(replies.length);
     expect(replies.length).toBe(rows.length);
   }, 120_000);
+
+  it('(d2) a question an api stored but never queued (it died in between) is answered by a worker', async () => {
+    const fan = await db.db
+      .selectFrom('messages')
+      .select(['fan_id', 'fan_name'])
+      .where('creator_id', '=', creatorId)
+      .where('sender', '=', 'fan')
+      .where('fan_id', 'is not', null)
+      .executeTakeFirstOrThrow();
+    // What an api leaves behind when it stops between storing a question and queueing its answer.
+    const stored = await db.db
+      .insertInto('messages')
+      .values({
+        creator_id: creatorId,
+        fan_id: fan.fan_id,
+        fan_name: fan.fan_name,
+        sender: 'fan',
+        body: 'deploy-d2: how hot is the sauna tonight?',
+        status: 'pending',
+        created_at: new Date(Date.now() - 2 * 60_000),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await waitFor(
+      "a worker's sweep hands the question to the AI",
+      async () => {
+        const row = await db.db
+          .selectFrom('messages')
+          .select('status')
+          .where('id', '=', stored.id)
+          .executeTakeFirstOrThrow();
+        return row.status === 'answered';
+      },
+      15_000,
+      250,
+    );
+    const replies = await db.db
+      .selectFrom('messages')
+      .select(['body'])
+      .where('reply_to', '=', stored.id)
+      .where('sender', '=', 'Creatorai')
+      .execute();
+    expect(replies).toHaveLength(1);
+    expect(
+      everyWorker.some((w) => w.logs().some((l) => /never queued handed to the AI/.test(String(l.msg)))),
+    ).toBe(true);
+  }, 30_000);
 
   it('(e) SIGTERM lets an api finish the request in flight, while the other takes new ones', async () => {
     const stopping = apis[1]!;

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from './fake-openai.ts';
 import { answerQuestion, createAnswerHandler } from './handler.ts';
-import { questionsAwaitingAi, requeueAwaitingAnswers } from './recover.ts';
+import { questionsAwaitingAi, requeueAwaitingAnswers, startAnswerSweep } from './recover.ts';
 
 // Real PostgreSQL when TEST_DATABASE_URL is set (concurrency needs real connections); PGlite otherwise.
 const baseUrl = process.env.TEST_DATABASE_URL;
@@ -316,5 +317,39 @@ describe('answering a fan question', () => {
     expect(enqueued).toEqual([
       { queue: 'fan-answer', data: { messageId: f.question }, jobId: `answer-${f.question}` },
     ]);
+  });
+
+  it('sweeps now and then for questions that were never queued: not too young, not too old', async () => {
+    const fresh = await fixture();
+    const stranded = await fixture();
+    const ancient = await fixture();
+    // created_at is the database's own (never written by the app); set here to age the questions.
+    const age = (id: string, ms: number) =>
+      sql`update messages set created_at = ${new Date(Date.now() - ms)} where id = ${id}`.execute(h.db);
+    await age(stranded.question, 2 * 60_000);
+    await age(ancient.question, 3 * 3_600_000);
+    const mine = [fresh.question, stranded.question, ancient.question];
+    const window = { olderThanMs: 30_000, newerThanMs: 3_600_000 };
+    expect((await questionsAwaitingAi(h.db, window)).filter((id) => mine.includes(id))).toEqual([
+      stranded.question,
+    ]);
+
+    const enqueued: string[] = [];
+    let requeued = 0;
+    const stop = startAnswerSweep(
+      h.db,
+      { enqueue: async (_q, data) => void enqueued.push((data as { messageId: string }).messageId) },
+      { intervalMs: 50, onRequeued: (n) => (requeued += n) },
+    );
+    try {
+      for (let i = 0; i < 100 && !enqueued.includes(stranded.question); i++)
+        await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      stop();
+    }
+    expect(enqueued).toContain(stranded.question);
+    expect(enqueued).not.toContain(fresh.question);
+    expect(enqueued).not.toContain(ancient.question);
+    expect(requeued).toBeGreaterThan(0);
   });
 });
