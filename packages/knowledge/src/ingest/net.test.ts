@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoopbackServer, startSite } from '../testing/servers.ts';
@@ -138,6 +140,53 @@ describe('guardedFetch', () => {
     }
     const meta = await refusal(guardedFetch(`${localhost()}/to-metadata`, allowLocalhost));
     expect(meta.reason).toMatch(/private or internal network/);
+  });
+
+  it("reuses a connection for a site's next page, and only to the address that was checked", async () => {
+    let connections = 0;
+    const server = createServer((_req, res) => res.end('<p>page</p>'));
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      for (const p of ['/a', '/b', '/c']) {
+        const page = await guardedFetch(`http://localhost:${port}${p}`, allowLocalhost);
+        expect(page.body.toString()).toBe('<p>page</p>');
+      }
+      expect(connections).toBe(1);
+      // The same name, now resolving to a private address it is not allowed: refused, no reuse.
+      const err = await refusal(
+        guardedFetch(`http://innocent.example:${port}/d`, { ...base, lookup: resolvesTo('127.0.0.1') }),
+      );
+      expect(err.reason).toMatch(/private or internal network/);
+      expect(connections).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('tries once more on a new connection when a kept-alive one was closed under it', async () => {
+    const server = createServer((_req, res) => res.end('fine'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      expect((await guardedFetch(`http://localhost:${port}/1`, allowLocalhost)).body.toString()).toBe('fine');
+      // The site drops its idle connections without a word (as a server past its keep-alive timeout).
+      let dropped = 0;
+      server.removeAllListeners('request');
+      server.on('request', (req, res) => {
+        if (dropped++ === 0) req.socket.destroy();
+        else res.end('fine again');
+      });
+      expect((await guardedFetch(`http://localhost:${port}/2`, allowLocalhost)).body.toString()).toBe(
+        'fine again',
+      );
+      expect(dropped).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('stops redirect loops', async () => {

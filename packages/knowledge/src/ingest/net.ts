@@ -188,11 +188,42 @@ interface RawResponse {
   stream: Readable;
 }
 
+/**
+ * Keep-alive connections, one pool per checked address: a sitemap's pages, or several pages of one
+ * site, reuse a connection (and its TLS session) instead of opening one a page. A pooled connection
+ * only ever goes to the address it was opened to, which passed the SSRF check; every request still
+ * resolves and checks its host first, so a name that now resolves elsewhere is refused before any
+ * reuse. Idle connections close after 2 s; at most MAX_POOLS addresses are kept.
+ */
+const MAX_POOLS = 64;
+const pools = new Map<string, http.Agent>();
+function agentFor(secure: boolean, target: ResolvedAddress): http.Agent {
+  const key = `${secure ? 'https' : 'http'}|${target.address}`;
+  let agent = pools.get(key);
+  if (agent) {
+    // Most recently used last, so the oldest is the one let go.
+    pools.delete(key);
+    pools.set(key, agent);
+    return agent;
+  }
+  // Idle for 2 s at most: well under the keep-alive timeouts sites use (5 s and up).
+  const options = { keepAlive: true, maxSockets: 4, maxFreeSockets: 4, timeout: 2_000 };
+  agent = secure ? new https.Agent(options) : new http.Agent(options);
+  pools.set(key, agent);
+  if (pools.size > MAX_POOLS) {
+    const [oldest, old] = pools.entries().next().value as [string, http.Agent];
+    pools.delete(oldest);
+    old.destroy();
+  }
+  return agent;
+}
+
 function request(
   url: URL,
   target: ResolvedAddress,
   options: GuardedFetchOptions,
   signal: AbortSignal,
+  retried = false,
 ): Promise<RawResponse> {
   const secure = url.protocol === 'https:';
   const host = bareHost(url);
@@ -222,7 +253,7 @@ function request(
         },
         ...(secure && !ipaddr.isValid(host) ? { servername: host } : {}),
         signal,
-        agent: false,
+        agent: agentFor(secure, target),
       },
       (res) => {
         resolve({
@@ -235,7 +266,12 @@ function request(
         });
       },
     );
-    req.on('error', (err) => {
+    req.on('error', (err: Error & { code?: string }) => {
+      // A kept-alive connection the site closed just as it was reused: once more, on a new one.
+      if (req.reusedSocket && err.code === 'ECONNRESET' && !retried && !signal.aborted) {
+        request(url, target, options, signal, true).then(resolve, reject);
+        return;
+      }
       if (signal.aborted) reject(transient('The page took too long to answer. It will be retried.', err));
       else reject(transient(`The site ${url.host} could not be reached. It will be retried.`, err));
     });
