@@ -10,6 +10,12 @@ export interface ModalProps {
   children: ReactNode;
   /** Accessible name of the close (X) button. */
   closeLabel?: string;
+  /**
+   * Whether the corner close (X) button is shown (default true). A dialog whose own buttons already
+   * include one named like it (e.g. a 'Close' button) hides it, so that name stays unique; Escape and
+   * the overlay still close the dialog.
+   */
+  showCloseButton?: boolean;
   className?: string;
 }
 
@@ -30,6 +36,7 @@ export function Modal({
   description,
   children,
   closeLabel = 'Close',
+  showCloseButton = true,
   className,
 }: ModalProps) {
   return (
@@ -48,16 +55,18 @@ export function Modal({
             <Dialog.Description className="mt-1 text-sm text-slate-600">{description}</Dialog.Description>
           )}
           <div className="mt-4">{children}</div>
-          <Dialog.Close aria-label={closeLabel} className={closeButtonClass}>
-            {closeIcon}
-          </Dialog.Close>
+          {showCloseButton && (
+            <Dialog.Close aria-label={closeLabel} className={closeButtonClass}>
+              {closeIcon}
+            </Dialog.Close>
+          )}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
   );
 }
 
-export interface SheetProps extends Omit<ModalProps, 'description'> {
+export interface SheetProps extends Omit<ModalProps, 'description' | 'showCloseButton'> {
   /** The button that opens the sheet. */
   trigger: ReactNode;
 }

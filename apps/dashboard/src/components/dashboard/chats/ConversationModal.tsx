@@ -29,7 +29,8 @@ export function ConversationModal({ username, conversation, onOpenChange }: Conv
       open={conversation !== null}
       onOpenChange={onOpenChange}
       title={conversation ? t.title(conversation.fanName) : ''}
-      closeLabel={TEXT.common.close}
+      // SPEC's own Close button (below the text box) closes it; a corner X named 'Close' too would make two.
+      showCloseButton={false}
       className="flex max-w-2xl flex-col"
     >
       {conversation && (
