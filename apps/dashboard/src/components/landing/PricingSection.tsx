@@ -16,7 +16,7 @@ export function PricingSection() {
       <div className="mx-auto mt-10 max-w-md rounded-3xl border border-brand-200 bg-white p-8 shadow-xl shadow-brand-900/5">
         <h3 className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{t.planName}</h3>
         <p className="mt-4 flex items-baseline gap-2">
-          <span className="text-5xl font-extrabold tracking-tight text-slate-900">{t.price}</span>
+          <span className="text-5xl font-extrabold tracking-tight text-slate-900">{t.price}</span>{' '}
           <span className="text-lg text-slate-600">{t.priceUnit}</span>
         </p>
         <ul className="mt-6 space-y-3">

@@ -1,0 +1,28 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { LandingPage } from './LandingPage.tsx';
+
+/** The landing page as HTML (no DOM needed), and what a person reads in it. */
+const html = renderToStaticMarkup(createElement(LandingPage));
+
+const decode = (text: string) =>
+  text
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** Text content of a piece of markup: tags dropped, entities decoded, whitespace collapsed. */
+const textOf = (markup: string) =>
+  decode(markup.replace(/<[^>]*>/g, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
+
+describe('landing page', () => {
+  it("reads '$1 per 10,000 credits' as one text in the pricing card", () => {
+    const price = html.match(/<p\b[^>]*>(?:(?!<\/p>)[\s\S])*\$1(?:(?!<\/p>)[\s\S])*<\/p>/)?.[0] ?? '';
+    expect(textOf(price)).toBe('$1 per 10,000 credits');
+  });
+});
