@@ -96,7 +96,8 @@ export const TEXT = {
         `The first ${number(FREE_CREDITS)} credits are free`,
         'No monthly lock-ins',
       ],
-      cta: 'Start Free Trial',
+      // SPEC's two labels belong to the hero; a second button with either name would make it ambiguous.
+      cta: 'Try it free',
     },
     faq: {
       heading: 'Frequently asked questions',
@@ -133,6 +134,7 @@ export const TEXT = {
     finalCta: {
       heading: 'Ready to meet your fans around the clock?',
       lead: 'Set-up takes about 10 minutes.',
+      cta: 'Get started',
     },
     footer: `© ${new Date().getFullYear()} ${PRODUCT_NAME}`,
   },

@@ -52,10 +52,12 @@ describe('landing page', () => {
   it('sells Fanpilot with Start Building, pricing and FAQ, and has no serious accessibility issues', async () => {
     const page = await newPage(DESKTOP);
     await page.goto('/');
-    await page.getByRole('button', { name: 'Start Building' }).first().waitFor();
-    expect(await page.getByRole('button', { name: 'Start Free Trial' }).count()).toBeGreaterThanOrEqual(1);
+    // Each SPEC label names exactly one button (strict locators would fail on two).
+    await page.getByRole('button', { name: 'Start Building' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Start Building' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Start Free Trial' }).count()).toBe(1);
     await page.getByRole('heading', { name: 'Simple, pay-as-you-go pricing' }).waitFor();
-    await page.getByText('$1', { exact: true }).waitFor();
+    await page.getByText('$1 per 10,000 credits').waitFor();
     await page.getByText('The first 1,000 credits are free', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Frequently asked questions' }).waitFor();
     await screenshot(page, 'landing-desktop', true);
@@ -63,10 +65,29 @@ describe('landing page', () => {
 
     const phone = await newPage(PHONE);
     await phone.goto('/');
-    await phone.getByRole('button', { name: 'Start Building' }).first().waitFor();
+    await phone.getByRole('button', { name: 'Start Building' }).waitFor();
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(phone, 'landing-phone');
+  });
+
+  it('starts Google sign-in from every call to action (SPEC labels and the others)', async () => {
+    const page = await newPage(DESKTOP);
+    const context = page.context();
+    // The sign-in window is answered here, so nobody signs in.
+    await context.route('**/auth/google**', (route) => route.fulfill({ body: 'signing in' }));
+    await page.goto('/');
+    for (const name of ['Start Building', 'Start Free Trial', 'Try it free', 'Get started']) {
+      const [popup] = await Promise.all([
+        page.waitForEvent('popup'),
+        page.getByRole('button', { name, exact: true }).click(),
+      ]);
+      await popup.waitForURL((url) => url.href === `${api.origin}/auth/google?popup=1`);
+      // Once the sign-in window is gone, the page reloads (checked every second).
+      const reloaded = page.waitForEvent('load');
+      await popup.close();
+      await reloaded;
+    }
   });
 
   it('shows the not-found page on any other path', async () => {
@@ -104,7 +125,7 @@ describe('sign-in and onboarding', () => {
     desktop.on('request', (request) => requested.push(request.url()));
     const [popup] = await Promise.all([
       page.waitForEvent('popup'),
-      page.getByRole('button', { name: 'Start Building' }).first().click(),
+      page.getByRole('button', { name: 'Start Building' }).click(),
     ]);
     expect(requested).toContain(`${api.origin}/auth/google?popup=1`);
     expect(page.url()).toBe(`${api.origin}/`);
@@ -117,7 +138,7 @@ describe('sign-in and onboarding', () => {
   it('onboards a creator on a phone: sign in, upload an image, name the chatbot, land on the dashboard', async () => {
     const page = await newPage(PHONE);
     await page.goto('/');
-    await page.getByRole('button', { name: 'Start Building' }).first().click();
+    await page.getByRole('button', { name: 'Start Building' }).click();
     await page.waitForURL(`${api.origin}/creator-signup`, { timeout: 20_000 });
     await page.getByText('Square image, minimum 200x200 pixels').waitFor();
     expect(await seriousViolations(page)).toEqual([]);

@@ -20,7 +20,21 @@ const textOf = (markup: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
+const buttonNames = [...html.matchAll(/<button\b[^>]*>([\s\S]*?)<\/button>/g)].map((m) => textOf(m[1] ?? ''));
+
 describe('landing page', () => {
+  it.each(['Start Building', 'Start Free Trial'])(
+    "has exactly one button whose name contains SPEC's '%s'",
+    (label) => {
+      const matching = buttonNames.filter((name) => name.toLowerCase().includes(label.toLowerCase()));
+      expect(matching).toEqual([label]);
+    },
+  );
+
+  it('labels its other sign-in buttons differently', () => {
+    expect(buttonNames).toEqual(expect.arrayContaining(['Get started', 'Try it free']));
+  });
+
   it("reads '$1 per 10,000 credits' as one text in the pricing card", () => {
     const price = html.match(/<p\b[^>]*>(?:(?!<\/p>)[\s\S])*\$1(?:(?!<\/p>)[\s\S])*<\/p>/)?.[0] ?? '';
     expect(textOf(price)).toBe('$1 per 10,000 credits');

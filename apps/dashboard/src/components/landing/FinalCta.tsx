@@ -14,7 +14,7 @@ export function FinalCta() {
           <p className="mt-2 text-brand-100">{t.lead}</p>
         </div>
         <SignInButton size="lg" variant="secondary" className="border-white">
-          {TEXT.landing.hero.startBuilding}
+          {t.cta}
         </SignInButton>
       </div>
     </section>
