@@ -196,6 +196,9 @@ describe('creator dashboard', () => {
       const create = page.getByRole('button', { name: 'Create Chatbot' });
       await create.waitFor();
       expect(await page.getByRole('button', { name: 'Chatbot Settings' }).isDisabled()).toBe(true);
+      // SPEC's empty text stands alone; the note about the missing chatbot is a separate text.
+      await page.getByText('No knowledge sources added yet', { exact: true }).waitFor();
+      await page.getByText('Create a chatbot first, then add knowledge to it.', { exact: true }).waitFor();
       await screenshot(page, 'dashboard-no-chatbot-desktop');
 
       await create.click();

@@ -26,12 +26,24 @@ export function Card({ title, Icon, action, children, className }: CardProps) {
   );
 }
 
-/** The text a card shows while it has nothing to list. */
-export function EmptyState({ children, Icon }: { children: ReactNode; Icon?: CardProps['Icon'] }) {
+/**
+ * The text a card shows while it has nothing to list. A note goes in its own paragraph, so the text
+ * (often quoted from SPEC) stands alone.
+ */
+export function EmptyState({
+  children,
+  Icon,
+  note,
+}: {
+  children: ReactNode;
+  Icon?: CardProps['Icon'];
+  note?: ReactNode;
+}) {
   return (
     <div className="flex flex-col items-center justify-center gap-2 rounded-xl border border-dashed border-slate-300 bg-slate-50 px-4 py-8 text-center">
       {Icon && <Icon className="size-7 text-slate-400" />}
       <p className="text-sm text-slate-600">{children}</p>
+      {note && <p className="text-sm text-slate-600">{note}</p>}
     </div>
   );
 }

@@ -122,9 +122,8 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
         </div>
       )}
       {items.length === 0 ? (
-        <EmptyState Icon={BookIcon}>
+        <EmptyState Icon={BookIcon} note={chatbot === null ? t.noChatbot : undefined}>
           {t.emptyText}
-          {chatbot === null && <span className="mt-1 block">{t.noChatbot}</span>}
         </EmptyState>
       ) : (
         <ul aria-label={t.listLabel} className="divide-y divide-slate-100">
