@@ -288,6 +288,15 @@ describe('creator dashboard', () => {
       expect(await dialog.getByLabel('Web page URL').inputValue()).toBe('');
       expect(addCalls).toBe(1);
 
+      // An address the browser would call invalid still goes to the api, whose refusal shows by toast.
+      await dialog.getByLabel('Web page URL').fill('not a web address');
+      await dialog.getByRole('button', { name: 'Add URL' }).click();
+      await toasts(page).getByText('URL processing failed').waitFor();
+      expect(addCalls).toBe(2);
+      await dialog.getByLabel('YouTube URL').fill('not a video');
+      await dialog.getByRole('button', { name: 'Add Video' }).click();
+      await toasts(page).getByText('YouTube processing failed').waitFor();
+
       // Uppy refuses a type the knowledge base cannot read; the api refuses a file that is not what it claims.
       await dialog
         .getByLabel('File')

@@ -78,6 +78,8 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
     addYoutube.mutate(value);
   };
   const fieldset = 'rounded-xl border border-slate-200 p-4';
+  // The forms are noValidate: the browser's own check of type="url" would silently stop an invalid
+  // address, so the api's refusal would never show as 'URL processing failed' / 'YouTube processing failed'.
   const legend = 'flex items-center gap-2 px-1 text-sm font-semibold text-slate-900';
   return (
     <Modal
@@ -88,7 +90,7 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
       closeLabel={TEXT.common.close}
     >
       <div className="space-y-4">
-        <form onSubmit={submitUrl} className={fieldset}>
+        <form onSubmit={submitUrl} noValidate className={fieldset}>
           <label htmlFor={ids.url} className={legend}>
             <GlobeIcon className="size-4 text-brand-600" />
             {t.urlLabel}
@@ -109,7 +111,7 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
           </div>
         </form>
 
-        <form onSubmit={submitYoutube} className={fieldset}>
+        <form onSubmit={submitYoutube} noValidate className={fieldset}>
           <label htmlFor={ids.youtube} className={legend}>
             <VideoIcon className="size-4 text-brand-600" />
             {t.youtubeLabel}
