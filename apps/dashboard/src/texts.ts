@@ -496,12 +496,6 @@ export const TEXT = {
     deleteFailed: 'Failed to delete saved reply.',
   },
 
-  confirm: {
-    title: 'Please confirm',
-    cancel: 'Cancel',
-    delete: 'Delete',
-  },
-
   newMessage: {
     title: 'New Message',
     several: (n: number) => `${n} new fan messages`,

@@ -78,6 +78,19 @@ async function dismissToasts(p: Page) {
     .catch(() => {});
 }
 
+/** Answers the next native confirmation (window.confirm), accepting or not, and gives its question. */
+function answerConfirm(p: Page, accept: boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    p.once('dialog', (dialog) => {
+      const answered = accept ? dialog.accept() : dialog.dismiss();
+      answered.then(
+        () => (dialog.type() === 'confirm' ? resolve(dialog.message()) : reject(new Error(dialog.type()))),
+        reject,
+      );
+    });
+  });
+}
+
 async function openSection(p: Page, name: string) {
   await sidebar(p).getByRole('button', { name }).click();
   await p.getByRole('heading', { name, level: 1 }).waitFor();
@@ -337,14 +350,22 @@ describe('creator dashboard', () => {
         await knowledge.getByText(badge, { exact: true }).first().waitFor();
       await screenshot(page, 'dashboard-knowledge-complete-desktop', true);
 
-      // Delete the second page, after confirming.
-      await knowledge.getByRole('button', { name: 'Delete Web URL' }).last().click();
-      const confirm = page.getByRole('alertdialog');
-      await confirm.getByText('Are you sure you want to delete this knowledge item?').waitFor();
-      await screenshot(page, 'modal-confirm-delete-knowledge-desktop');
-      await expectAccessible(page);
-      await confirm.getByRole('button', { name: 'Delete' }).click();
+      // Delete the second page, after the browser's own confirmation: declined, nothing is deleted.
+      let deleteCalls = 0;
+      page.on('request', (r) => {
+        if (r.method() === 'DELETE' && r.url().includes('/api/knowledge/')) deleteCalls++;
+      });
+      const deleteButton = knowledge.getByRole('button', { name: 'Delete Web URL' }).last();
+      const declined = answerConfirm(page, false);
+      await deleteButton.click();
+      expect(await declined).toBe('Are you sure you want to delete this knowledge item?');
+      await card.getByText('3 of 3 sources ready').waitFor();
+      expect(deleteCalls).toBe(0);
+      const accepted = answerConfirm(page, true);
+      await deleteButton.click();
+      expect(await accepted).toBe('Are you sure you want to delete this knowledge item?');
       await toasts(page).getByText('Knowledge deleted').waitFor();
+      expect(deleteCalls).toBe(1);
       await card.getByText('2 of 2 sources ready').waitFor();
     },
     SLOW,
@@ -488,17 +509,21 @@ describe('creator dashboard', () => {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
 
-  it('deletes a conversation after confirming', async () => {
+  it('deletes a conversation after the browser asks to confirm', async () => {
     await ask({ fanId: 'mobile_fan_gail02', fanName: 'Gail', message: 'Can I use whole wheat flour?' });
     const rows = page.getByRole('list', { name: 'Fan conversations' });
     const gail = rows.getByRole('article', { name: 'Gail' });
     await gail.waitFor({ timeout: 15_000 });
     // Sorted by recent activity: Gail wrote last.
     expect(await rows.getByRole('article').first().getAttribute('aria-label')).toBe('Gail');
+    // The browser's own confirmation asks SPEC's question; declined, Gail stays.
+    const declined = answerConfirm(page, false);
     await gail.getByRole('button', { name: 'Delete conversation with Gail' }).click();
-    const confirm = page.getByRole('alertdialog');
-    await confirm.getByText('Are you sure you want to delete the conversation with Gail?').waitFor();
-    await confirm.getByRole('button', { name: 'Delete' }).click();
+    expect(await declined).toBe('Are you sure you want to delete the conversation with Gail?');
+    await gail.waitFor();
+    const accepted = answerConfirm(page, true);
+    await gail.getByRole('button', { name: 'Delete conversation with Gail' }).click();
+    expect(await accepted).toBe('Are you sure you want to delete the conversation with Gail?');
     await toasts(page).getByText('Conversation deleted').waitFor();
     await gail.waitFor({ state: 'detached' });
     await rows.getByRole('article', { name: 'Finn' }).waitFor();

@@ -18,7 +18,6 @@ import { TEXT } from '../../../texts.ts';
 import { InboxIcon } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
 import { Badge } from '../common/Badge.tsx';
-import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
 import { ConversationModal } from './ConversationModal.tsx';
 import { ConversationRow } from './ConversationRow.tsx';
@@ -43,7 +42,6 @@ export function ChatManagementSection({ username, messages, fans, headingRef }: 
   const [filter, setFilter] = useState<ConversationFilter>('all');
   const [openKey, setOpenKey] = useState<string | null>(null);
   const [respondTo, setRespondTo] = useState<{ message: Message; fanName: string } | null>(null);
-  const [toDelete, setToDelete] = useState<Conversation | null>(null);
 
   const conversations = useMemo(() => groupConversations(messages ?? []), [messages]);
   const shown = filterConversations(conversations, filter);
@@ -119,7 +117,10 @@ export function ChatManagementSection({ username, messages, fans, headingRef }: 
                     setOpenKey(conversation.key);
                   }}
                   onRespond={() => respond(conversation)}
-                  onDelete={() => setToDelete(conversation)}
+                  onDelete={() => {
+                    // SPEC section 5: the browser's own confirmation, with SPEC's question.
+                    if (window.confirm(t.confirmDelete(conversation.fanName))) remove.mutate(conversation);
+                  }}
                 />
               ))}
             </ul>
@@ -153,12 +154,6 @@ export function ChatManagementSection({ username, messages, fans, headingRef }: 
         username={username}
         question={respondTo}
         onOpenChange={(open) => !open && setRespondTo(null)}
-      />
-      <ConfirmDialog
-        open={toDelete !== null}
-        onOpenChange={(open) => !open && setToDelete(null)}
-        question={toDelete ? t.confirmDelete(toDelete.fanName) : ''}
-        onConfirm={() => toDelete && remove.mutate(toDelete)}
       />
     </>
   );

@@ -1,7 +1,7 @@
 import type { Chatbot, KnowledgeItem, KnowledgeStatus } from '@fanpilot/contracts';
 import { Button, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { apiRequest, serverMessage } from '../../../lib/api.ts';
 import { knowledgeLink, knowledgeSource, knowledgeTitle, progressTexts } from '../../../lib/knowledge.ts';
 import { chatbotQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
@@ -18,7 +18,6 @@ import {
 } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
 import { Badge, type BadgeTone } from '../common/Badge.tsx';
-import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 
 interface KnowledgeBaseCardProps {
   username: string;
@@ -50,7 +49,6 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
   const queryClient = useQueryClient();
   const progress = useQuery({ ...knowledgeProgressQuery(chatbot?.id ?? ''), enabled: Boolean(chatbot) });
   const items = progress.data?.items ?? chatbot?.knowledge ?? [];
-  const [toDelete, setToDelete] = useState<KnowledgeItem | null>(null);
 
   useFailureToasts(items);
 
@@ -131,19 +129,16 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
             <KnowledgeRow
               key={item.id}
               item={item}
-              onDelete={() => setToDelete(item)}
+              onDelete={() => {
+                // SPEC section 5: the browser's own confirmation, with SPEC's question.
+                if (window.confirm(t.confirmDelete)) remove.mutate(item.id);
+              }}
               onRetry={() => retry.mutate(item.id)}
               retrying={retry.isPending && retry.variables === item.id}
             />
           ))}
         </ul>
       )}
-      <ConfirmDialog
-        open={toDelete !== null}
-        onOpenChange={(open) => !open && setToDelete(null)}
-        question={t.confirmDelete}
-        onConfirm={() => toDelete && remove.mutate(toDelete.id)}
-      />
     </Card>
   );
 }
