@@ -174,6 +174,13 @@ describe('creator dashboard', () => {
       const pwa = page.getByRole('link', { name: /Open PWA Chat/ });
       expect(await pwa.getAttribute('href')).toBe(`${api.origin}/pwa/${USERNAME}`);
       expect(await pwa.getAttribute('target')).toBe('_blank');
+      // The dashboard shows the creator's two addresses, as the profile modal does.
+      const links = page.getByRole('main');
+      await links.getByText(`${api.origin}/admin/${USERNAME}`).waitFor();
+      await links.getByText(`${api.origin}/pwa/${USERNAME}`).waitFor();
+      expect(
+        await links.getByRole('link', { name: `${api.origin}/admin/${USERNAME}` }).getAttribute('href'),
+      ).toBe(`${api.origin}/admin/${USERNAME}`);
       await dismissToasts(page);
       await screenshot(page, 'dashboard-empty-desktop', true);
       await expectAccessible(page);

@@ -5,9 +5,12 @@ import type { ResponseStatus } from '../../../hooks/useResponseStatus.ts';
 import { dashboardStats } from '../../../lib/activity.ts';
 import { chatbotQuery, usageQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
+import { ExternalIcon } from '../../icons.tsx';
+import { Card } from '../Card.tsx';
 import { AddKnowledgeModal } from '../chatbot/AddKnowledgeModal.tsx';
 import { ChatbotSettingsModal } from '../chatbot/ChatbotSettingsModal.tsx';
 import { CreateChatbotModal } from '../chatbot/CreateChatbotModal.tsx';
+import { CreatorLinks } from '../CreatorLinks.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
 import type { DashboardSection } from '../sections.ts';
 import { ChatbotStatusCard } from './ChatbotStatusCard.tsx';
@@ -28,7 +31,7 @@ interface DashboardOverviewProps {
 
 type OpenModal = 'create' | 'settings' | 'knowledge' | null;
 
-/** The Dashboard section: stats, chatbot status, quick actions, knowledge and recent activity. */
+/** The Dashboard section: stats, chatbot status, quick actions, knowledge, recent activity and the creator's links. */
 export function DashboardOverview({
   user,
   status,
@@ -80,6 +83,10 @@ export function DashboardOverview({
             onAddKnowledge={() => setModal('knowledge')}
           />
           <RecentActivityCard messages={messages} />
+          {/* SPEC: the profile modal and the dashboard show the /admin/{username} and /pwa/{username} addresses. */}
+          <Card title={TEXT.profile.linksHeading} Icon={ExternalIcon} className="xl:col-span-2">
+            <CreatorLinks username={user.username} />
+          </Card>
         </div>
       </div>
       <CreateChatbotModal
