@@ -407,7 +407,7 @@ describe('creator dashboard', () => {
       await page.getByText('1 messages waiting from 1 fans').waitFor();
       await page.getByText('1 fan', { exact: true }).waitFor();
 
-      await finn.getByRole('button', { name: 'Respond to Finn' }).click();
+      await finn.getByRole('button', { name: 'Respond', exact: true }).click();
       const respond = page.getByRole('dialog', { name: 'Respond to Fan Question' });
       await respond.getByText('How often should I feed my starter?').waitFor();
       await respond.getByLabel('Your response').fill('Once a day on the counter, once a week in the fridge.');
@@ -453,7 +453,7 @@ describe('creator dashboard', () => {
       await screenshot(page, 'chats-desktop', true);
       await expectAccessible(page);
 
-      await finn.getByRole('button', { name: 'Chat with Finn' }).click();
+      await finn.getByRole('button', { name: 'Chat', exact: true }).click();
       const modal = page.getByRole('dialog', { name: 'Conversation with Finn' });
       const history = modal.getByRole('list', { name: 'Conversation history' });
       await history.getByText('How often should I feed my starter?').waitFor();
@@ -508,7 +508,7 @@ describe('creator dashboard', () => {
       times: 1,
     });
     const finn = page.getByRole('list', { name: 'Fan conversations' }).getByRole('article', { name: 'Finn' });
-    await finn.getByRole('button', { name: 'Chat with Finn' }).click();
+    await finn.getByRole('button', { name: 'Chat', exact: true }).click();
     const modal = page.getByRole('dialog', { name: 'Conversation with Finn' });
     await modal.getByText('No conversation history.').waitFor();
     await page.keyboard.press('Escape');
@@ -664,7 +664,7 @@ describe('creator dashboard', () => {
       await screenshot(p, 'chats-phone', true);
       await expectAccessible(p);
 
-      await p.getByRole('button', { name: 'Chat with Finn' }).click();
+      await p.getByRole('article', { name: 'Finn' }).getByRole('button', { name: 'Chat', exact: true }).click();
       await p.getByRole('dialog', { name: 'Conversation with Finn' }).getByText('jar.png').waitFor();
       await screenshot(p, 'modal-conversation-phone');
       await p.keyboard.press('Escape');

@@ -1,5 +1,6 @@
 import { CONVERSATION_REPLY_PREVIEW_CUT } from '@fanpilot/contracts';
 import { Button } from '@fanpilot/ui';
+import { useId } from 'react';
 import { type Conversation, latestMessages } from '../../../lib/conversations.ts';
 import { truncate } from '../../../lib/format.ts';
 import { TEXT } from '../../../texts.ts';
@@ -21,6 +22,9 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
   const { fan, reply } = latestMessages(conversation);
   const pending = conversation.pendingCount > 0;
   const initial = conversation.fanName.trim().charAt(0).toUpperCase() || '?';
+  // SPEC names the buttons 'Chat' and 'Respond': that is their accessible name. The fan's name is their
+  // description, and the row (an article named after the fan) tells one row's buttons from another's.
+  const nameId = useId();
   return (
     <li className="py-4">
       <article aria-label={conversation.fanName} className="flex items-start gap-3">
@@ -32,7 +36,9 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
         </span>
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-            <h3 className="truncate font-semibold text-slate-900">{conversation.fanName}</h3>
+            <h3 id={nameId} className="truncate font-semibold text-slate-900">
+              {conversation.fanName}
+            </h3>
             {pending && <Badge tone="warning">{t.pendingBadge(conversation.pendingCount)}</Badge>}
             <span className="text-xs text-slate-600">{t.messageCount(conversation.messages.length)}</span>
           </div>
@@ -61,16 +67,11 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
             <Badge tone={pending ? 'warning' : 'success'}>{pending ? t.awaiting : t.complete}</Badge>
             <span className="ml-auto flex items-center gap-2">
               {pending && (
-                <Button size="sm" onClick={onRespond} aria-label={t.respondTo(conversation.fanName)}>
+                <Button size="sm" onClick={onRespond} aria-describedby={nameId}>
                   {t.respond}
                 </Button>
               )}
-              <Button
-                size="sm"
-                variant="secondary"
-                onClick={onChat}
-                aria-label={t.chatWith(conversation.fanName)}
-              >
+              <Button size="sm" variant="secondary" onClick={onChat} aria-describedby={nameId}>
                 <ChatIcon className="size-4" />
                 {t.chat}
               </Button>
