@@ -664,7 +664,10 @@ describe('creator dashboard', () => {
       await screenshot(p, 'chats-phone', true);
       await expectAccessible(p);
 
-      await p.getByRole('article', { name: 'Finn' }).getByRole('button', { name: 'Chat', exact: true }).click();
+      await p
+        .getByRole('article', { name: 'Finn' })
+        .getByRole('button', { name: 'Chat', exact: true })
+        .click();
       await p.getByRole('dialog', { name: 'Conversation with Finn' }).getByText('jar.png').waitFor();
       await screenshot(p, 'modal-conversation-phone');
       await p.keyboard.press('Escape');
