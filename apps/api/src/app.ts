@@ -111,7 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(pwaRoutes);
   await app.register(uploadsRoutes);
 
-  const pageFor = await webPlugin(app, deps.web ?? {});
+  const pageFor = await webPlugin(app, deps.web ?? {}, {
+    defaultCreator: deps.config.env.FANCHAT_DEFAULT_CREATOR,
+  });
   app.setNotFoundHandler((request, reply) => {
     const sent = pageFor(request, reply);
     if (sent) return sent;

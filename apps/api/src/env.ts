@@ -79,6 +79,8 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(86_400).default(60),
   ),
+  /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
+  FANCHAT_DEFAULT_CREATOR: optionalString,
   /** Prefix of BullMQ's keys (and of the rate-limit counters) in Redis; the worker's must match. */
   JOBS_PREFIX: z.preprocess(emptyToUndefined, z.string().default('fanpilot')),
   LOG_LEVEL: z.preprocess(

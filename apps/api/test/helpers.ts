@@ -21,6 +21,7 @@ import {
   startLocalS3,
 } from '../src/embedded.ts';
 import { loadEnv } from '../src/env.ts';
+import type { WebRoots } from '../src/plugins/web.ts';
 
 /** Leaves the shared test Redis as it was found. */
 async function removeRedisKeys(url: string, pattern: string) {
@@ -95,6 +96,8 @@ export interface TestAppOptions {
   ingestInProcess?: boolean;
   /** Fault injection for the answer handler (a throw is a crash between model call and write). */
   beforeWrite?: AnsweringOptions['beforeWrite'];
+  /** Built web apps the api serves (directories holding an index.html); none when unset. */
+  web?: WebRoots;
 }
 
 /**
@@ -139,7 +142,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const redisUrl = options.redisUrl ?? (options.redisPrefix ? process.env.TEST_REDIS_URL : undefined);
   const jobs = createJobRunner({ redisUrl, backoffMs: 20, prefix });
   const ingestEnv = loadIngestEnv(options.env ?? {});
-  const app = await buildApp({ config, db, storage, jobs, logger: false, ingest: ingestEnv });
+  const app = await buildApp({
+    config,
+    db,
+    storage,
+    jobs,
+    logger: false,
+    ingest: ingestEnv,
+    ...(options.web ? { web: options.web } : {}),
+  });
   const ingest = options.ingestInProcess
     ? createIngestHandler({ db: db.db, storage, env: ingestEnv, embedder: null })
     : undefined;

@@ -3,7 +3,10 @@ import { ChatScreen } from './chat/ChatScreen.tsx';
 import { MessagePage } from './pages/MessagePage.tsx';
 import { texts } from './texts.ts';
 
-/** Set at build time (VITE_DEFAULT_CREATOR) for deployments that link /fanchat-mobile without ?creator=. */
+/**
+ * A build-time fallback (VITE_DEFAULT_CREATOR) for a bare /fanchat-mobile. The api normally picks the
+ * default creator at run time instead: it redirects a bare visit to ?creator=<username> (plugins/web.ts).
+ */
 const DEFAULT_CREATOR = (import.meta.env.VITE_DEFAULT_CREATOR ?? '').trim();
 
 function PwaRoute() {

@@ -55,11 +55,25 @@ describe('fan app: pages, install and offline shell (built api and app)', () => 
       .toBe('This creator could not be found');
   });
 
-  it('/fanchat-mobile without ?creator= and no default creator says no creator was chosen', async () => {
+  it('/fanchat-mobile and /mobile-chat without ?creator= open the chat with the default creator', async () => {
+    // No FANCHAT_DEFAULT_CREATOR here: the earliest-created onboarded creator, the only one.
+    const bare = await fetch(`${api.url}/fanchat-mobile`, { redirect: 'manual' });
+    expect(bare.status).toBe(302);
+    expect(bare.headers.get('location')).toBe(`/fanchat-mobile?creator=${creator.username}`);
+
     const page = await phone();
     await page.goto('/fanchat-mobile');
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('No creator chosen');
-    await saveFanScreenshot(page, 'no-creator');
+    expect(new URL(page.url()).search).toBe(`?creator=${creator.username}`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.name);
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await saveFanScreenshot(page, 'default-creator');
+
+    // Under the service worker too, other parameters kept.
+    await waitForFanServiceWorker(page);
+    await page.goto('/mobile-chat?utm_source=qr');
+    expect(new URL(page.url()).search).toBe(`?creator=${creator.username}&utm_source=qr`);
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    expect(await page.getByText('No creator chosen').count()).toBe(0);
   });
 
   it('the app shell is served for the fan routes with its assets under /fan/', async () => {
@@ -257,6 +271,26 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     expect(await page.getByText('Chatting as Leo').count()).toBe(1);
   });
 
+  it('keeps a fan id stored before under fanchat_fan_id, whatever its format, and sends it', async () => {
+    const asks: Record<string, unknown>[] = [];
+    const page = await phone({ blockServiceWorkers: true });
+    await page.addInitScript(() => {
+      if (!localStorage.getItem('fanchat_fan_id')) localStorage.setItem('fanchat_fan_id', 'mobile_fan_test');
+    });
+    await page.route('**/api/public/creators/*', (route) => route.fulfill({ json: profile() }));
+    await page.route('**/api/ask', async (route) => {
+      asks.push(route.request().postDataJSON());
+      await route.fulfill({ json: { success: true } });
+    });
+    await page.goto(`/pwa/${creator.username}`);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Seeded fan');
+    await box.press('Enter');
+    await expect.poll(() => asks.length).toBe(1);
+    expect(asks[0]?.fanId).toBe('mobile_fan_test');
+    expect(await readFanIdFrom(page)).toBe('mobile_fan_test');
+  });
+
   it("a failed send shows SPEC's text and keeps what the fan typed", async () => {
     const page = await chatWith(profile(), (route) =>
       route.fulfill({
@@ -272,6 +306,57 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
       .toBe('Message failed to send. Please try again.');
     expect(await box.inputValue()).toBe('Will this arrive?');
     await saveFanScreenshot(page, 'send-failed');
+  });
+
+  it("a send with no answer while online shows SPEC's text, waits in the outbox and goes out once", async () => {
+    const asks: { message: unknown; key: string | undefined }[] = [];
+    let answer = false;
+    const page = await chatWith(profile(), async (route) => {
+      asks.push({
+        message: route.request().postDataJSON().message,
+        key: route.request().headers()['idempotency-key'],
+      });
+      if (answer) await route.fulfill({ json: { success: true } });
+      else await route.abort('failed');
+    });
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Through the tunnel');
+    await box.press('Enter');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('Message failed to send. Please try again.');
+    const queued = page.getByTestId('message-queued').filter({ hasText: 'Through the tunnel' });
+    await queued.waitFor();
+    await saveFanScreenshot(page, 'send-no-answer');
+    expect(asks).toHaveLength(1);
+
+    // The next history read (every 8 s) flushes the outbox: the same message, the same key.
+    answer = true;
+    await queued.waitFor({ state: 'detached', timeout: 12_000 });
+    await page.getByTestId('message-sent').filter({ hasText: 'Through the tunnel' }).waitFor();
+    expect(asks.map((a) => a.message)).toEqual(['Through the tunnel', 'Through the tunnel']);
+    expect(asks[1]?.key).toBe(asks[0]?.key);
+    await expect.poll(() => page.getByRole('alert').count()).toBe(0);
+  });
+
+  it("a 429 shows SPEC's text alone, with when to try again apart", async () => {
+    const page = await chatWith(profile(), (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '30' },
+        json: { error: 'rate_limited', message: 'Too many messages.' },
+      }),
+    );
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Me again');
+    await box.press('Enter');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('Message failed to send. Please try again.');
+    expect(await page.getByTestId('send-hint').textContent()).toContain('30 s');
+    expect(await box.inputValue()).toBe('Me again');
+    await saveFanScreenshot(page, 'send-rate-limited');
   });
 
   it('attaches a PDF, shows its name and size, and sends it as base64', async () => {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { creatorsRepository } from '../repositories/creators.ts';
 
 export interface WebRoots {
   /** Built apps/dashboard (served at /). */
@@ -10,14 +11,24 @@ export interface WebRoots {
   fan?: string | undefined;
 }
 
+export interface WebOptions {
+  /**
+   * Username /fanchat-mobile and /mobile-chat chat with when the address names none
+   * (FANCHAT_DEFAULT_CREATOR); unset: the creator who finished onboarding first.
+   */
+  defaultCreator?: string | undefined;
+}
+
 const FAN_ROUTES = /^\/(pwa\/[^/]+\/?|fanchat-mobile\/?|mobile-chat\/?)$/;
+/** The fan chat pages that take their creator from `?creator=` (SPEC section 2). */
+const CREATOR_QUERY_ROUTES = /^\/(fanchat-mobile|mobile-chat)\/?$/;
 const API_LIKE = /^\/(api|auth|objects|healthz|readyz)(\/|$)/;
 
 /**
  * Serves the built web apps on the api's origin: static files, and each app's index.html for its
  * client-side routes. Index pages are never cached, so a new build is picked up on reload.
  */
-export async function webPlugin(app: FastifyInstance, roots: WebRoots) {
+export async function webPlugin(app: FastifyInstance, roots: WebRoots, options: WebOptions = {}) {
   const indexes: { dashboard?: string; fan?: string } = {};
   const load = (root: string | undefined) => {
     const file = root && path.join(root, 'index.html');
@@ -58,13 +69,52 @@ export async function webPlugin(app: FastifyInstance, roots: WebRoots) {
   const sendIndex = (reply: FastifyReply, file: string) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(readFileSync(file));
 
+  const configuredCreator = options.defaultCreator?.trim() || undefined;
+  const defaultCreator = async (request: FastifyRequest) => {
+    if (configuredCreator) return configuredCreator;
+    try {
+      return await creatorsRepository(app.db).earliestOnboardedUsername();
+    } catch (err) {
+      request.log.warn({ err }, 'default fan chat creator: lookup failed; serving the page without one');
+      return undefined;
+    }
+  };
+
+  /**
+   * SPEC: the fan chat targets a fixed creator. A visit to /fanchat-mobile or /mobile-chat without
+   * `?creator=` is sent (302) to the same page with the default creator added, other parameters
+   * kept; with no default creator at all the page is served as it is.
+   */
+  const fanChatPage = async (request: FastifyRequest, reply: FastifyReply, pathname: string, fan: string) => {
+    const query = request.url.slice(pathname.length + 1);
+    if (new URLSearchParams(query).get('creator')?.trim()) return sendIndex(reply, fan);
+    const username = await defaultCreator(request);
+    if (!username) return sendIndex(reply, fan);
+    const others = query.split('&').filter((part) => part && queryKey(part) !== 'creator');
+    const location = `${pathname}?${[`creator=${encodeURIComponent(username)}`, ...others].join('&')}`;
+    return reply.header('cache-control', 'no-store').redirect(location, 302);
+  };
+
   /** Chooses the page for a client-side route; null when this is not a page request. */
   return function pageFor(request: FastifyRequest, reply: FastifyReply) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return null;
     const pathname = request.url.split('?')[0] ?? '/';
     if (API_LIKE.test(pathname)) return null;
+    if (CREATOR_QUERY_ROUTES.test(pathname) && indexes.fan) {
+      return fanChatPage(request, reply, pathname, indexes.fan);
+    }
     if (FAN_ROUTES.test(pathname) && indexes.fan) return sendIndex(reply, indexes.fan);
     if (indexes.dashboard) return sendIndex(reply, indexes.dashboard);
     return null;
   };
+}
+
+/** The decoded name of one `name=value` part of a query string. */
+function queryKey(part: string): string {
+  const name = part.split('=')[0] ?? '';
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }

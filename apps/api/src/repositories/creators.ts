@@ -14,6 +14,18 @@ export function creatorsRepository(db: Db) {
         .selectAll()
         .where(sql<string>`lower(username)`, '=', username.toLowerCase())
         .executeTakeFirst(),
+    /** The username of the creator who finished onboarding first (by sign-up time), if any. */
+    async earliestOnboardedUsername(): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('creators')
+        .select('username')
+        .where('onboarding_complete', '=', true)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.username;
+    },
     async usernamesLike(base: string): Promise<string[]> {
       const rows = await db
         .selectFrom('creators')

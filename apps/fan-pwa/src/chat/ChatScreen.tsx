@@ -60,6 +60,7 @@ function Chat({ creator }: { creator: PublicCreator }) {
       <Composer
         onSend={chat.send}
         error={chat.error}
+        hint={chat.hint}
         onError={chat.setError}
         restore={chat.restore}
         footer={<FanNameControl name={chat.fanName} onSave={chat.setFanName} />}

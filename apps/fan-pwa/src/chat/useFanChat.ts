@@ -2,12 +2,13 @@ import { MOBILE_CHAT_POST_SEND_REFRESH_MS, POLL_MOBILE_CHAT_MS } from '@fanpilot
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Draft } from '../components/Composer.tsx';
-import { ApiError, fetchFanChatlog, isNetworkFailure, postAsk, sendOutboxItem } from '../lib/api.ts';
+import { fetchFanChatlog, postAsk, sendOutboxItem } from '../lib/api.ts';
 import { requestBackgroundSync } from '../lib/browser.ts';
 import { getOrCreateFanId, readFanName, saveFanName } from '../lib/fanId.ts';
 import { newLocalId } from '../lib/format.ts';
 import { fromOutboxItem, type LocalMessage, pendingLocalMessages } from '../lib/localMessages.ts';
 import type { OutboxItem } from '../lib/outbox.ts';
+import { sendFailure } from '../lib/sendFailure.ts';
 import { texts } from '../texts.ts';
 import { pageOutbox } from './pageOutbox.ts';
 
@@ -25,12 +26,21 @@ export function useFanChat(creator: string) {
   const [fanName, setFanName] = useState(() => readFanName(storage()));
   const [queued, setQueued] = useState<OutboxItem[]>([]);
   const [sent, setSent] = useState<LocalMessage[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setErrorState] = useState<string | null>(null);
+  /** What to do about a failure beyond SPEC's text (e.g. when to try again after a 429), shown apart. */
+  const [hint, setHint] = useState<string | null>(null);
   const [restore, setRestore] = useState<{ text: string; nonce: number } | null>(null);
   const [sendSignal, setSendSignal] = useState(0);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const queuedRef = useRef(queued);
   queuedRef.current = queued;
+  /** Outbox items whose direct send failed while online: their failure text goes once they are sent. */
+  const failedInOutbox = useRef(new Set<string>());
+
+  const setError = useCallback((message: string | null) => {
+    setErrorState(message);
+    setHint(null);
+  }, []);
 
   const history = useQuery({
     queryKey: ['chatlog', creator, fanId],
@@ -68,6 +78,9 @@ export function useFanChat(creator: string) {
   const markSent = useCallback(
     (items: OutboxItem[]) => {
       if (!items.length) return;
+      if (items.some((item) => failedInOutbox.current.delete(item.id))) {
+        setErrorState((current) => (current === texts.sendFailed ? null : current));
+      }
       const now = Date.now();
       setSent((current) => [...current, ...items.map((item) => fromOutboxItem(item, 'sent', now))]);
       refreshSoon();
@@ -75,12 +88,16 @@ export function useFanChat(creator: string) {
     [refreshSoon],
   );
 
-  const markRejected = useCallback((items: OutboxItem[]) => {
-    const last = items[items.length - 1];
-    if (!last) return;
-    setError(texts.sendFailed);
-    setRestore({ text: last.message, nonce: Date.now() });
-  }, []);
+  const markRejected = useCallback(
+    (items: OutboxItem[]) => {
+      const last = items[items.length - 1];
+      if (!last) return;
+      for (const item of items) failedInOutbox.current.delete(item.id);
+      setError(texts.sendFailed);
+      setRestore({ text: last.message, nonce: Date.now() });
+    },
+    [setError],
+  );
 
   const flush = useCallback(async () => {
     if (!navigator.onLine) return;
@@ -144,29 +161,37 @@ export function useFanChat(creator: string) {
     };
     if (!item.message) return false;
     setSendSignal((n) => n + 1);
-    try {
-      if (!navigator.onLine) {
+    if (!navigator.onLine) {
+      try {
         await enqueue(item);
         return true;
+      } catch {
+        setError(texts.sendFailed);
+        return false;
       }
-      try {
-        await postAsk(item);
-        markSent([item]);
-        return true;
-      } catch (err) {
-        // No answer at all: the message may go out later, so it waits in the outbox.
-        if (isNetworkFailure(err)) {
-          await enqueue(item);
-          return true;
-        }
-        throw err;
-      }
+    }
+    try {
+      await postAsk(item);
+      markSent([item]);
+      return true;
     } catch (err) {
-      setError(
-        err instanceof ApiError && err.status === 429
-          ? `${texts.sendFailed} ${texts.rateLimited(err.retryAfterSeconds)}`
-          : texts.sendFailed,
-      );
+      const failure = sendFailure(err);
+      // No answer at all: the message may go out later, so it waits in the outbox (sent again with the
+      // same Idempotency-Key, so it is taken once even if this try reached the server). The fan still
+      // learns that this send failed (SPEC section 8).
+      if (failure.queue) {
+        try {
+          await enqueue(item);
+          failedInOutbox.current.add(item.id);
+          setErrorState(failure.error);
+          setHint(failure.hint);
+          return true;
+        } catch {
+          // No outbox: the draft stays in the box for the fan to send again.
+        }
+      }
+      setErrorState(failure.error);
+      setHint(failure.hint);
       return false;
     }
   };
@@ -186,6 +211,7 @@ export function useFanChat(creator: string) {
     locals,
     send,
     error,
+    hint,
     setError,
     restore,
     sendSignal,

@@ -23,6 +23,7 @@ const MAX_TEXTAREA_PX = 140;
 export function Composer({
   onSend,
   error,
+  hint = null,
   onError,
   restore,
   footer,
@@ -30,6 +31,8 @@ export function Composer({
   /** Resolves true when the message was taken (sent or queued); the draft is then cleared. */
   onSend: (draft: Draft) => Promise<boolean>;
   error: string | null;
+  /** Advice that goes with the error (e.g. when to try again), shown apart from its text. */
+  hint?: string | null;
   onError: (message: string | null) => void;
   /** A message that could not be delivered comes back into an empty box. */
   restore: { text: string; nonce: number } | null;
@@ -42,6 +45,7 @@ export function Composer({
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const errorId = useId();
+  const hintId = useId();
 
   useEffect(() => {
     if (restore) setText((current) => (current.trim() ? current : restore.text));
@@ -109,6 +113,11 @@ export function Composer({
           {error}
         </p>
       )}
+      {error && hint && (
+        <p id={hintId} data-testid="send-hint" className="-mt-1 mb-2 px-3 text-xs text-slate-700">
+          {hint}
+        </p>
+      )}
       {attachment && (
         <div className="mb-2 flex items-center gap-2 rounded-lg bg-slate-100 px-3 py-1.5 text-sm text-slate-800">
           <PaperclipIcon size={14} />
@@ -156,7 +165,7 @@ export function Composer({
           value={text}
           readOnly={sending}
           aria-busy={sending}
-          aria-describedby={error ? errorId : undefined}
+          aria-describedby={error ? (hint ? `${errorId} ${hintId}` : errorId) : undefined}
           placeholder={texts.messagePlaceholder}
           enterKeyHint="send"
           maxLength={4000}

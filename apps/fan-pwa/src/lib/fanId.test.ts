@@ -63,15 +63,45 @@ describe('fan id', () => {
     expect(later).toBe(first);
   });
 
-  it('replaces a stored value that is not a fan id', () => {
-    const storage = memoryStorage({ [FAN_ID_STORAGE_KEY]: '<script>' });
-    const id = getOrCreateFanId(
-      storage,
-      () => phone,
-      () => 42,
-    );
-    expect(id).toBe(`mobile_fan_${hashTraits(phone)}_42`);
-    expect(storage.data.get(FAN_ID_STORAGE_KEY)).toBe(id);
+  it('keeps any stored id of at most 200 printable characters, SPEC format or not', () => {
+    for (const kept of [
+      'mobile_fan_test',
+      'mobile_fan_ABC-123',
+      'fan-from-an-older-page',
+      `mobile_fan_${'x'.repeat(189)}`,
+    ]) {
+      const storage = memoryStorage({ [FAN_ID_STORAGE_KEY]: kept });
+      const id = getOrCreateFanId(
+        storage,
+        () => phone,
+        () => 42,
+      );
+      expect(id).toBe(kept);
+      expect(storage.data.get(FAN_ID_STORAGE_KEY)).toBe(kept);
+    }
+  });
+
+  it('replaces a stored value that is empty, blank, too long or unprintable', () => {
+    for (const bad of ['', '   ', 'x'.repeat(201), 'mobile_fan_a\nb', 'mobile_fan_\u0000', 'a\u0085b']) {
+      const storage = memoryStorage({ [FAN_ID_STORAGE_KEY]: bad });
+      const id = getOrCreateFanId(
+        storage,
+        () => phone,
+        () => 42,
+      );
+      expect(id).toBe(`mobile_fan_${hashTraits(phone)}_42`);
+      expect(storage.data.get(FAN_ID_STORAGE_KEY)).toBe(id);
+    }
+  });
+
+  it('isFanId: at most 200 printable characters, not blank', () => {
+    expect(isFanId('mobile_fan_test')).toBe(true);
+    expect(isFanId('a'.repeat(200))).toBe(true);
+    expect(isFanId('a'.repeat(201))).toBe(false);
+    expect(isFanId('')).toBe(false);
+    expect(isFanId(null)).toBe(false);
+    expect(isFanId(42)).toBe(false);
+    expect(isFanId('tab\there')).toBe(false);
   });
 
   it('still gives one stable id for the session when storage throws', () => {

@@ -43,10 +43,25 @@ export function createFanId(traits: DeviceTraits, now: number = Date.now()): str
   return `${FAN_ID_PREFIX}${hashTraits(traits)}_${now}`;
 }
 
-const FAN_ID_PATTERN = new RegExp(`^${FAN_ID_PREFIX}[a-z0-9]+_\\d+$`);
+/** Longest fan id kept from storage (the api takes at most 200 characters). */
+export const FAN_ID_MAX_LENGTH = 200;
 
+/** Control characters (C0, DEL, C1): what makes a stored value unprintable. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
+ * Whether a stored value is kept as the fan's id: any non-blank text of at most 200 printable
+ * characters. Ids this app makes follow SPEC's `mobile_fan_<hash>_<time>`, but an id stored
+ * otherwise (an earlier version of the page, a test, a support person) is kept as it is, so the
+ * fan keeps their conversation.
+ */
 export function isFanId(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= 200 && FAN_ID_PATTERN.test(value);
+  return (
+    typeof value === 'string' &&
+    value.trim().length > 0 &&
+    value.length <= FAN_ID_MAX_LENGTH &&
+    !CONTROL_CHARACTER.test(value)
+  );
 }
 
 let sessionOnlyId: string | undefined;

@@ -1,0 +1,117 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identity, onboard, startTestApp, type TestApp } from '../helpers.ts';
+
+/** Two tiny "built" web apps, each an index.html that says which app it is. */
+function builtApps() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fanpilot-web-'));
+  const dashboard = path.join(dir, 'dashboard');
+  const fan = path.join(dir, 'fan');
+  for (const [root, name] of [
+    [dashboard, 'dashboard'],
+    [fan, 'fan app'],
+  ] as const) {
+    mkdirSync(root, { recursive: true });
+    writeFileSync(path.join(root, 'index.html'), `<!doctype html><title>${name}</title>`);
+  }
+  return { roots: { dashboard, fan }, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const get = (t: TestApp, url: string, method: 'GET' | 'HEAD' = 'GET') => t.app.inject({ method, url });
+
+describe('fan chat pages without ?creator= (SPEC: the chat targets a fixed creator slug)', () => {
+  const apps = builtApps();
+  afterAll(() => apps.remove());
+
+  describe('with no onboarded creator', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ web: apps.roots });
+      // Signed in but never onboarded: not a creator fans can chat with.
+      await t.signIn(identity('dario'));
+    });
+    afterAll(() => t.close());
+
+    it('serves the fan page as it is', async () => {
+      for (const url of ['/fanchat-mobile', '/mobile-chat', '/mobile-chat?utm_source=qr']) {
+        const res = await get(t, url);
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.body).toContain('<title>fan app</title>');
+      }
+    });
+  });
+
+  describe('with onboarded creators and no FANCHAT_DEFAULT_CREATOR', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ web: apps.roots });
+      await t.signIn(identity('dario'));
+      await onboard(t, 'bea');
+      await onboard(t, 'alice');
+    });
+    afterAll(() => t.close());
+
+    it('redirects (302) to the same page with the earliest-created onboarded creator', async () => {
+      for (const page of ['/fanchat-mobile', '/mobile-chat', '/mobile-chat/']) {
+        const res = await get(t, page);
+        expect(res.statusCode, page).toBe(302);
+        expect(res.headers.location).toBe(`${page}?creator=bea`);
+        expect(res.headers['cache-control']).toBe('no-store');
+      }
+      const head = await get(t, '/fanchat-mobile', 'HEAD');
+      expect(head.statusCode).toBe(302);
+      expect(head.headers.location).toBe('/fanchat-mobile?creator=bea');
+    });
+
+    it('keeps the other query parameters, and replaces an empty creator', async () => {
+      const res = await get(t, '/fanchat-mobile?utm_source=qr&lang=es%20MX&flag');
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe('/fanchat-mobile?creator=bea&utm_source=qr&lang=es%20MX&flag');
+      const url = new URL(String(res.headers.location), 'http://x');
+      expect(url.searchParams.get('creator')).toBe('bea');
+      expect(url.searchParams.get('lang')).toBe('es MX');
+
+      const empty = await get(t, '/mobile-chat?creator=&utm_source=qr');
+      expect(empty.statusCode).toBe(302);
+      expect(empty.headers.location).toBe('/mobile-chat?creator=bea&utm_source=qr');
+    });
+
+    it('serves the page when the address names a creator, and leaves /pwa/{username} alone', async () => {
+      for (const url of [
+        '/fanchat-mobile?creator=alice',
+        '/mobile-chat?utm_source=qr&creator=alice',
+        '/pwa/bea',
+      ]) {
+        const res = await get(t, url);
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body).toContain('<title>fan app</title>');
+      }
+    });
+
+    it('the redirect lands on a page that is served', async () => {
+      const first = await get(t, '/fanchat-mobile');
+      const second = await get(t, String(first.headers.location));
+      expect(second.statusCode).toBe(200);
+      expect(second.body).toContain('<title>fan app</title>');
+    });
+  });
+
+  describe('with FANCHAT_DEFAULT_CREATOR', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ web: apps.roots, env: { FANCHAT_DEFAULT_CREATOR: 'alice' } });
+      await onboard(t, 'bea');
+      await onboard(t, 'alice');
+    });
+    afterAll(() => t.close());
+
+    it('redirects to that creator rather than the earliest one', async () => {
+      const res = await get(t, '/mobile-chat?utm_source=qr');
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe('/mobile-chat?creator=alice&utm_source=qr');
+    });
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { texts } from '../texts.ts';
+import { ApiError } from './api.ts';
+import { sendFailure } from './sendFailure.ts';
+
+const SPEC_TEXT = 'Message failed to send. Please try again.';
+
+describe('a failed send, while the browser is online', () => {
+  it("shows SPEC's text alone when the network gave no answer, and queues the message", () => {
+    expect(sendFailure(new TypeError('Failed to fetch'))).toEqual({
+      error: SPEC_TEXT,
+      hint: null,
+      queue: true,
+    });
+  });
+
+  it("shows SPEC's text alone on a 429; when to try again is a separate hint", () => {
+    const failure = sendFailure(new ApiError(429, '429: slow down', { error: 'rate_limited' }, 12));
+    expect(failure.error).toBe(SPEC_TEXT);
+    expect(failure.hint).toBe(texts.rateLimited(12));
+    expect(failure.queue).toBe(false);
+    expect(sendFailure(new ApiError(429, '429: slow down', null, null)).hint).toBe(texts.rateLimited(null));
+  });
+
+  it("shows SPEC's text alone on any other refusal, and keeps the draft instead of queueing", () => {
+    for (const status of [400, 403, 500, 503]) {
+      expect(sendFailure(new ApiError(status, `${status}: x`, null, null))).toEqual({
+        error: SPEC_TEXT,
+        hint: null,
+        queue: false,
+      });
+    }
+  });
+});
