@@ -114,7 +114,7 @@ export async function statusRoutes(app: FastifyInstance) {
       schema: {
         params: usernameParamsSchema,
         body: createTemplateRequestSchema,
-        response: { 201: templateSchema },
+        response: { 200: templateSchema },
       },
     },
     async (request, reply) => {
@@ -126,7 +126,7 @@ export async function statusRoutes(app: FastifyInstance) {
         );
       }
       const row = await templates.insert(creator.id, request.body.title, request.body.content);
-      return reply.code(201).send(toTemplate(row));
+      return reply.send(toTemplate(row));
     },
   );
 
