@@ -68,7 +68,10 @@ export async function statusRoutes(app: FastifyInstance) {
       const creator = await app.requireOwner(request, request.params.username);
       const notice = await notices.current(creator.id);
       reply.header('cache-control', 'no-store');
-      return { notice: notice ? toNotice(notice) : null };
+      if (!notice) return { notice: null };
+      // The notice's fields also at the top level (message, timestamp, sentCount); `notice` stays.
+      const current = toNotice(notice);
+      return { ...current, notice: current };
     },
   );
 
