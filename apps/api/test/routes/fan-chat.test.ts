@@ -31,9 +31,10 @@ describe('fan chat', () => {
   beforeAll(async () => {
     t = await startTestApp();
     cara = await onboard(t, 'cara');
-    await onboard(t, 'dino');
-    // Online, so the AI stays out of these tests.
+    const dino = await onboard(t, 'dino');
+    // Online, so the AI (which answers every question while Offline) stays out of these tests.
     await call(t, 'POST', '/api/toggle-status', cara, { creator: 'cara' });
+    await call(t, 'POST', '/api/toggle-status', dino, { creator: 'dino' });
   });
   afterAll(async () => {
     await t.close();
