@@ -58,6 +58,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // JSON as Fastify parses it (prototype poisoning refused, malformed JSON a 400 invalid_json), but
+  // an empty body sent with `Content-Type: application/json` is no body at all: clients send the
+  // header on every call, also DELETE /api/knowledge/{id} or POST /api/objects/upload (no payload).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+  // A route that needs a body and got none validates `{}`, so it answers its own words (e.g.
+  // 'Please enter a chatbot name') rather than "expected object".
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
+
   await app.register(errorsPlugin);
   await app.register(cookie, { secret: deps.config.sessionSecret });
   await app.register(dbPlugin, { handle: deps.db });

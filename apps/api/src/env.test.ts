@@ -10,8 +10,8 @@ describe('environment', () => {
     expect(env.REDIS_URL).toBeUndefined();
     expect(env.OAUTH_ISSUER).toBe('https://accounts.google.com');
     expect(env.INGEST_ALLOWED_PRIVATE_HOSTS).toEqual([]);
-    expect(env.ASK_RATE_LIMIT_PER_FAN).toBe(10);
-    expect(env.ASK_RATE_LIMIT_PER_IP).toBe(60);
+    expect(env.ASK_RATE_LIMIT_PER_FAN).toBe(30);
+    expect(env.ASK_RATE_LIMIT_PER_IP).toBe(600);
     expect(env.ASK_RATE_LIMIT_WINDOW_SECONDS).toBe(60);
     expect(env.JOBS_PREFIX).toBe('fanpilot');
   });

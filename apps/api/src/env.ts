@@ -72,9 +72,9 @@ export const envSchema = z.object({
     ),
   ),
   /** POST /api/ask: messages one fan may send one creator per window. */
-  ASK_RATE_LIMIT_PER_FAN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
+  ASK_RATE_LIMIT_PER_FAN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(30)),
   /** POST /api/ask: messages one address may send per window, across fans and creators. */
-  ASK_RATE_LIMIT_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(60)),
+  ASK_RATE_LIMIT_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(600)),
   ASK_RATE_LIMIT_WINDOW_SECONDS: z.preprocess(
     emptyToUndefined,
     z.coerce.number().int().min(1).max(86_400).default(60),

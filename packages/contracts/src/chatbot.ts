@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { DEFAULT_TEMPERATURE, MODEL_CHOICES } from './constants.ts';
+import { requiredString } from './required.ts';
+
+/** SPEC section 5: a chatbot name that is missing or blank. */
+export const CHATBOT_NAME_REQUIRED_MESSAGE = 'Please enter a chatbot name';
+/** A chatbot name: trimmed, 1 to 100 characters; missing, null or blank reads CHATBOT_NAME_REQUIRED_MESSAGE. */
+export const chatbotNameSchema = requiredString(CHATBOT_NAME_REQUIRED_MESSAGE)
+  .trim()
+  .min(1, CHATBOT_NAME_REQUIRED_MESSAGE)
+  .max(100);
 
 export const knowledgeTypeSchema = z.enum(['youtube', 'url', 'file']);
 export type KnowledgeType = z.infer<typeof knowledgeTypeSchema>;
@@ -55,11 +64,11 @@ export const temperatureStringSchema = z.union([z.string(), z.number()]).transfo
 });
 
 export const createChatbotRequestSchema = z.object({
-  name: z.string().trim().min(1, 'Please enter a chatbot name').max(100),
+  name: chatbotNameSchema,
   urls: z.array(z.string().max(2048)).max(50).optional().default([]),
 });
 export const chatbotSettingsRequestSchema = z.object({
-  name: z.string().trim().min(1, 'Please enter a chatbot name').max(100),
+  name: chatbotNameSchema,
   instructions: z.string().max(8000).default(''),
   model: modelSchema,
   temp: temperatureStringSchema.default(DEFAULT_TEMPERATURE),

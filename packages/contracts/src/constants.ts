@@ -1,6 +1,7 @@
 /** SPEC section 9: business constants and limits, shared by every app. */
 export const PRODUCT_NAME = 'Fanpilot';
 
+/** The announcement composer's counter ('N/500 characters'); not enforced (SPEC section 5). */
 export const ANNOUNCEMENT_MAX_LENGTH = 500;
 export const PROFILE_IMAGE_MAX_BYTES_DASHBOARD = 5 * 1024 * 1024;
 export const PROFILE_IMAGE_MAX_BYTES_SIGNUP = 10 * 1024 * 1024;

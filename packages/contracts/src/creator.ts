@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { chatbotSchema } from './chatbot.ts';
+import { chatbotNameSchema, chatbotSchema } from './chatbot.ts';
+import { requiredString } from './required.ts';
+
+const PROFILE_IMAGE_REQUIRED_MESSAGE = 'A profile image is required';
 
 export const usernameSchema = z
   .string()
@@ -22,9 +25,12 @@ export type CurrentUser = z.infer<typeof currentUserSchema>;
 
 /** POST /api/creator-signup */
 export const creatorSignupRequestSchema = z.object({
-  chatbotName: z.string().trim().min(1, 'Please enter a chatbot name').max(100),
+  chatbotName: chatbotNameSchema,
   description: z.string().trim().max(1000).optional().default(''),
-  profileImageUrl: z.string().trim().min(1, 'A profile image is required').max(2048),
+  profileImageUrl: requiredString(PROFILE_IMAGE_REQUIRED_MESSAGE)
+    .trim()
+    .min(1, PROFILE_IMAGE_REQUIRED_MESSAGE)
+    .max(2048),
 });
 export type CreatorSignupRequest = z.input<typeof creatorSignupRequestSchema>;
 

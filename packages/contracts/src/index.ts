@@ -5,4 +5,5 @@ export * from './errors.ts';
 export * from './jobs.ts';
 export * from './messages.ts';
 export * from './pwa.ts';
+export * from './required.ts';
 export * from './status.ts';

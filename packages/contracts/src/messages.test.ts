@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { chatbotSettingsRequestSchema, createChatbotRequestSchema } from './chatbot.ts';
+import { creatorSignupRequestSchema } from './creator.ts';
 import { answerJobId, answerJobSchema } from './jobs.ts';
 import {
   answerRequestSchema,
   askHeadersSchema,
   askRequestSchema,
   FAN_ATTACHMENT_MAX_BASE64_LENGTH,
+  sendMessageRequestSchema,
 } from './messages.ts';
 import { setNoticeRequestSchema } from './status.ts';
 
@@ -84,14 +87,46 @@ describe('answerRequestSchema', () => {
 });
 
 describe('setNoticeRequestSchema', () => {
-  it('trims, and enforces 1 to 500 characters with a message that gives the length', () => {
+  it('trims and refuses an empty announcement, but does not enforce the 500-character counter', () => {
     expect(setNoticeRequestSchema.parse({ message: `  ${'a'.repeat(500)} ` }).message).toHaveLength(500);
-    const long = setNoticeRequestSchema.safeParse({ message: 'a'.repeat(501) });
-    expect(long.success).toBe(false);
-    expect(long.error?.issues[0]?.message).toBe(
-      'An announcement holds at most 500 characters; this one has 501',
+    expect(setNoticeRequestSchema.parse({ message: 'a'.repeat(501) }).message).toHaveLength(501);
+    expect(setNoticeRequestSchema.parse({ message: 'a'.repeat(5000) }).message).toHaveLength(5000);
+    for (const message of ['   ', '', undefined, null]) {
+      const empty = setNoticeRequestSchema.safeParse({ message });
+      expect(empty.success).toBe(false);
+      expect(empty.error?.issues[0]?.message).toBe('An announcement must not be empty');
+    }
+    // Only an abusive size is refused.
+    expect(setNoticeRequestSchema.safeParse({ message: 'a'.repeat(100_001) }).success).toBe(false);
+  });
+});
+
+describe('required fields', () => {
+  it('give the same words whether missing, null or blank', () => {
+    for (const fanId of [undefined, null, '', '   ']) {
+      const res = sendMessageRequestSchema.safeParse({ fanId, message: 'Hi', creatorUsername: 'bea' });
+      expect(res.error?.issues[0]?.message).toBe('Cannot find fan ID. Please try again.');
+      expect(res.error?.issues[0]?.path).toEqual(['fanId']);
+    }
+    for (const name of [undefined, null, '', '   ']) {
+      for (const [schema, body] of [
+        [createChatbotRequestSchema, { name }],
+        [chatbotSettingsRequestSchema, { name, model: 'gpt-4o-mini' }],
+        [creatorSignupRequestSchema, { chatbotName: name, profileImageUrl: '/objects/uploads/x' }],
+      ] as const) {
+        expect(schema.safeParse(body).error?.issues[0]?.message).toBe('Please enter a chatbot name');
+      }
+    }
+  });
+
+  it('keep their own words for other refusals', () => {
+    expect(createChatbotRequestSchema.safeParse({ name: 'n'.repeat(101) }).error?.issues[0]?.message).toMatch(
+      /100/,
     );
-    expect(setNoticeRequestSchema.safeParse({ message: '   ' }).success).toBe(false);
+    expect(
+      askRequestSchema.safeParse({ ...{ creator: 'bea', message: 'Hi' }, fanId: 'a b' }).error?.issues[0]
+        ?.message,
+    ).toBe('fanId holds letters, digits, and _ . : -');
   });
 });
 

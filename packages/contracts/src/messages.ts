@@ -6,6 +6,7 @@ import {
   FAN_NAME_MAX_LENGTH,
   IDEMPOTENCY_KEY_MAX_LENGTH,
 } from './constants.ts';
+import { requiredString } from './required.ts';
 import { noticeSchema } from './status.ts';
 
 export const messageFromSchema = z.enum(['fan', 'creator', 'Creatorai']);
@@ -69,20 +70,28 @@ export const publicCreatorSchema = z.object({
 });
 export type PublicCreator = z.infer<typeof publicCreatorSchema>;
 
-export const fanIdSchema = z
-  .string()
+/** SPEC sections 4 and 8: a fan id that is missing or blank. */
+export const FAN_ID_REQUIRED_MESSAGE = 'Cannot find fan ID. Please try again.';
+
+export const fanIdSchema = requiredString(FAN_ID_REQUIRED_MESSAGE)
   .trim()
-  .min(1, 'Cannot find fan ID. Please try again.')
+  .min(1, FAN_ID_REQUIRED_MESSAGE)
   .max(200)
   .regex(/^[A-Za-z0-9_.:-]+$/, 'fanId holds letters, digits, and _ . : -');
 
-export const creatorUsernameFieldSchema = z.string().trim().min(1, 'creator is required').max(100);
+export const creatorUsernameFieldSchema = requiredString('creator is required')
+  .trim()
+  .min(1, 'creator is required')
+  .max(100);
 
 /** Largest base64 text that can hold FAN_ATTACHMENT_MAX_BYTES. */
 export const FAN_ATTACHMENT_MAX_BASE64_LENGTH = Math.ceil(FAN_ATTACHMENT_MAX_BYTES / 3) * 4;
 
 export const askAttachmentSchema = z.object({
-  filename: z.string().trim().min(1, 'The attachment needs a file name').max(255),
+  filename: requiredString('The attachment needs a file name')
+    .trim()
+    .min(1, 'The attachment needs a file name')
+    .max(255),
   /** The file's bytes in base64; a `data:…;base64,` prefix (FileReader.readAsDataURL) is accepted. */
   contentBase64: z
     .string()
@@ -99,7 +108,10 @@ export const askAttachmentSchema = z.object({
 /** POST /api/ask */
 export const askRequestSchema = z.object({
   creator: creatorUsernameFieldSchema,
-  message: z.string().trim().min(1, 'Message must not be empty').max(FAN_MESSAGE_MAX_LENGTH),
+  message: requiredString('Message must not be empty')
+    .trim()
+    .min(1, 'Message must not be empty')
+    .max(FAN_MESSAGE_MAX_LENGTH),
   fanId: fanIdSchema,
   fanName: z
     .string()
@@ -154,7 +166,10 @@ export const messageIdSchema = z
 export const answerRequestSchema = z.object({
   creator: creatorUsernameFieldSchema,
   messageId: messageIdSchema,
-  response: z.string().trim().min(1, 'A response must not be empty').max(CREATOR_MESSAGE_MAX_LENGTH),
+  response: requiredString('A response must not be empty')
+    .trim()
+    .min(1, 'A response must not be empty')
+    .max(CREATOR_MESSAGE_MAX_LENGTH),
 });
 export type AnswerRequest = z.input<typeof answerRequestSchema>;
 export const answerResponseSchema = z.object({
@@ -169,7 +184,10 @@ export type AnswerResponse = z.infer<typeof answerResponseSchema>;
 /** POST /api/send-message */
 export const sendMessageRequestSchema = z.object({
   fanId: fanIdSchema,
-  message: z.string().trim().min(1, 'A message must not be empty').max(CREATOR_MESSAGE_MAX_LENGTH),
+  message: requiredString('A message must not be empty')
+    .trim()
+    .min(1, 'A message must not be empty')
+    .max(CREATOR_MESSAGE_MAX_LENGTH),
   creatorUsername: creatorUsernameFieldSchema,
 });
 export type SendMessageRequest = z.input<typeof sendMessageRequestSchema>;

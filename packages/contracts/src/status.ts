@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import {
-  ANNOUNCEMENT_MAX_LENGTH,
-  CREATOR_MESSAGE_MAX_LENGTH,
-  TEMPLATE_TITLE_MAX_LENGTH,
-} from './constants.ts';
+import { CREATOR_MESSAGE_MAX_LENGTH, TEMPLATE_TITLE_MAX_LENGTH } from './constants.ts';
+import { requiredString } from './required.ts';
+
+const ANNOUNCEMENT_REQUIRED_MESSAGE = 'An announcement must not be empty';
 
 export const onlineStatusSchema = z.object({ isOnline: z.boolean(), statusText: z.string() });
 export type OnlineStatus = z.infer<typeof onlineStatusSchema>;
@@ -22,27 +21,30 @@ export const noticeSchema = z.object({
 });
 export type Notice = z.infer<typeof noticeSchema>;
 
-/** GET …/notice */
-export const currentNoticeResponseSchema = z.object({ notice: noticeSchema.nullable() });
+/**
+ * GET …/notice: `{ notice }` (null when none was sent), and, when there is one, its fields again at
+ * the top level (`message`, `timestamp`, `sentCount`, `id`) for clients that read them there.
+ */
+export const currentNoticeResponseSchema = z.object({
+  notice: noticeSchema.nullable(),
+  ...noticeSchema.partial().shape,
+});
 export type CurrentNoticeResponse = z.infer<typeof currentNoticeResponseSchema>;
 /** GET …/notice-history, newest first. */
 export const noticeHistoryResponseSchema = z.array(noticeSchema);
 
-/** POST …/set-notice: trimmed, non-empty, at most ANNOUNCEMENT_MAX_LENGTH characters (enforced). */
+/** Far beyond any announcement; only keeps an abusive body from being stored. */
+export const ANNOUNCEMENT_HARD_CAP = 100_000;
+
+/**
+ * POST …/set-notice: trimmed and non-empty. ANNOUNCEMENT_MAX_LENGTH (500) is the composer's counter
+ * only (SPEC section 5: no hard enforcement); a longer announcement is stored as sent.
+ */
 export const setNoticeRequestSchema = z.object({
-  message: z
-    .string()
-    .max(100_000, 'The announcement is far too long')
+  message: requiredString(ANNOUNCEMENT_REQUIRED_MESSAGE)
+    .max(ANNOUNCEMENT_HARD_CAP, 'The announcement is far too long')
     .trim()
-    .min(1, 'An announcement must not be empty')
-    .superRefine((value, ctx) => {
-      if (value.length > ANNOUNCEMENT_MAX_LENGTH) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `An announcement holds at most ${ANNOUNCEMENT_MAX_LENGTH} characters; this one has ${value.length}`,
-        });
-      }
-    }),
+    .min(1, ANNOUNCEMENT_REQUIRED_MESSAGE),
 });
 export type SetNoticeRequest = z.input<typeof setNoticeRequestSchema>;
 export const setNoticeResponseSchema = z.object({ success: z.literal(true), notice: noticeSchema });
@@ -58,8 +60,14 @@ export type Template = z.infer<typeof templateSchema>;
 /** GET …/templates, oldest first. */
 export const templatesResponseSchema = z.array(templateSchema);
 export const createTemplateRequestSchema = z.object({
-  title: z.string().trim().min(1, 'A template needs a title').max(TEMPLATE_TITLE_MAX_LENGTH),
-  content: z.string().trim().min(1, 'A template must not be empty').max(CREATOR_MESSAGE_MAX_LENGTH),
+  title: requiredString('A template needs a title')
+    .trim()
+    .min(1, 'A template needs a title')
+    .max(TEMPLATE_TITLE_MAX_LENGTH),
+  content: requiredString('A template must not be empty')
+    .trim()
+    .min(1, 'A template must not be empty')
+    .max(CREATOR_MESSAGE_MAX_LENGTH),
 });
 export type CreateTemplateRequest = z.input<typeof createTemplateRequestSchema>;
 export const templateParamsSchema = z.object({

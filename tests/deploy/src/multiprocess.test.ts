@@ -287,7 +287,7 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
           chatbotId,
           url: `http://localhost:${site.port}/page-${i}`,
         });
-        expect(res.status).toBe(201);
+        expect(res.status).toBe(200);
         return ((await res.json()) as { id: string }).id;
       }),
     );
@@ -320,7 +320,7 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
       chatbotId,
       url: `http://localhost:${site.port}/held`,
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const id = ((await res.json()) as { id: string }).id;
     // Whichever worker claimed it is fetching the page, which does not answer.
     const victim = await waitFor(

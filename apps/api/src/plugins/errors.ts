@@ -11,18 +11,21 @@ const FASTIFY_CODES: Record<string, [string, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['bad_request', 'The Content-Length header does not match the body.'],
 };
 
-/** One error handler: 4xx carry `{ error, message }` a person can read; 5xx never leak internals. */
+/**
+ * One error handler: 4xx carry `{ error, message }` a person can read (a validation error adds
+ * `field`, the path of the value refused); 5xx never leak internals.
+ */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
       return reply.code(err.statusCode).headers(err.headers).send({ error: err.code, message: err.message });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
+      // The schema's own words, verbatim (e.g. 'Please enter a chatbot name'); the field apart.
       const first = err.validation[0];
-      const field = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
-      const detail = first?.message ?? 'Invalid request';
-      const message = field ? `${field}: ${detail}` : detail;
-      return reply.code(400).send({ error: 'validation_error', message });
+      const field = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.') || undefined;
+      const message = first?.message || 'Invalid request';
+      return reply.code(400).send({ error: 'validation_error', message, ...(field ? { field } : {}) });
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');

@@ -21,6 +21,18 @@ export function fansRepository(db: Db) {
         .where('creator_id', '=', creatorId)
         .where('fan_key', '=', fanKey)
         .executeTakeFirst(),
+    /** Whether this browser (its fan cookie's hash) is bound to another fan id of this creator. */
+    async cookieBoundToOtherFan(creatorId: string, cookieHash: string, fanKey: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('fans')
+        .select('id')
+        .where('creator_id', '=', creatorId)
+        .where('cookie_hash', '=', cookieHash)
+        .where('fan_key', '<>', fanKey)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
     /** Every conversation this fan id has, with any creator. */
     findAllByKey: (fanKey: string) =>
       db

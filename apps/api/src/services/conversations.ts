@@ -51,8 +51,25 @@ export async function checkAttachment(filename: string, base64: string): Promise
 }
 
 /**
- * The fan behind `fanKey` for this creator, binding it to this browser's fan cookie on first
- * contact. A fan already bound to another browser is refused (403).
+ * Whether this request may act as the fan of `row` (SPEC section 6: a fan is identified only by
+ * the id its page generates, with no login). A request with no valid fan cookie may; so may the
+ * browser the fan is bound to, and a browser whose cookie is bound to no other fan id of this
+ * creator. Only a browser known to this creator as another fan is refused.
+ */
+export async function mayActAsFan(
+  db: Kysely<Database>,
+  held: string | null,
+  row: Pick<FanRow, 'creator_id' | 'fan_key' | 'cookie_hash'>,
+): Promise<boolean> {
+  if (held === null || !row.cookie_hash || row.cookie_hash === held) return true;
+  return !(await fansRepository(db).cookieBoundToOtherFan(row.creator_id, held, row.fan_key));
+}
+
+/**
+ * The fan behind `fanKey` for this creator. On first contact the fan id is bound to this browser's
+ * fan cookie (issued when it holds none). Later requests are accepted without a fan cookie (the
+ * cookie is then set, as on first contact) or with the bound one; a browser whose cookie is bound
+ * to another fan id of this creator is refused (403).
  */
 export async function claimFan(
   db: Kysely<Database>,
@@ -64,7 +81,8 @@ export async function claimFan(
   const held = fanTokenHash(request);
   const existing = await fans.findByKey(options.creatorId, options.fanKey);
   if (existing?.cookie_hash) {
-    if (existing.cookie_hash !== held) throw forbidden(FAN_FORBIDDEN_MESSAGE);
+    if (!(await mayActAsFan(db, held, existing))) throw forbidden(FAN_FORBIDDEN_MESSAGE);
+    ensureFanToken(request, reply, options.secureCookie);
     return existing;
   }
   const hash = hashFanToken(ensureFanToken(request, reply, options.secureCookie));
@@ -77,7 +95,7 @@ export async function claimFan(
         name: options.fanName ?? null,
         cookieHash: hash,
       });
-  if (row.cookie_hash !== hash) throw forbidden(FAN_FORBIDDEN_MESSAGE);
+  if (row.cookie_hash !== hash && !(await mayActAsFan(db, held, row))) throw forbidden(FAN_FORBIDDEN_MESSAGE);
   return row;
 }
 

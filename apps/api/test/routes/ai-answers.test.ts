@@ -8,6 +8,7 @@ import {
   FanBrowser,
   json,
   onboard,
+  sent,
   startTestApp,
   type TestApp,
   type TestAppOptions,
@@ -312,7 +313,7 @@ describe('AI answers without a model key', () => {
     await t.close();
   });
 
-  it("quotes the creator's own material, saying so, or leaves the question pending when nothing matches", async () => {
+  it("quotes the creator's own material, saying so, or answers politely when nothing matches", async () => {
     const cookie = await onboard(t, 'quinn');
     await teach(t, 'quinn');
     const fan = new FanBrowser(t);
@@ -326,10 +327,45 @@ describe('AI answers without a model key', () => {
     expect(quote.message).toContain('Feed your sourdough starter twice a day');
     expect(quote.message).toContain('Source: Starter care (https://quinn.example/starter)');
 
-    await fan.ask('quinn', 'Do you like jazz?');
+    // Nothing of Quinn's matches: the fan still gets an AI reply, charged like any other, once.
+    const asked = await sent(await fan.ask('quinn', 'Do you like jazz?'));
+    expect(asked.aiWillAnswer).toBe(true);
+    const after = await eventually(async () => {
+      const messages = await fan.messages('quinn');
+      return messages.filter((m) => m.from === 'Creatorai').length === 2 ? messages : null;
+    });
+    expect(after.map((m) => [m.from, m.status])).toEqual([
+      ['fan', 'answered'],
+      ['Creatorai', null],
+      ['fan', 'answered'],
+      ['Creatorai', null],
+    ]);
+    expect(after.at(-1)).toMatchObject({
+      from: 'Creatorai',
+      replyTo: asked.message.id,
+      message:
+        "Quinn Tester is away right now and I couldn't find this in Quinn Tester's material yet. This is not a personal reply: your question has been passed on to Quinn Tester.",
+    });
+    expect(after.at(-1)?.sources ?? []).toEqual([]);
+    expect(await usage(t, 'quinn', cookie)).toMatchObject({ creditsUsed: 2, creditsRemaining: 998 });
     await sleep(300);
-    const after = await fan.messages('quinn');
-    expect(after.at(-1)).toMatchObject({ from: 'fan', status: 'pending' });
-    expect(await usage(t, 'quinn', cookie)).toMatchObject({ creditsUsed: 1, creditsRemaining: 999 });
+    expect(await usage(t, 'quinn', cookie)).toMatchObject({ creditsUsed: 2, creditsRemaining: 998 });
+  });
+
+  it('a creator with no knowledge at all: the Offline AI still answers every question', async () => {
+    const cookie = await onboard(t, 'quentin');
+    const fan = new FanBrowser(t);
+    const asked = await sent(await fan.ask('quentin', 'Anyone there?'));
+    expect(asked.aiWillAnswer).toBe(true);
+    const chat = await eventually(async () => {
+      const messages = await fan.messages('quentin');
+      return messages.some((m) => m.from === 'Creatorai') ? messages : null;
+    });
+    expect(chat.map((m) => [m.from, m.status])).toEqual([
+      ['fan', 'answered'],
+      ['Creatorai', null],
+    ]);
+    expect(chat[1]!.message).toContain('Quentin Tester is away right now');
+    expect(await usage(t, 'quentin', cookie)).toMatchObject({ creditsUsed: 1, aiAnswersToday: 1 });
   });
 });

@@ -92,7 +92,7 @@ describe('sign-in with the OpenID provider', () => {
     expect(setCookies(callback).fp_session).toBeTruthy();
   });
 
-  it('refuses a tampered state with a 400 and signs nobody in', async () => {
+  it('sends a tampered state back to the landing page with oauth_callback_failed and signs nobody in', async () => {
     t.oidc.setIdentity(identity('mallory'));
     const start = await fetch(`${t.url}/auth/google`, { redirect: 'manual' });
     const jar = setCookies(start);
@@ -100,11 +100,8 @@ describe('sign-in with the OpenID provider', () => {
     const back = new URL(authorize.headers.get('location')!);
     back.searchParams.set('state', 'forged-state');
     const callback = await fetch(back, { redirect: 'manual', headers: { cookie: cookieHeader(jar) } });
-    expect(callback.status).toBe(400);
-    expect(await callback.json()).toEqual({
-      error: 'invalid_state',
-      message: expect.stringMatching(/sign/i),
-    });
+    expect(callback.status).toBe(302);
+    expect(callback.headers.get('location')).toBe('/?error=oauth_callback_failed');
     expect(setCookies(callback).fp_session).toBeUndefined();
     const rows = await t.db.db
       .selectFrom('creators')
@@ -128,16 +125,21 @@ describe('sign-in with the OpenID provider', () => {
     expect(location.searchParams.get('details')).toBe('User said no');
   });
 
-  it('refuses a callback without a code as a bad request', async () => {
+  it('sends a callback without a code or state back to the landing page with oauth_callback_failed', async () => {
     const start = await fetch(`${t.url}/auth/google`, { redirect: 'manual' });
     const jar = setCookies(start);
     const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
-    const res = await fetch(`${t.url}/auth/google/callback?code=&state=${state}`, {
-      redirect: 'manual',
-      headers: { cookie: cookieHeader(jar) },
-    });
-    expect(res.status).toBe(400);
-    expect((await json(res)).error).toBe('invalid_callback');
+    for (const query of [`?code=&state=${state}`, '?code=abc', `?state=${state}`, '']) {
+      const res = await fetch(`${t.url}/auth/google/callback${query}`, {
+        redirect: 'manual',
+        headers: { cookie: cookieHeader(jar) },
+      });
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers.get('location')!, t.url);
+      expect(location.pathname).toBe('/');
+      expect(location.searchParams.get('error')).toBe('oauth_callback_failed');
+      expect(setCookies(res).fp_session).toBeUndefined();
+    }
   });
 
   it('sends a failed code exchange back with oauth_callback_failed', async () => {

@@ -55,7 +55,7 @@ describe.skipIf(!enabled)('knowledge through a real worker process (PostgreSQL, 
     });
   const addUrl = async (url: string) => {
     const res = await api('POST', '/api/add-knowledge', { chatbotId, url });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     return ((await res.json()) as { id: string }).id;
   };
   const uploadFile = async (bytes: Buffer, name: string) => {
@@ -66,7 +66,7 @@ describe.skipIf(!enabled)('knowledge through a real worker process (PostgreSQL, 
       headers: { cookie },
       body: form,
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     return ((await res.json()) as { id: string }).id;
   };
   const progress = async () =>

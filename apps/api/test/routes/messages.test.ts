@@ -201,6 +201,20 @@ describe('conversations, creator side', () => {
       [
         '/api/send-message',
         anna,
+        { message: 'Hi', creatorUsername: 'anna' },
+        400,
+        'Cannot find fan ID. Please try again.',
+      ],
+      [
+        '/api/send-message',
+        anna,
+        { fanId: null, message: 'Hi', creatorUsername: 'anna' },
+        400,
+        'Cannot find fan ID. Please try again.',
+      ],
+      [
+        '/api/send-message',
+        anna,
         { fanId: 'mobile_fan_ghost', message: 'Hi', creatorUsername: 'anna' },
         404,
         'Cannot find fan ID. Please try again.',
@@ -225,7 +239,22 @@ describe('conversations, creator side', () => {
       expect([path, JSON.stringify(body), res.status]).toEqual([path, JSON.stringify(body), status]);
       const err = await json(res);
       expect(err.error).toBeTruthy();
-      expect(err.message).toContain(text);
+      // A validation error names its field apart from its message.
+      expect(`${err.field ?? ''} ${err.message}`).toContain(text);
+      if (err.error === 'validation_error') expect(err.field).toEqual(expect.any(String));
+    }
+    // A missing or blank fan id reads SPEC's words exactly.
+    for (const fanId of [undefined, null, '', '  ']) {
+      const res = await call(t, 'POST', '/api/send-message', anna, {
+        fanId,
+        message: 'Hi',
+        creatorUsername: 'anna',
+      });
+      expect(await json(res)).toEqual({
+        error: 'validation_error',
+        message: 'Cannot find fan ID. Please try again.',
+        field: 'fanId',
+      });
     }
     expect(await snapshot(t)).toEqual(before);
   });
@@ -260,7 +289,12 @@ describe('conversations, creator side', () => {
     expect(refused.status).toBe(403);
     expect((await call(t, 'DELETE', `/api/chatlog/fan/${fan.fanId}?creator=anna`, '')).status).toBe(401);
 
-    const res = await call(t, 'DELETE', `/api/chatlog/fan/${fan.fanId}?creator=anna`, anna);
+    // SPEC's client sends a JSON content type with no body.
+    const res = await fetch(`${t.url}/api/chatlog/fan/${fan.fanId}?creator=anna`, {
+      method: 'DELETE',
+      headers: { cookie: anna, 'content-type': 'application/json' },
+      body: '',
+    });
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ success: true, deletedMessages: 2 });
     const fans = (await json(await call(t, 'GET', '/api/fans?creator=anna', anna))) as unknown as {

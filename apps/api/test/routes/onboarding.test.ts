@@ -29,6 +29,19 @@ describe('onboarding', () => {
     expect(put.ok).toBe(true);
   });
 
+  it("takes the upload call with a JSON content type and an empty body, as SPEC's client sends it", async () => {
+    const cookie = await t.signIn(identity('uma'));
+    for (const body of ['', undefined]) {
+      const res = await fetch(`${t.url}/api/objects/upload`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { uploadURL: string }).uploadURL).toMatch(/^http/);
+    }
+  });
+
   it('refuses upload URLs to the signed-out', async () => {
     const res = await fetch(`${t.url}/api/objects/upload`, { method: 'POST' });
     expect(res.status).toBe(401);
@@ -102,7 +115,7 @@ describe('onboarding', () => {
       400,
       'Please enter a chatbot name',
     ],
-    ['no image', () => ({ chatbotName: 'Bot' }), 400, 'profileImageUrl'],
+    ['no image', () => ({ chatbotName: 'Bot' }), 400, 'A profile image is required'],
     [
       'a URL that is not ours',
       () => ({ chatbotName: 'Bot', profileImageUrl: 'https://evil.example/uploads/x.png' }),
@@ -127,12 +140,7 @@ describe('onboarding', () => {
       400,
       'not found',
     ],
-    [
-      'an oversized name',
-      (image) => ({ chatbotName: 'x'.repeat(101), profileImageUrl: image }),
-      400,
-      'chatbotName',
-    ],
+    ['an oversized name', (image) => ({ chatbotName: 'x'.repeat(101), profileImageUrl: image }), 400, '100'],
   ];
   it.each(bad)('refuses %s with a readable 400 and writes nothing', async (_label, make, status, text) => {
     const cookie = await t.signIn(identity('victor'));
@@ -144,6 +152,27 @@ describe('onboarding', () => {
     expect(body.message).toContain(text);
     const me = await json(await fetch(`${t.url}/api/auth/user`, { headers: { cookie } }));
     expect(me.onboardingComplete).toBe(false);
+  });
+
+  it("answers a missing, null or blank chatbot name with exactly 'Please enter a chatbot name'", async () => {
+    const cookie = await t.signIn(identity('valerie'));
+    const image = await uploadAs(t, cookie, PNG_1PX);
+    for (const chatbotName of [undefined, null, '', '   ']) {
+      const res = await post(t, '/api/creator-signup', cookie, { chatbotName, profileImageUrl: image });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        error: 'validation_error',
+        message: 'Please enter a chatbot name',
+        field: 'chatbotName',
+      });
+    }
+    const empty = await post(t, '/api/creator-signup', cookie, '');
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toEqual({
+      error: 'validation_error',
+      message: 'Please enter a chatbot name',
+      field: 'chatbotName',
+    });
   });
 
   it('refuses an upload that is not an image', async () => {

@@ -264,7 +264,7 @@ describe('answering a fan question', () => {
     expect((await f.state()).replies).toHaveLength(1);
   });
 
-  it('without a key for the provider, quotes the creator plainly; with nothing to quote, leaves it pending', async () => {
+  it('without a key for the provider, quotes the creator plainly; with nothing to quote, still answers politely', async () => {
     const f = await fixture({ model: 'claude-3-haiku-20240307' });
     expect(await answerQuestion({ db: h.db, env }, f.question)).toBe('answered');
     expect(openai.requests).toHaveLength(0);
@@ -274,14 +274,51 @@ describe('answering a fan question', () => {
     expect(s.replies[0]!.body).toContain('Source: Starter care (https://coach.example/starter)');
     expect(s.charges).toHaveLength(1);
 
+    // Nothing of the creator's matches: a fallback reply, stored and charged like any AI answer.
     const unrelated = await f.ask('Quantum chromodynamics?');
-    expect(await answerQuestion({ db: h.db, env: {} }, unrelated)).toBe('nothing_to_quote');
+    expect(await answerQuestion({ db: h.db, env: {} }, unrelated)).toBe('answered');
+    const reply = await h.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('reply_to', '=', unrelated)
+      .executeTakeFirstOrThrow();
+    expect(reply.sender).toBe('Creatorai');
+    expect(reply.body).toBe(
+      "Bea Baker is away right now and I couldn't find this in Bea Baker's material yet. This is not a personal reply: your question has been passed on to Bea Baker.",
+    );
+    expect(reply.sources).toEqual([]);
+    const question = await h.db
+      .selectFrom('messages')
+      .select('status')
+      .where('id', '=', unrelated)
+      .executeTakeFirstOrThrow();
+    expect(question.status).toBe('answered');
+    const charges = () =>
+      h.db
+        .selectFrom('credit_ledger')
+        .select(['delta'])
+        .where('creator_id', '=', f.creatorId)
+        .where('reason', '=', 'ai_answer')
+        .execute();
+    expect(await charges()).toHaveLength(2);
+    // At most once: running the job again changes nothing.
+    expect(await answerQuestion({ db: h.db, env: {} }, unrelated)).toBe('already_answered');
+    expect(await charges()).toHaveLength(2);
+    expect(
+      await h.db.selectFrom('messages').select('id').where('reply_to', '=', unrelated).execute(),
+    ).toHaveLength(1);
+  });
+
+  it('with nothing to quote and no credit left, leaves the question pending and charges nothing', async () => {
+    const f = await fixture({ model: 'claude-3-haiku-20240307', credits: 0 });
+    const unrelated = await f.ask('Quantum chromodynamics?');
+    expect(await answerQuestion({ db: h.db, env: {} }, unrelated)).toBe('no_credits');
     const left = await h.db
       .selectFrom('messages')
       .select('status')
       .where('id', '=', unrelated)
-      .executeTakeFirst();
-    expect(left?.status).toBe('pending');
+      .executeTakeFirstOrThrow();
+    expect(left.status).toBe('pending');
   });
 
   it('drops malformed payloads and ignores unknown or non-fan messages', async () => {

@@ -37,8 +37,7 @@ export type AnswerOutcome =
   | 'not_a_question'
   | 'creator_online'
   | 'no_credits'
-  | 'no_chatbot'
-  | 'nothing_to_quote';
+  | 'no_chatbot';
 
 const DEFAULT_KNOWLEDGE_LIMIT = 5;
 const DEFAULT_HISTORY_LIMIT = 12;
@@ -152,8 +151,9 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
     // Answers that rest on the creator's knowledge say where it came from, in the text itself too.
     body = sources.length > 0 ? `${text}\n\nSources: ${sources.map(sourceLabel).join('; ')}` : text;
   } else {
+    // No key for the provider: the creator's own material quoted, or a polite fallback when
+    // nothing matches; stored and charged below like any AI answer.
     const quoted = offlineAnswer(question.creatorName, knowledge);
-    if (!quoted) return 'nothing_to_quote';
     body = quoted.text;
     sources = quoted.sources;
   }

@@ -18,16 +18,23 @@ export const sourceLabel = (s: MessageSource) =>
   s.source && s.source !== s.title ? `${s.title} (${s.source})` : s.title;
 
 /**
+ * The reply when nothing of the creator's matches the question: said plainly, not a personal
+ * reply, and the question is in the creator's messages (SPEC: while Offline, the AI answers fans).
+ */
+export const offlineFallbackText = (creatorName: string) =>
+  `${creatorName} is away right now and I couldn't find this in ${creatorName}'s material yet. This is not a personal reply: your question has been passed on to ${creatorName}.`;
+
+/**
  * The answer given when no model key is configured for the chatbot's provider: the creator's own
- * best-matching material, quoted and labelled as a quote, or null when nothing matched (the
- * question then stays pending for the creator).
+ * best-matching material, quoted and labelled as a quote; or, when nothing matched, a polite
+ * fallback that says so (no sources).
  */
 export function offlineAnswer(
   creatorName: string,
   knowledge: KnowledgeExcerpt[],
-): { text: string; sources: MessageSource[] } | null {
+): { text: string; sources: MessageSource[] } {
   const best = knowledge.find((k) => k.content.trim());
-  if (!best) return null;
+  if (!best) return { text: offlineFallbackText(creatorName), sources: [] };
   const source = { title: best.title, source: best.source };
   const text = [
     `${creatorName} is away right now. This is not a personal reply: I am quoting ${creatorName}'s own material that best matches your question.`,

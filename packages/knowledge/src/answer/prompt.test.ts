@@ -58,14 +58,19 @@ describe('offline answerer', () => {
       { title: 'Bread basics', source: 'https://coach.example/bread', content: 'Feed it twice a day.' },
       { title: 'Other', source: 'x', content: 'Other text' },
     ]);
-    expect(answer?.text).toContain("quoting Bea's own material");
-    expect(answer?.text).toContain('"Feed it twice a day."');
-    expect(answer?.text).toContain('Source: Bread basics (https://coach.example/bread)');
-    expect(answer?.sources).toEqual([{ title: 'Bread basics', source: 'https://coach.example/bread' }]);
+    expect(answer.text).toContain("quoting Bea's own material");
+    expect(answer.text).toContain('"Feed it twice a day."');
+    expect(answer.text).toContain('Source: Bread basics (https://coach.example/bread)');
+    expect(answer.sources).toEqual([{ title: 'Bread basics', source: 'https://coach.example/bread' }]);
   });
 
-  it('gives nothing when nothing matched', () => {
-    expect(offlineAnswer('Bea', [])).toBeNull();
+  it('says politely that nothing matched, with no sources, when nothing matched', () => {
+    for (const knowledge of [[], [{ title: 'Empty', source: 'x', content: '   ' }]]) {
+      expect(offlineAnswer('Bea', knowledge)).toEqual({
+        text: "Bea is away right now and I couldn't find this in Bea's material yet. This is not a personal reply: your question has been passed on to Bea.",
+        sources: [],
+      });
+    }
   });
 
   it('cuts long quotes at a sentence', () => {

@@ -3,7 +3,6 @@ import oauthPlugin, { type OAuth2Namespace, type OAuth2Token } from '@fastify/oa
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HttpError } from '../../errors.ts';
 import { toCurrentUser } from '../../serializers.ts';
 import { findOrCreateCreator } from '../../services/accounts.ts';
 
@@ -94,21 +93,18 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     async (request, reply) => {
       const { error, error_description, code, state } = request.query;
       if (error) return fail(reply, 'google_oauth_error', error_description ?? error);
-      if (!code || !state)
-        throw new HttpError(400, 'invalid_callback', 'The sign-in callback is missing its code or state.');
+      // Every failure comes back to the landing page, which shows it as a toast (SPEC section 8).
+      if (!code || !state) {
+        request.log.warn('sign-in callback without code or state');
+        return fail(reply, 'oauth_callback_failed');
+      }
 
       let token: OAuth2Token;
       try {
         token = await app.googleOAuth2.getAccessTokenFromAuthorizationCodeFlow(request, reply);
       } catch (err) {
+        // A tampered or replayed state lands here too: nothing is written, the page shows the toast.
         const message = err instanceof Error ? err.message : String(err);
-        if (/invalid state/i.test(message)) {
-          throw new HttpError(
-            400,
-            'invalid_state',
-            'The sign-in state did not match. Please start signing in again.',
-          );
-        }
         request.log.warn({ reason: message }, 'oauth token exchange failed');
         return fail(reply, 'oauth_callback_failed');
       }

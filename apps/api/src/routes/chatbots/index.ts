@@ -33,7 +33,7 @@ export async function chatbotsRoutes(app: FastifyInstance) {
 
   /**
    * Creates the creator's chatbot, or, since onboarding already made one (one per creator), renames
-   * it and adds the URLs: 201 when created, 200 when it existed. URLs it already has are not added twice.
+   * it and adds the URLs: 200 either way (every success is 200). URLs it already has are not added twice.
    */
   r.post(
     '/api/creators/username/:username/chatbot',
@@ -41,7 +41,7 @@ export async function chatbotsRoutes(app: FastifyInstance) {
       schema: {
         params: usernameParamsSchema,
         body: createChatbotRequestSchema,
-        response: { 200: chatbotSchema, 201: chatbotSchema },
+        response: { 200: chatbotSchema },
       },
     },
     async (request, reply) => {
@@ -50,10 +50,9 @@ export async function chatbotsRoutes(app: FastifyInstance) {
         .map((u) => u.trim())
         .filter(Boolean)
         .map(parseSource);
-      const { bot, created, added } = await app.db.transaction().execute(async (trx) => {
+      const { bot, added } = await app.db.transaction().execute(async (trx) => {
         const bots = chatbotsRepository(trx);
         let bot = await bots.findByCreator(creator.id);
-        let created = false;
         if (bot) {
           bot = await bots.update(bot.id, { name: request.body.name });
         } else {
@@ -66,7 +65,6 @@ export async function chatbotsRoutes(app: FastifyInstance) {
               temperature: DEFAULT_TEMPERATURE,
               initialMessages: [],
             })) ?? (await bots.findByCreator(creator.id))!;
-          created = true;
         }
         const items = knowledgeRepository(trx);
         const existing = await items.listByChatbot(bot.id);
@@ -80,11 +78,11 @@ export async function chatbotsRoutes(app: FastifyInstance) {
         await assertRoom(trx, bot.id, fresh.length);
         const added: KnowledgeItemRow[] = [];
         for (const source of fresh) added.push(await items.insert(toNewItem(bot.id, source)));
-        return { bot, created, added };
+        return { bot, added };
       });
       await enqueueItems(app.jobs, request.log, added);
       const knowledge = await chatbotsRepository(app.db).knowledgeFor(bot.id);
-      return reply.code(created ? 201 : 200).send(toChatbot(bot, knowledge));
+      return reply.send(toChatbot(bot, knowledge));
     },
   );
 

@@ -29,6 +29,7 @@ import {
   FAN_FORBIDDEN_MESSAGE,
   findAskedWithKey,
   isSameQuestion,
+  mayActAsFan,
   storeFanMessage,
 } from '../../services/conversations.ts';
 import { ensureFanToken, fanTokenHash } from '../../services/fan-identity.ts';
@@ -168,16 +169,21 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       const rows = creator
         ? [await fans.findByKey(creator.id, fanId)].filter((row) => row !== undefined)
         : await fans.findAllByKey(fanId);
-      // The browser the fan id is bound to reads it, and so does the creator it talks to.
+      // A fan has no login (SPEC section 6): the fan id reads its chat, from a request with no fan
+      // cookie or with the one it is bound to, and so does the creator it talks to. Only a browser
+      // known to that creator as another fan is refused.
       const held = fanTokenHash(request);
       const session = await request.currentCreator();
-      const readable = rows.filter(
-        (row) => (held && row.cookie_hash === held) || (session && row.creator_id === session.id),
-      );
+      const readable: typeof rows = [];
+      for (const row of rows) {
+        if ((session && row.creator_id === session.id) || (await mayActAsFan(app.db, held, row))) {
+          readable.push(row);
+        }
+      }
       if (rows.length > 0 && readable.length === 0) throw forbidden(FAN_FORBIDDEN_MESSAGE);
-      // A new fan's browser gets its fan cookie on this first read, before its first question: if
-      // that question's answer is then lost, the retry still comes from the browser it binds to.
-      if (rows.length === 0 && !session) ensureFanToken(request, reply, opts.secureCookie);
+      // A fan's browser gets its fan cookie on a read, before its first question: if that
+      // question's answer is then lost, the retry still comes from the browser it binds to.
+      if (!session) ensureFanToken(request, reply, opts.secureCookie);
       const messages = await messagesRepository(app.db).conversation(
         readable.map((row) => row.id),
         FAN_HISTORY_LIMIT,

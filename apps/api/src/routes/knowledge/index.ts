@@ -49,14 +49,14 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
 
   r.post(
     '/api/add-knowledge',
-    { schema: { body: addKnowledgeRequestSchema, response: { 201: knowledgeItemResponseSchema } } },
+    { schema: { body: addKnowledgeRequestSchema, response: { 200: knowledgeItemResponseSchema } } },
     async (request, reply) => {
       const { chatbot } = await ownedChatbot(app, request, request.body.chatbotId);
       const source = parseSource(request.body.url);
       await assertRoom(app.db, chatbot.id, 1);
       const item = await items().insert(toNewItem(chatbot.id, source));
       await enqueueItems(app.jobs, request.log, [item]);
-      return reply.code(201).send(toKnowledgeItem(item));
+      return reply.send(toKnowledgeItem(item));
     },
   );
 
@@ -66,7 +66,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       schema: {
         params: chatbotIdParamsSchema,
         body: addYoutubeRequestSchema,
-        response: { 201: knowledgeItemResponseSchema },
+        response: { 200: knowledgeItemResponseSchema },
       },
     },
     async (request, reply) => {
@@ -88,13 +88,13 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       });
       const item = await items().insert(toNewItem(chatbot.id, { type: 'youtube', link }, title));
       await enqueueItems(app.jobs, request.log, [item]);
-      return reply.code(201).send({ ...toKnowledgeItem(item), title: title ?? 'YouTube Video' });
+      return reply.send({ ...toKnowledgeItem(item), title: title ?? 'YouTube Video' });
     },
   );
 
   r.post(
     '/api/chatbots/:id/knowledge/upload',
-    { schema: { params: chatbotIdParamsSchema, response: { 201: knowledgeItemResponseSchema } } },
+    { schema: { params: chatbotIdParamsSchema, response: { 200: knowledgeItemResponseSchema } } },
     async (request, reply) => {
       const { chatbot } = await ownedChatbot(app, request, request.params.id);
       if (!request.isMultipart()) {
@@ -124,7 +124,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       }
       if (part.file.truncated) throw knowledgeFileTooLarge();
       const item = await addKnowledgeFile(app, request.log, chatbot.id, bytes, part.filename || '');
-      return reply.code(201).send(toKnowledgeItem(item));
+      return reply.send(toKnowledgeItem(item));
     },
   );
 
@@ -137,7 +137,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
           key: z.string().min(1).max(1024),
           filename: z.string().trim().min(1).max(255).optional(),
         }),
-        response: { 201: knowledgeItemResponseSchema },
+        response: { 200: knowledgeItemResponseSchema },
       },
     },
     async (request, reply) => {
@@ -183,7 +183,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       }
       // The file now lives under knowledge/…, with the item; the upload's copy is no longer needed.
       await discard();
-      return reply.code(201).send(toKnowledgeItem(item));
+      return reply.send(toKnowledgeItem(item));
     },
   );
 

@@ -68,7 +68,10 @@ export async function statusRoutes(app: FastifyInstance) {
       const creator = await app.requireOwner(request, request.params.username);
       const notice = await notices.current(creator.id);
       reply.header('cache-control', 'no-store');
-      return { notice: notice ? toNotice(notice) : null };
+      if (!notice) return { notice: null };
+      // The notice's fields also at the top level (message, timestamp, sentCount); `notice` stays.
+      const current = toNotice(notice);
+      return { ...current, notice: current };
     },
   );
 
@@ -114,7 +117,7 @@ export async function statusRoutes(app: FastifyInstance) {
       schema: {
         params: usernameParamsSchema,
         body: createTemplateRequestSchema,
-        response: { 201: templateSchema },
+        response: { 200: templateSchema },
       },
     },
     async (request, reply) => {
@@ -126,7 +129,7 @@ export async function statusRoutes(app: FastifyInstance) {
         );
       }
       const row = await templates.insert(creator.id, request.body.title, request.body.content);
-      return reply.code(201).send(toTemplate(row));
+      return reply.send(toTemplate(row));
     },
   );
 

@@ -107,8 +107,6 @@ const uploadIdSchema = z
   .regex(/^[^\s/?#]+$/, 'Invalid upload id');
 const partNumberSchema = z.coerce.number().int().min(1).max(UPLOAD_WIDGET.maxParts);
 
-const notSupported = (message: string) => new HttpError(501, 'not_supported', message);
-
 export async function uploadsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Signed-in creators only, before anything else is looked at.
@@ -139,11 +137,14 @@ export async function uploadsRoutes(app: FastifyInstance) {
     },
   );
 
-  r.get('/api/s3/sts', async (_request, reply) => {
-    return reply.code(501).send({
-      error: 'not_supported',
-      message: 'Temporary storage credentials are not handed out; uploads are signed by the server.',
-    });
+  // No temporary credentials exist here (a 4xx, not a server failure): the widget signs through the
+  // calls above instead.
+  r.get('/api/s3/sts', async () => {
+    throw new HttpError(
+      404,
+      'not_supported',
+      'Temporary storage credentials are not issued; uploads are signed by the server (GET /api/s3/params, POST /api/s3/multipart).',
+    );
   });
 
   r.post(
@@ -175,8 +176,9 @@ export async function uploadsRoutes(app: FastifyInstance) {
       try {
         return await app.storage.multipart.listParts(request.query.key, request.params.uploadId);
       } catch (err) {
-        if (notImplementedByStore(err))
-          throw notSupported('This storage cannot list the parts of an upload.');
+        // A store that cannot list parts (the embedded one) knows of none: the widget then uploads
+        // every part again, which replaces whatever is stored under the same part number.
+        if (notImplementedByStore(err)) return [];
         storeRefusal(err);
       }
     },
