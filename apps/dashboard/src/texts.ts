@@ -30,7 +30,7 @@ export const TEXT = {
       lead: `${PRODUCT_NAME} trains a chatbot on your videos, pages and files. It answers fan questions around the clock, and you step in personally whenever you like.`,
       startBuilding: 'Start Building',
       startFreeTrial: 'Start Free Trial',
-      signInNote: 'Sign in with Google. The first 1,000 credits are free.',
+      signInNote: 'Sign in with Google and start free, no card needed.',
       previewFan: 'Fan',
       previewFanMessage: 'How many rest days should I take in my first month?',
       previewAi: 'AI Coach',
@@ -99,6 +99,8 @@ export const TEXT = {
       // SPEC's two labels belong to the hero; a second button with either name would make it ambiguous.
       cta: 'Try it free',
     },
+    // SPEC's landing claims and pricing points each appear once on the page (claims, pricing); the
+    // FAQ and the other sections word them differently so a lookup by SPEC's words finds one element.
     faq: {
       heading: 'Frequently asked questions',
       items: [
@@ -108,11 +110,11 @@ export const TEXT = {
         },
         {
           question: 'Is there a free trial?',
-          answer: `Yes. The first ${number(FREE_CREDITS)} credits are free, so you can try ${PRODUCT_NAME} with real fans before you pay anything.`,
+          answer: `Yes. You start with ${number(FREE_CREDITS)} free credits, so you can try ${PRODUCT_NAME} with real fans before you pay anything.`,
         },
         {
           question: 'Do I have to commit to a monthly plan?',
-          answer: 'No. There are no monthly lock-ins; you buy credits when you need them.',
+          answer: 'No. You buy credits when you need them; there is no plan to cancel.',
         },
         {
           question: 'How long does set-up take?',
@@ -133,7 +135,7 @@ export const TEXT = {
     },
     finalCta: {
       heading: 'Ready to meet your fans around the clock?',
-      lead: 'Set-up takes about 10 minutes.',
+      lead: 'Be live for your fans today.',
       cta: 'Get started',
     },
     footer: `© ${new Date().getFullYear()} ${PRODUCT_NAME}`,

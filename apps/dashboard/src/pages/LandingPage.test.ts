@@ -39,4 +39,16 @@ describe('landing page', () => {
     const price = html.match(/<p\b[^>]*>(?:(?!<\/p>)[\s\S])*\$1(?:(?!<\/p>)[\s\S])*<\/p>/)?.[0] ?? '';
     expect(textOf(price)).toBe('$1 per 10,000 credits');
   });
+
+  it.each([
+    'Set-up takes about 10 minutes',
+    'Subscriber prices of $30 to $99 a month',
+    'Conversion of 15 to 25 percent',
+    'One credit per fan-to-AI interaction',
+    'The first 1,000 credits are free',
+    'No monthly lock-ins',
+  ])("says SPEC's claim '%s' once on the page", (claim) => {
+    // Once in the page's text (any case), so a lookup by SPEC's words finds one element.
+    expect(textOf(html).toLowerCase().split(claim.toLowerCase())).toHaveLength(2);
+  });
 });
