@@ -1,6 +1,7 @@
 import { ANSWER_QUEUE, answerJobId, CREDITS_PER_AI_ANSWER } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
+import { runEvery } from '../periodic.ts';
 
 /** The part of a job runner that enqueues (packages/jobs' JobRunner has it). */
 export interface AnswerQueue {
@@ -88,24 +89,16 @@ export function startAnswerSweep(
   jobs: AnswerQueue,
   options: AnswerSweepOptions = {},
 ): () => void {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return runEvery(
+    options.intervalMs ?? 60_000,
+    async () => {
       const n = await requeueAwaitingAnswers(db, jobs, {
         olderThanMs: options.minAgeMs ?? 30_000,
         newerThanMs: options.maxAgeMs ?? 3_600_000,
         limit: 500,
       });
       if (n > 0) options.onRequeued?.(n);
-    } catch (err) {
-      options.onError?.(err);
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(tick, options.intervalMs ?? 60_000);
-  timer.unref();
-  return () => clearInterval(timer);
+    },
+    { onError: options.onError },
+  );
 }

@@ -1,5 +1,6 @@
 import type { Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
+import { runEvery } from '../periodic.ts';
 import { ingestRunId } from './queue.ts';
 
 export interface SweepOptions {
@@ -64,20 +65,11 @@ export function startSweeper(
   db: Kysely<Database>,
   options: SweepOptions & { intervalMs?: number; onError?: (error: unknown) => void },
 ): () => void {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return runEvery(
+    options.intervalMs ?? 60_000,
+    async () => {
       await sweepStuckItems(db, options);
-    } catch (err) {
-      options.onError?.(err);
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(tick, options.intervalMs ?? 60_000);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
+    },
+    { now: true, onError: options.onError },
+  );
 }
