@@ -68,7 +68,11 @@ export async function redeemFanTransfer(
       );
     }
     await transfers.markUsed(transfer.id);
-    const moved = await fansRepository(trx).moveToBrowser(transfer.fan_key, transfer.cookie_hash, newCookieHash);
+    const moved = await fansRepository(trx).moveToBrowser(
+      transfer.fan_key,
+      transfer.cookie_hash,
+      newCookieHash,
+    );
     const creator = await creatorsRepository(trx).findById(transfer.creator_id);
     if (moved === 0 || !creator) {
       throw transferGone(

@@ -1,10 +1,10 @@
 import {
   askHeadersSchema,
-  createFanTransferRequestSchema,
-  createFanTransferResponseSchema,
   askRequestSchema,
   askResponseSchema,
   CREDITS_PER_AI_ANSWER,
+  createFanTransferRequestSchema,
+  createFanTransferResponseSchema,
   DEFAULT_STATUS_TEXT_OFFLINE,
   FAN_ATTACHMENT_MAX_BASE64_LENGTH,
   fanChatlogQuerySchema,
