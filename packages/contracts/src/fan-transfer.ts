@@ -2,11 +2,6 @@ import { z } from 'zod';
 import { creatorUsernameFieldSchema, fanIdSchema } from './messages.ts';
 import { requiredString } from './required.ts';
 
-/** How long a link that moves a fan's chat to another browser works (it works once). */
-export const FAN_TRANSFER_TTL_MINUTES = 10;
-/** The link carries its token in the address's fragment (`#transfer=…`): it never reaches a server log. */
-export const FAN_TRANSFER_FRAGMENT_KEY = 'transfer';
-
 /** POST /api/fan-transfers: the browser that holds the chat asks for a one-time link. */
 export const createFanTransferRequestSchema = z.object({
   creator: creatorUsernameFieldSchema,
