@@ -11,6 +11,7 @@ import {
   saveFanScreenshot,
   startFanTestApi,
 } from './fan-helpers.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 /**
  * A fan's conversation belongs to the browser that started it (docs/decisions.md): two Chromium
@@ -90,6 +91,7 @@ describe('fan trust: the chat belongs to its browser', () => {
     expect(direct.readBody).not.toContain('diet');
     expect(direct.ask).toBe(403);
     await saveFanScreenshot(intruder, 'held-elsewhere');
+    expect(await seriousViolations(intruder)).toEqual([]);
 
     // "Start a new chat" gives this browser its own, empty conversation.
     await notice.getByRole('button', { name: 'Start a new chat' }).click();
@@ -116,6 +118,7 @@ describe('fan trust: the chat belongs to its browser', () => {
     const link = await panel.getByRole('textbox', { name: 'One-time link' }).inputValue();
     expect(link).toMatch(new RegExp(`^${api.url}/pwa/${creator.username}#transfer=[A-Za-z0-9_-]+$`));
     await saveFanScreenshot(oldPhone, 'transfer-panel');
+    expect(await seriousViolations(oldPhone)).toEqual([]);
     await panel.getByRole('button', { name: 'Close' }).click();
     await panel.waitFor({ state: 'hidden' });
 
