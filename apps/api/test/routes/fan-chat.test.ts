@@ -253,6 +253,87 @@ describe('fan chat', () => {
     expect((await thief.ask('dino', 'Hello Dino')).status).toBe(200);
   });
 
+  it('every way a stranger can act as a fan is refused: hundreds of attempts, no leak, nothing written', async () => {
+    const victim = new FanBrowser(t);
+    const secret = `secret-${randomBytes(6).toString('hex')}`;
+    const asked = await sent(
+      await victim.ask('cara', `About my ${secret}`, {
+        fanName: 'Vic',
+        attachment: { filename: `${secret}.png`, contentBase64: PNG_1PX.toString('base64') },
+      }),
+    );
+    const fileId = asked.message.fileAttachment!.id;
+    const dino = await t.signIn(identity('dino'));
+    const someoneElse = new FanBrowser(t);
+    await someoneElse.ask('cara', 'Hello');
+    // Who tries: no cookie, a forged cookie, another fan's browser, another creator, both at once.
+    const strangers = ['', 'fp_fan=forged.value', someoneElse.cookie, dino, `${dino}; ${someoneElse.cookie}`];
+    const attempts: (() => Promise<Response>)[] = [];
+    for (const cookie of strangers) {
+      const headers = (json?: boolean) => ({
+        ...(cookie ? { cookie } : {}),
+        ...(json ? { 'content-type': 'application/json' } : {}),
+      });
+      attempts.push(
+        () => fetch(`${t.url}/api/chatlog/fan/${victim.fanId}?creator=cara`, { headers: headers() }),
+        () => fetch(`${t.url}/api/chatlog/fan/${victim.fanId}`, { headers: headers() }),
+        () =>
+          fetch(`${t.url}/api/ask`, {
+            method: 'POST',
+            headers: headers(true),
+            body: JSON.stringify({ creator: 'cara', fanId: victim.fanId, message: 'As the victim' }),
+          }),
+        () =>
+          fetch(`${t.url}/api/ask`, {
+            method: 'POST',
+            headers: headers(true),
+            body: JSON.stringify({
+              creator: 'cara',
+              fanId: victim.fanId,
+              message: 'Rename',
+              fanName: 'Mallory',
+            }),
+          }),
+        () => fetch(`${t.url}/api/files/${fileId}/download`, { headers: headers() }),
+        () =>
+          fetch(`${t.url}/api/fan-transfers`, {
+            method: 'POST',
+            headers: headers(true),
+            body: JSON.stringify({ creator: 'cara', fanId: victim.fanId }),
+          }),
+      );
+    }
+    const before = await countMessages(t);
+    const statuses = new Map<number, number>();
+    let leaks = 0;
+    const ROUNDS = 10;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const attempt of attempts) {
+        const res = await attempt();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        const body = Buffer.from(await res.arrayBuffer());
+        if (res.status < 400 || body.includes(secret) || body.includes(PNG_1PX)) leaks++;
+      }
+    }
+    const total = ROUNDS * attempts.length;
+    console.info(
+      `fan trust: ${total} authorization attempts as another browser's fan, ${leaks} leaks, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
+    expect(leaks).toBe(0);
+    // 403 everywhere; past 20 links per address in 10 minutes, POST /api/fan-transfers answers 429 first.
+    expect([...statuses.keys()].sort()).toEqual([403, 429]);
+    expect(statuses.get(429)).toBe(ROUNDS * strangers.length - 20);
+    expect(await countMessages(t)).toBe(before);
+    const row = await t.db.db
+      .selectFrom('fans')
+      .select('name')
+      .where('fan_key', '=', victim.fanId)
+      .executeTakeFirst();
+    expect(row?.name).toBe('Vic');
+    // The victim is untouched.
+    expect((await victim.messages('cara')).map((m) => m.message)).toEqual([`About my ${secret}`]);
+  });
+
   it('keeps one browser with two creators as two conversations', async () => {
     const fan = new FanBrowser(t);
     await fan.ask('cara', 'To Cara');

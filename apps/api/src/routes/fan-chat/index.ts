@@ -134,7 +134,6 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     {
       bodyLimit: ASK_BODY_LIMIT,
       onRequest: perIp,
-      preHandler: perFan,
       schema: { headers: askHeadersSchema, body: askRequestSchema, response: { 200: askResponseSchema } },
     },
     async (request, reply) => {
@@ -152,6 +151,9 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         secureCookie: opts.secureCookie,
         beforeNewFan: () => newFans(request),
       });
+      // Counted only once the request is this fan's: a stranger sending as a fan id (403 above)
+      // does not use up that fan's allowance.
+      await perFan(request);
       reply.header('cache-control', 'no-store');
 
       /** A resend (same Idempotency-Key): the stored question's answer; nothing stored, queued or charged. */
