@@ -10,6 +10,7 @@ import {
   readFanIdFrom,
   saveFanScreenshot,
   startFanTestApi,
+  waitForFanServiceWorker,
 } from './fan-helpers.ts';
 import { seriousViolations } from './helpers/axe.ts';
 
@@ -148,5 +149,46 @@ describe('fan trust: the chat belongs to its browser', () => {
       .waitFor({ timeout: 15_000 });
     await third.getByText('already used').waitFor();
     await saveFanScreenshot(third, 'transfer-used');
+  });
+
+  it('after a move, the old phone’s service worker keeps no copy of the chat for offline', async () => {
+    const oldContext = await newFanPhoneContext(browser, api);
+    contexts.push(oldContext);
+    const oldPhone = await openChat(oldContext);
+    await waitForFanServiceWorker(oldPhone);
+    await send(oldPhone, 'Kept for offline reading');
+    // Read again through the worker, then offline: the kept copy shows.
+    await oldPhone.reload();
+    await oldPhone.getByTestId('message-fan').filter({ hasText: 'Kept for offline reading' }).waitFor();
+    await oldContext.setOffline(true);
+    await oldPhone.reload();
+    await oldPhone.getByTestId('message-fan').filter({ hasText: 'Kept for offline reading' }).waitFor();
+    await oldContext.setOffline(false);
+
+    const link = await oldPhone.evaluate(
+      async ([username, fanId]) => {
+        const res = await fetch('/api/fan-transfers', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ creator: username, fanId }),
+        });
+        return ((await res.json()) as { url: string }).url;
+      },
+      [creator.username, (await readFanIdFrom(oldPhone))!] as const,
+    );
+    const taker = await openChat(await newPhone(), link);
+    await taker.getByTestId('message-fan').filter({ hasText: 'Kept for offline reading' }).waitFor();
+
+    await oldPhone.reload();
+    await oldPhone
+      .getByRole('alert')
+      .filter({ hasText: 'held by another browser' })
+      .waitFor({ timeout: 15_000 });
+    await oldContext.setOffline(true);
+    await oldPhone.reload();
+    await oldPhone.getByRole('textbox', { name: 'Message' }).waitFor();
+    await oldPhone.waitForTimeout(1_000);
+    expect(await oldPhone.getByText('Kept for offline reading').count()).toBe(0);
+    await oldContext.setOffline(false);
   });
 });

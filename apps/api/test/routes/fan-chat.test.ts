@@ -793,6 +793,9 @@ describe('brakes on guessing fan ids and on new fans per address', () => {
         });
       }
     }
+    console.info(
+      `guessing client: ${guesses.length} guesses, ${statuses.filter((s) => s !== 429).length} answered (none with data), ${statuses.filter((s) => s === 429).length} refused with 429`,
+    );
     expect(statuses.filter((s) => s !== 429)).toHaveLength(READS_PER_MINUTE);
     expect(statuses.slice(READS_PER_MINUTE).every((s) => s === 429)).toBe(true);
     expect(statuses[3]).toBe(403);
