@@ -81,6 +81,7 @@ function Chat({ creator }: { creator: PublicCreator }) {
         locals={chat.locals}
         creatorName={creator.name}
         stickToBottomSignal={chat.sendSignal}
+        showEmptyHint={!chat.heldElsewhere}
       />
       {chat.heldElsewhere ? (
         <div
