@@ -106,6 +106,9 @@ async function main() {
       // Seeding asks many questions from this one address.
       ASK_RATE_LIMIT_PER_IP: '1000000',
       ASK_RATE_LIMIT_PER_FAN: '1000',
+      // Every simulated fan polls (and starts) from this one address.
+      FAN_READ_RATE_LIMIT_PER_IP: '1000000000',
+      NEW_FANS_PER_IP: '1000000',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -117,10 +117,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(objectsRoutes);
   await app.register(fanChatRoutes, {
     secureCookie: secure,
+    publicOrigin: deps.config.publicOrigin,
     askLimits: {
       perFan: deps.config.env.ASK_RATE_LIMIT_PER_FAN,
       perIp: deps.config.env.ASK_RATE_LIMIT_PER_IP,
       windowSeconds: deps.config.env.ASK_RATE_LIMIT_WINDOW_SECONDS,
+    },
+    fanReadsPerIpPerMinute: deps.config.env.FAN_READ_RATE_LIMIT_PER_IP,
+    newFans: {
+      perIp: deps.config.env.NEW_FANS_PER_IP,
+      windowSeconds: deps.config.env.NEW_FANS_WINDOW_SECONDS,
     },
   });
   await app.register(messagesRoutes);

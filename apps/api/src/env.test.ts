@@ -13,6 +13,9 @@ describe('environment', () => {
     expect(env.ASK_RATE_LIMIT_PER_FAN).toBe(30);
     expect(env.ASK_RATE_LIMIT_PER_IP).toBe(600);
     expect(env.ASK_RATE_LIMIT_WINDOW_SECONDS).toBe(60);
+    expect(env.FAN_READ_RATE_LIMIT_PER_IP).toBe(120);
+    expect(env.NEW_FANS_PER_IP).toBe(60);
+    expect(env.NEW_FANS_WINDOW_SECONDS).toBe(600);
     expect(env.JOBS_PREFIX).toBe('fanpilot');
   });
 
@@ -37,6 +40,9 @@ describe('environment', () => {
     ['S3_FORCE_PATH_STYLE', { S3_FORCE_PATH_STYLE: 'maybe' }],
     ['ASK_RATE_LIMIT_PER_FAN', { ASK_RATE_LIMIT_PER_FAN: '0' }],
     ['ASK_RATE_LIMIT_PER_IP', { ASK_RATE_LIMIT_PER_IP: 'many' }],
+    ['FAN_READ_RATE_LIMIT_PER_IP', { FAN_READ_RATE_LIMIT_PER_IP: '0' }],
+    ['NEW_FANS_PER_IP', { NEW_FANS_PER_IP: '-1' }],
+    ['NEW_FANS_WINDOW_SECONDS', { NEW_FANS_WINDOW_SECONDS: '100000' }],
   ])('names %s when its value is bad', (name, source) => {
     expect(() => loadEnv(source)).toThrow(EnvError);
     expect(() => loadEnv(source)).toThrow(name);

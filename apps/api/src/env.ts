@@ -79,6 +79,15 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(86_400).default(60),
   ),
+  /** GET /api/chatlog/fan/*: fan chat reads one address may make per minute (a brake on guessing fan ids). */
+  FAN_READ_RATE_LIMIT_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(120)),
+  /** New fans (a fan id's first question to a creator) one address may start per window; never a cap per creator. */
+  NEW_FANS_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(60)),
+  /** Length of that window, in seconds. */
+  NEW_FANS_WINDOW_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(86_400).default(600),
+  ),
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,
   /** Prefix of BullMQ's keys (and of the rate-limit counters) in Redis; the worker's must match. */

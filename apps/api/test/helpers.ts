@@ -116,6 +116,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     JOBS_PREFIX: prefix,
+    // Every test's requests come from 127.0.0.1: the brakes on fan reads and new fans per address
+    // are set high unless a test sets them to exercise them.
+    FAN_READ_RATE_LIMIT_PER_IP: '1000000',
+    NEW_FANS_PER_IP: '1000000',
     ...options.env,
   });
   const config: RuntimeConfig = {

@@ -1,14 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
 import {
   captureInstallPrompt,
   registerServiceWorker,
   trackVisualViewport,
   whenServiceWorkerTakesControl,
 } from './lib/browser.ts';
-import { router } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 import './styles.css';
 
 captureInstallPrompt();
@@ -29,7 +28,7 @@ whenServiceWorkerTakesControl(() => void queryClient.refetchQueries({ type: 'act
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <AppRoutes />
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -75,6 +75,10 @@ export const DEFAULT_STATUS_TEXT_ONLINE = 'Online - Creator responding';
 
 export const FAN_ID_STORAGE_KEY = 'fanchat_fan_id';
 export const FAN_ID_PREFIX = 'mobile_fan_';
+/** How long a link that moves a fan's chat to another browser works (it works once). */
+export const FAN_TRANSFER_TTL_MINUTES = 10;
+/** The link carries its token in the address's fragment (`#transfer=…`): it never reaches a server log. */
+export const FAN_TRANSFER_FRAGMENT_KEY = 'transfer';
 
 export const UPLOAD_WIDGET = {
   multipartThresholdBytes: 100 * 1024 * 1024,

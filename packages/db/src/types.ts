@@ -84,6 +84,20 @@ export interface FansTable {
   last_seen_at: Timestamp;
 }
 
+/** A one-time link that moves a fan's conversations to another browser; only its token's hash is kept. */
+export interface FanTransfersTable {
+  id: Generated<string>;
+  /** SHA-256 of the link's token. */
+  token_hash: string;
+  creator_id: string;
+  fan_key: string;
+  /** The fan cookie hash of the browser that made the link: the conversations it moves. */
+  cookie_hash: string;
+  created_at: CreatedAt;
+  expires_at: Date | string;
+  used_at: Date | string | null;
+}
+
 export interface MessagesTable {
   id: Generated<string>;
   creator_id: string;
@@ -144,6 +158,7 @@ export interface Database {
   knowledge_items: KnowledgeItemsTable;
   chunks: ChunksTable;
   fans: FansTable;
+  fan_transfers: FanTransfersTable;
   messages: MessagesTable;
   file_attachments: FileAttachmentsTable;
   notices: NoticesTable;
@@ -158,6 +173,7 @@ export type ChatbotRow = Selectable<ChatbotsTable>;
 export type KnowledgeItemRow = Selectable<KnowledgeItemsTable>;
 export type ChunkRow = Selectable<ChunksTable>;
 export type FanRow = Selectable<FansTable>;
+export type FanTransferRow = Selectable<FanTransfersTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type FileAttachmentRow = Selectable<FileAttachmentsTable>;
 export type NoticeRow = Selectable<NoticesTable>;

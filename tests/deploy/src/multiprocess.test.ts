@@ -108,6 +108,8 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
     // Every fan of these tests comes through the proxy from one address.
     ASK_RATE_LIMIT_PER_IP: '100000',
     ASK_RATE_LIMIT_PER_FAN: '100000',
+    FAN_READ_RATE_LIMIT_PER_IP: '100000',
+    NEW_FANS_PER_IP: '100000',
   });
   const workerEnv = () => ({
     ...shared(),

@@ -254,7 +254,7 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     await expect.poll(() => box.inputValue()).toBe('');
     expect(asks).toHaveLength(1);
     const fanId = await readFanIdFrom(page);
-    expect(fanId).toMatch(/^mobile_fan_[a-z0-9]+_\d+$/);
+    expect(fanId).toMatch(/^mobile_fan_[a-z0-9]+_\d+_[0-9a-f]{32}$/);
     expect(asks[0]?.body).toEqual({
       creator: creator.username,
       message: 'Hello there\nsecond line',

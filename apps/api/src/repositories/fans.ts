@@ -21,18 +21,6 @@ export function fansRepository(db: Db) {
         .where('creator_id', '=', creatorId)
         .where('fan_key', '=', fanKey)
         .executeTakeFirst(),
-    /** Whether this browser (its fan cookie's hash) is bound to another fan id of this creator. */
-    async cookieBoundToOtherFan(creatorId: string, cookieHash: string, fanKey: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('fans')
-        .select('id')
-        .where('creator_id', '=', creatorId)
-        .where('cookie_hash', '=', cookieHash)
-        .where('fan_key', '<>', fanKey)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
     /** Every conversation this fan id has, with any creator. */
     findAllByKey: (fanKey: string) =>
       db
@@ -41,6 +29,19 @@ export function fansRepository(db: Db) {
         .where('fan_key', '=', fanKey)
         .orderBy('last_seen_at', 'desc')
         .execute(),
+    /**
+     * Binds every conversation of this fan id held by the browser `fromHash` to the browser
+     * `toHash` (a transfer link redeemed); returns how many moved.
+     */
+    async moveToBrowser(fanKey: string, fromHash: string, toHash: string): Promise<number> {
+      const result = await db
+        .updateTable('fans')
+        .set({ cookie_hash: toHash })
+        .where('fan_key', '=', fanKey)
+        .where('cookie_hash', '=', fromHash)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
     /** Creates the fan bound to `cookieHash`, or returns the row that already exists (bound or not). */
     async insertOrGet(values: {
       creatorId: string;

@@ -16,7 +16,7 @@ import { type MessageView, messagesRepository } from '../repositories/messages.t
 import { defaultFanName, ensureFanToken, fanTokenHash, hashFanToken } from './fan-identity.ts';
 
 export const FAN_FORBIDDEN_MESSAGE =
-  'This conversation belongs to another browser. Open the chat from the device you first used.';
+  'This conversation belongs to another browser. Open the chat there, or move it here with a transfer link made in that browser.';
 
 export interface CheckedAttachment {
   buffer: Buffer;
@@ -50,43 +50,70 @@ export async function checkAttachment(filename: string, base64: string): Promise
   };
 }
 
+/** Who is asking about a fan's conversation: the browser's fan cookie, and the signed-in creator. */
+export interface FanRequester {
+  /** The hash of this browser's fan cookie token, or null when it holds no valid fan cookie. */
+  cookieHash: string | null;
+  /** The signed-in creator, or null. */
+  creatorId: string | null;
+}
+
+/** The browser's fan cookie and the signed-in creator of `request`. */
+export async function fanRequester(request: FastifyRequest): Promise<FanRequester> {
+  const creator = await request.currentCreator();
+  return { cookieHash: fanTokenHash(request), creatorId: creator?.id ?? null };
+}
+
+/** Fan requests as a fan only: the creator's session counts for nothing here. */
+export const asFanOnly = (request: FastifyRequest): FanRequester => ({
+  cookieHash: fanTokenHash(request),
+  creatorId: null,
+});
+
 /**
- * Whether this request may act as the fan of `row` (SPEC section 6: a fan is identified only by
- * the id its page generates, with no login). A request with no valid fan cookie may; so may the
- * browser the fan is bound to, and a browser whose cookie is bound to no other fan id of this
- * creator. Only a browser known to this creator as another fan is refused.
+ * The one rule for a fan's conversation (docs/decisions.md, "A fan's conversation belongs to its
+ * browser"). A conversation (one creator's fan row) is bound to the fan cookie of the browser that
+ * first asked in it. That browser may read it, write in it (asking, renaming) and download its
+ * files; the creator it talks to may read it and its files; nobody else may do anything. Knowing
+ * the fan id gives nothing.
  */
-export async function mayActAsFan(
-  db: Kysely<Database>,
-  held: string | null,
-  row: Pick<FanRow, 'creator_id' | 'fan_key' | 'cookie_hash'>,
-): Promise<boolean> {
-  if (held === null || !row.cookie_hash || row.cookie_hash === held) return true;
-  return !(await fansRepository(db).cookieBoundToOtherFan(row.creator_id, held, row.fan_key));
+export function mayActAsFan(
+  who: FanRequester,
+  row: Pick<FanRow, 'creator_id' | 'cookie_hash'>,
+  action: 'read' | 'write',
+): boolean {
+  if (who.cookieHash !== null && row.cookie_hash !== null && who.cookieHash === row.cookie_hash) return true;
+  return action === 'read' && who.creatorId !== null && who.creatorId === row.creator_id;
 }
 
 /**
- * The fan behind `fanKey` for this creator. On first contact the fan id is bound to this browser's
- * fan cookie (issued when it holds none). Later requests are accepted without a fan cookie (the
- * cookie is then set, as on first contact) or with the bound one; a browser whose cookie is bound
- * to another fan id of this creator is refused (403).
+ * The fan behind `fanKey` for this creator, for a question. A fan id new to this creator becomes a
+ * fan bound to this browser's fan cookie (issued when it holds none), after `beforeNewFan` (the
+ * brake on new fans per address) let it. A fan that exists is only this browser's when its cookie
+ * is the one the fan is bound to (403 otherwise, and nothing is written).
  */
 export async function claimFan(
   db: Kysely<Database>,
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { creatorId: string; fanKey: string; fanName: string | undefined; secureCookie: boolean },
+  options: {
+    creatorId: string;
+    fanKey: string;
+    fanName: string | undefined;
+    secureCookie: boolean;
+    beforeNewFan: () => Promise<void>;
+  },
 ): Promise<FanRow> {
   const fans = fansRepository(db);
-  const held = fanTokenHash(request);
   const existing = await fans.findByKey(options.creatorId, options.fanKey);
   if (existing?.cookie_hash) {
-    if (!(await mayActAsFan(db, held, existing))) throw forbidden(FAN_FORBIDDEN_MESSAGE);
-    ensureFanToken(request, reply, options.secureCookie);
+    if (!mayActAsFan(asFanOnly(request), existing, 'write')) throw forbidden(FAN_FORBIDDEN_MESSAGE);
     return existing;
   }
+  if (!existing) await options.beforeNewFan();
   const hash = hashFanToken(ensureFanToken(request, reply, options.secureCookie));
-  // Two first contacts may race: the row (or the bind) decides who owns the fan id.
+  // Two first contacts may race: the row (or the bind) decides who owns the fan id. A row with no
+  // cookie (made before fans had one) is bound by its first question.
   const row = existing
     ? await fans.bindIfUnbound(existing.id, hash)
     : await fans.insertOrGet({
@@ -95,7 +122,7 @@ export async function claimFan(
         name: options.fanName ?? null,
         cookieHash: hash,
       });
-  if (row.cookie_hash !== hash && !(await mayActAsFan(db, held, row))) throw forbidden(FAN_FORBIDDEN_MESSAGE);
+  if (row.cookie_hash !== hash) throw forbidden(FAN_FORBIDDEN_MESSAGE);
   return row;
 }
 

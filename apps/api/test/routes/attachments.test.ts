@@ -7,6 +7,7 @@ import {
   onboard,
   PNG_1PX,
   sent,
+  setCookies,
   startTestApp,
   type TestApp,
 } from '../helpers.ts';
@@ -132,6 +133,49 @@ describe('fan attachments', () => {
     });
     expect(huge.status).toBe(413);
     expect(await fan.messages('hana')).toEqual([]);
+  });
+
+  it('only the browser holding the conversation downloads its files; a transfer link moves that too', async () => {
+    const fan = new FanBrowser(t);
+    const { message: stored } = await sent(
+      await fan.ask('hana', 'My scan', {
+        attachment: { filename: 'scan.png', contentBase64: PNG_1PX.toString('base64') },
+      }),
+    );
+    const url = `${t.url}/api/files/${stored.fileAttachment!.id}/download`;
+    const download = (cookie: string) => fetch(url, cookie ? { headers: { cookie } } : {});
+    expect((await download(fan.cookie)).status).toBe(200);
+    // Knowing the fan id is nothing: a browser asking as it is refused and stores no file of its own.
+    const sameId = new FanBrowser(t, fan.fanId);
+    const ask = await sameId.ask('hana', 'Mine now', {
+      attachment: { filename: 'x.png', contentBase64: PNG_1PX.toString('base64') },
+    });
+    expect(ask.status).toBe(403);
+    expect((await download(sameId.cookie)).status).toBe(403);
+    const refused = await download('');
+    expect(refused.status).toBe(403);
+    expect(await json(refused)).toEqual({ error: 'forbidden', message: expect.any(String) });
+    // Another creator, signed in, gets nothing either; the fan's own creator does.
+    expect((await call(t, 'GET', `/api/files/${stored.fileAttachment!.id}/download`, ivan)).status).toBe(403);
+    expect((await call(t, 'GET', `/api/files/${stored.fileAttachment!.id}/download`, hana)).status).toBe(200);
+
+    const made = await fetch(`${t.url}/api/fan-transfers`, {
+      method: 'POST',
+      headers: { cookie: fan.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ creator: 'hana', fanId: fan.fanId }),
+    });
+    const token = new URL(((await json(made)) as unknown as { url: string }).url).hash.slice(
+      '#transfer='.length,
+    );
+    const redeemed = await fetch(`${t.url}/api/fan-transfers/redeem`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    expect(redeemed.status).toBe(200);
+    const newPhone = `fp_fan=${setCookies(redeemed).fp_fan}`;
+    expect((await download(newPhone)).status).toBe(200);
+    expect((await download(fan.cookie)).status).toBe(403);
   });
 
   it('deleting the conversation removes its files from storage', async () => {

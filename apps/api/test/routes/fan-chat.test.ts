@@ -124,33 +124,110 @@ describe('fan chat', () => {
     });
   });
 
-  it('takes a request with no fan cookie as the fan its id names (no login), and sets the cookie', async () => {
+  it('refuses every browser but the one that started the chat: no read, write or rename by fan id (403)', async () => {
     const fan = new FanBrowser(t);
-    await fan.ask('cara', 'Mine');
-    // The same fan id from a page without the cookie (cleared cookies, another device, a script).
-    const plain = await fetch(`${t.url}/api/chatlog/fan/${fan.fanId}?creator=cara`);
-    expect(plain.status).toBe(200);
-    expect(((await json(plain)).messages as { message: string }[]).map((m) => m.message)).toEqual(['Mine']);
-    expect(setCookies(plain).fp_fan).toBeTruthy();
-    const elsewhere = new FanBrowser(t, fan.fanId);
-    const ask = await elsewhere.ask('cara', 'From my other phone');
-    expect(ask.status).toBe(200);
-    expect(setCookies(ask).fp_fan).toBeTruthy();
-    // That browser keeps the cookie it was given, and goes on being that fan.
-    expect((await elsewhere.history('cara')).status).toBe(200);
-    expect((await elsewhere.messages()).map((m) => m.message)).toEqual(['Mine', 'From my other phone']);
-    expect((await elsewhere.ask('cara', 'Still me')).status).toBe(200);
-    // A forged cookie is no cookie at all.
-    const forged = new FanBrowser(t, fan.fanId);
-    forged.cookie = 'fp_fan=forged.value';
-    expect((await forged.history('cara')).status).toBe(200);
-    // The first browser is untouched.
-    expect((await fan.messages('cara')).map((m) => m.message)).toEqual([
-      'Mine',
-      'From my other phone',
-      'Still me',
+    await fan.ask('cara', 'My knee hurts', { fanName: 'Finn' });
+    const forbidden = async (res: Response) => {
+      expect(res.status).toBe(403);
+      const body = await json(res);
+      expect(body).toEqual({ error: 'forbidden', message: expect.stringContaining('another browser') });
+      expect(JSON.stringify(body)).not.toContain('knee');
+    };
+    // No cookie (a script, cleared cookies, another device), a forged cookie, another fan's cookie.
+    const strangers = [
+      new FanBrowser(t, fan.fanId),
+      new FanBrowser(t, fan.fanId),
+      new FanBrowser(t, fan.fanId),
+    ];
+    strangers[1]!.cookie = 'fp_fan=forged.value';
+    const other = new FanBrowser(t);
+    await other.ask('cara', 'Someone else');
+    strangers[2]!.cookie = other.cookie;
+    const before = await countMessages(t);
+    for (const stranger of strangers) {
+      const held = stranger.cookie;
+      await forbidden(
+        await fetch(
+          `${t.url}/api/chatlog/fan/${fan.fanId}?creator=cara`,
+          held ? { headers: { cookie: held } } : {},
+        ),
+      );
+      await forbidden(
+        await fetch(`${t.url}/api/chatlog/fan/${fan.fanId}`, held ? { headers: { cookie: held } } : {}),
+      );
+      const ask = await stranger.ask('cara', 'Pretending', { fanName: 'Mallory' });
+      await forbidden(ask);
+      expect(setCookies(ask).fp_fan).toBeUndefined();
+    }
+    expect(await countMessages(t)).toBe(before);
+    const row = await t.db.db
+      .selectFrom('fans')
+      .select('name')
+      .where('fan_key', '=', fan.fanId)
+      .executeTakeFirst();
+    expect(row?.name).toBe('Finn');
+    // The browser that started it goes on.
+    expect((await fan.ask('cara', 'Still me')).status).toBe(200);
+    expect((await fan.messages('cara')).map((m) => m.message)).toEqual(['My knee hurts', 'Still me']);
+  });
+
+  it('reads without ?creator only the conversations this browser holds', async () => {
+    const fan = new FanBrowser(t);
+    await fan.ask('cara', 'To Cara from phone A');
+    // Another browser uses the same fan id with another creator: that conversation is its own.
+    const twin = new FanBrowser(t, fan.fanId);
+    expect((await twin.ask('dino', 'To Dino from phone B')).status).toBe(200);
+    const mine = await json(await fan.history());
+    expect((mine.messages as { message: string }[]).map((m) => m.message)).toEqual(['To Cara from phone A']);
+    expect(mine.creator).toMatchObject({ username: 'cara' });
+    const theirs = await json(await twin.history());
+    expect((theirs.messages as { message: string }[]).map((m) => m.message)).toEqual([
+      'To Dino from phone B',
     ]);
-    expect((await fan.ask('cara', 'Back home')).status).toBe(200);
+    expect((await twin.history('cara')).status).toBe(403);
+    expect((await fan.history('dino')).status).toBe(403);
+  });
+
+  it('an unknown fan id reads as a new fan: an empty chat of the same shape, nothing more', async () => {
+    const unknown = `mobile_fan_${randomBytes(16).toString('hex')}`;
+    const res = await fetch(`${t.url}/api/chatlog/fan/${unknown}?creator=cara`);
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    const fresh = await json(await new FanBrowser(t).history('cara'));
+    expect(body).toEqual(fresh);
+    expect(body.messages).toEqual([]);
+  });
+
+  it('lets the signed-in creator read their own fans, and no other creator, even knowing the fan id', async () => {
+    const dino = await t.signIn(identity('dino'));
+    const fan = new FanBrowser(t);
+    await fan.ask('cara', 'For Cara only');
+    const read = (cookie: string, query = '') =>
+      fetch(`${t.url}/api/chatlog/fan/${fan.fanId}${query}`, { headers: { cookie } });
+    const own = await read(cara, '?creator=cara');
+    expect(own.status).toBe(200);
+    expect(((await json(own)).messages as { message: string }[]).map((m) => m.message)).toEqual([
+      'For Cara only',
+    ]);
+    // The creator's own read sets no fan cookie.
+    expect(setCookies(own).fp_fan).toBeUndefined();
+    expect(((await json(await read(cara))).messages as unknown[]).length).toBe(1);
+    // Dino knows the id (say the fan also wrote to him), and still reads nothing of Cara's.
+    for (const query of ['?creator=cara', '']) {
+      const res = await read(dino, query);
+      expect(res.status).toBe(403);
+      expect(JSON.stringify(await json(res))).not.toContain('Cara only');
+    }
+    const dinosOwn = await json(await read(dino, '?creator=dino'));
+    expect(dinosOwn.messages).toEqual([]);
+    // Reading is all a creator may do as the fan: no writing or renaming in the fan's name.
+    const ask = await fetch(`${t.url}/api/ask`, {
+      method: 'POST',
+      headers: { cookie: cara, 'content-type': 'application/json' },
+      body: JSON.stringify({ creator: 'cara', message: 'Written by Cara', fanId: fan.fanId, fanName: 'X' }),
+    });
+    expect(ask.status).toBe(403);
+    expect((await fan.messages('cara')).map((m) => m.message)).toEqual(['For Cara only']);
   });
 
   it('refuses a browser whose fan cookie is bound to another fan of the creator (403), and writes nothing', async () => {
@@ -176,19 +253,85 @@ describe('fan chat', () => {
     expect((await thief.ask('dino', 'Hello Dino')).status).toBe(200);
   });
 
-  it('lets the owning creator read a fan chat; without a fan cookie anyone with the fan id may', async () => {
-    const fan = new FanBrowser(t);
-    await fan.ask('cara', 'For Cara only');
-    const own = await fetch(`${t.url}/api/chatlog/fan/${fan.fanId}?creator=cara`, {
-      headers: { cookie: cara },
-    });
-    expect(own.status).toBe(200);
-    expect(((await json(own)).messages as unknown[]).length).toBe(1);
-    // The creator's own read sets no fan cookie.
-    expect(setCookies(own).fp_fan).toBeUndefined();
-    const anonymous = await fetch(`${t.url}/api/chatlog/fan/${fan.fanId}?creator=cara`);
-    expect(anonymous.status).toBe(200);
-    expect(((await json(anonymous)).messages as unknown[]).length).toBe(1);
+  it('every way a stranger can act as a fan is refused: hundreds of attempts, no leak, nothing written', async () => {
+    const victim = new FanBrowser(t);
+    const secret = `secret-${randomBytes(6).toString('hex')}`;
+    const asked = await sent(
+      await victim.ask('cara', `About my ${secret}`, {
+        fanName: 'Vic',
+        attachment: { filename: `${secret}.png`, contentBase64: PNG_1PX.toString('base64') },
+      }),
+    );
+    const fileId = asked.message.fileAttachment!.id;
+    const dino = await t.signIn(identity('dino'));
+    const someoneElse = new FanBrowser(t);
+    await someoneElse.ask('cara', 'Hello');
+    // Who tries: no cookie, a forged cookie, another fan's browser, another creator, both at once.
+    const strangers = ['', 'fp_fan=forged.value', someoneElse.cookie, dino, `${dino}; ${someoneElse.cookie}`];
+    const attempts: (() => Promise<Response>)[] = [];
+    for (const cookie of strangers) {
+      const headers = (json?: boolean) => ({
+        ...(cookie ? { cookie } : {}),
+        ...(json ? { 'content-type': 'application/json' } : {}),
+      });
+      attempts.push(
+        () => fetch(`${t.url}/api/chatlog/fan/${victim.fanId}?creator=cara`, { headers: headers() }),
+        () => fetch(`${t.url}/api/chatlog/fan/${victim.fanId}`, { headers: headers() }),
+        () =>
+          fetch(`${t.url}/api/ask`, {
+            method: 'POST',
+            headers: headers(true),
+            body: JSON.stringify({ creator: 'cara', fanId: victim.fanId, message: 'As the victim' }),
+          }),
+        () =>
+          fetch(`${t.url}/api/ask`, {
+            method: 'POST',
+            headers: headers(true),
+            body: JSON.stringify({
+              creator: 'cara',
+              fanId: victim.fanId,
+              message: 'Rename',
+              fanName: 'Mallory',
+            }),
+          }),
+        () => fetch(`${t.url}/api/files/${fileId}/download`, { headers: headers() }),
+        () =>
+          fetch(`${t.url}/api/fan-transfers`, {
+            method: 'POST',
+            headers: headers(true),
+            body: JSON.stringify({ creator: 'cara', fanId: victim.fanId }),
+          }),
+      );
+    }
+    const before = await countMessages(t);
+    const statuses = new Map<number, number>();
+    let leaks = 0;
+    const ROUNDS = 10;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const attempt of attempts) {
+        const res = await attempt();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        const body = Buffer.from(await res.arrayBuffer());
+        if (res.status < 400 || body.includes(secret) || body.includes(PNG_1PX)) leaks++;
+      }
+    }
+    const total = ROUNDS * attempts.length;
+    console.info(
+      `fan trust: ${total} authorization attempts as another browser's fan, ${leaks} leaks, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
+    expect(leaks).toBe(0);
+    // 403 everywhere; past 20 links per address in 10 minutes, POST /api/fan-transfers answers 429 first.
+    expect([...statuses.keys()].sort()).toEqual([403, 429]);
+    expect(statuses.get(429)).toBe(ROUNDS * strangers.length - 20);
+    expect(await countMessages(t)).toBe(before);
+    const row = await t.db.db
+      .selectFrom('fans')
+      .select('name')
+      .where('fan_key', '=', victim.fanId)
+      .executeTakeFirst();
+    expect(row?.name).toBe('Vic');
+    // The victim is untouched.
+    expect((await victim.messages('cara')).map((m) => m.message)).toEqual([`About my ${secret}`]);
   });
 
   it('keeps one browser with two creators as two conversations', async () => {
@@ -567,5 +710,248 @@ describe('Idempotency-Key on /api/ask', () => {
       field: 'idempotency-key',
     });
     expect(await storedWithText(text)).toHaveLength(0);
+  });
+});
+
+/** A browser behind a given address (the api sees it as request.ip), keeping its fan cookie. */
+class BrowserAt {
+  cookie = '';
+  constructor(
+    readonly t: TestApp,
+    readonly address: string,
+    readonly fanId = `mobile_fan_${randomBytes(16).toString('hex')}`,
+  ) {}
+
+  private async send(method: 'GET' | 'POST', url: string, payload?: unknown) {
+    const res = await this.t.app.inject({
+      method,
+      url,
+      remoteAddress: this.address,
+      headers: {
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+    });
+    const set = res.cookies.find((c) => c.name === 'fp_fan');
+    if (set) this.cookie = `fp_fan=${set.value}`;
+    return res;
+  }
+
+  ask(creator: string, message: string) {
+    return this.send('POST', '/api/ask', { creator, message, fanId: this.fanId });
+  }
+
+  read(fanId = this.fanId, creator?: string) {
+    return this.send('GET', `/api/chatlog/fan/${fanId}${creator ? `?creator=${creator}` : ''}`);
+  }
+}
+
+describe('brakes on guessing fan ids and on new fans per address', () => {
+  let t: TestApp;
+  const READS_PER_MINUTE = 40;
+  const NEW_FANS = 5;
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: {
+        FAN_READ_RATE_LIMIT_PER_IP: String(READS_PER_MINUTE),
+        NEW_FANS_PER_IP: String(NEW_FANS),
+        NEW_FANS_WINDOW_SECONDS: '600',
+        ASK_RATE_LIMIT_PER_IP: '1000',
+      },
+    });
+    const gina = await onboard(t, 'gina');
+    await call(t, 'POST', '/api/toggle-status', gina, { creator: 'gina' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a client guessing fan ids gets no data, and 429 once past the reads an address may make', async () => {
+    const victim = new BrowserAt(t, '198.51.100.7');
+    expect((await victim.ask('gina', 'My private worry')).statusCode).toBe(200);
+    const guesser = new BrowserAt(t, '203.0.113.9');
+    // Guesses in the old id form, random ids, and the victim's real id (as if it leaked).
+    const guesses = Array.from({ length: 150 }, (_, i) =>
+      i === 3
+        ? victim.fanId
+        : i % 2
+          ? `mobile_fan_0a1b2c3d4e5f6g_${1_760_000_000_000 + i}`
+          : `mobile_fan_${randomBytes(16).toString('hex')}`,
+    );
+    const statuses: number[] = [];
+    for (const [i, guess] of guesses.entries()) {
+      const res = await guesser.read(guess, i % 3 ? 'gina' : undefined);
+      statuses.push(res.statusCode);
+      expect(res.body).not.toContain('private worry');
+      if (res.statusCode === 200) expect(res.json().messages).toEqual([]);
+      if (res.statusCode === 429) {
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+        expect(res.json()).toEqual({
+          error: 'rate_limited',
+          message: expect.stringContaining('Please wait'),
+        });
+      }
+    }
+    console.info(
+      `guessing client: ${guesses.length} guesses, ${statuses.filter((s) => s !== 429).length} answered (none with data), ${statuses.filter((s) => s === 429).length} refused with 429`,
+    );
+    expect(statuses.filter((s) => s !== 429)).toHaveLength(READS_PER_MINUTE);
+    expect(statuses.slice(READS_PER_MINUTE).every((s) => s === 429)).toBe(true);
+    expect(statuses[3]).toBe(403);
+    // Another address (the victim's own phone) reads on.
+    const own = await victim.read(victim.fanId, 'gina');
+    expect(own.statusCode).toBe(200);
+    expect(own.json().messages.map((m: { message: string }) => m.message)).toEqual(['My private worry']);
+  });
+
+  it('caps new fans per address, never the fans a creator may get; known fans go on asking', async () => {
+    const office = '192.0.2.10';
+    const first = new BrowserAt(t, office);
+    for (let i = 0; i < NEW_FANS; i++) {
+      const fan = i === 0 ? first : new BrowserAt(t, office);
+      expect((await fan.ask('gina', `Hello ${i}`)).statusCode).toBe(200);
+    }
+    const before = await countMessages(t);
+    const one = await new BrowserAt(t, office).ask('gina', 'One fan too many');
+    expect(one.statusCode).toBe(429);
+    expect(Number(one.headers['retry-after'])).toBeGreaterThan(0);
+    expect(one.json()).toEqual({ error: 'rate_limited', message: expect.stringContaining('new chats') });
+    expect(await countMessages(t)).toBe(before);
+    // A fan already started keeps talking from there; new fans elsewhere still reach the creator.
+    expect((await first.ask('gina', 'Me again')).statusCode).toBe(200);
+    for (let i = 0; i < NEW_FANS + 2; i++) {
+      expect((await new BrowserAt(t, `192.0.2.${100 + i}`).ask('gina', 'A new fan')).statusCode).toBe(200);
+    }
+  });
+});
+
+describe('moving a chat to another browser with a one-time link', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+    const kim = await onboard(t, 'kim');
+    const leo = await onboard(t, 'leo');
+    await call(t, 'POST', '/api/toggle-status', kim, { creator: 'kim' });
+    await call(t, 'POST', '/api/toggle-status', leo, { creator: 'leo' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const makeLink = (browser: FanBrowser, creator = 'kim', fanId = browser.fanId) =>
+    fetch(`${t.url}/api/fan-transfers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(browser.cookie ? { cookie: browser.cookie } : {}) },
+      body: JSON.stringify({ creator, fanId }),
+    });
+  const tokenOf = (url: string) => new URL(url).hash.replace(/^#transfer=/, '');
+  async function redeem(browser: FanBrowser, token: string) {
+    const res = await fetch(`${t.url}/api/fan-transfers/redeem`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(browser.cookie ? { cookie: browser.cookie } : {}) },
+      body: JSON.stringify({ token }),
+    });
+    const set = setCookies(res).fp_fan;
+    if (set) browser.cookie = `fp_fan=${set}`;
+    return res;
+  }
+
+  it('moves every conversation of the fan id to the new browser, once; the old browser loses them', async () => {
+    const oldPhone = new FanBrowser(t);
+    await oldPhone.ask('kim', 'Week 1 plan?');
+    await oldPhone.ask('leo', 'Hi Leo');
+    const made = await makeLink(oldPhone);
+    expect(made.status).toBe(200);
+    expect(made.headers.get('cache-control')).toBe('no-store');
+    const link = (await json(made)) as unknown as { url: string; expiresAt: string };
+    expect(link.url).toMatch(new RegExp(`^${t.url}/pwa/kim#transfer=[A-Za-z0-9_-]{43}$`));
+    const minutes = (Date.parse(link.expiresAt) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(9);
+    expect(minutes).toBeLessThanOrEqual(10);
+    const token = tokenOf(link.url);
+    // Only the token's hash is stored.
+    const stored = await t.db.db.selectFrom('fan_transfers').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain(token);
+
+    // The new phone has never been here: no cookie, another fan id in its storage.
+    const newPhone = new FanBrowser(t);
+    const res = await redeem(newPhone, token);
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ fanId: oldPhone.fanId, creator: 'kim' });
+    expect(newPhone.cookie).toMatch(/^fp_fan=/);
+    const moved = new FanBrowser(t, oldPhone.fanId);
+    moved.cookie = newPhone.cookie;
+    expect((await moved.messages('kim')).map((m) => m.message)).toEqual(['Week 1 plan?']);
+    expect((await moved.messages('leo')).map((m) => m.message)).toEqual(['Hi Leo']);
+    expect((await moved.ask('kim', 'From my new phone')).status).toBe(200);
+
+    for (const creator of ['kim', 'leo']) {
+      expect((await oldPhone.history(creator)).status).toBe(403);
+      expect((await oldPhone.ask(creator, 'Still here?')).status).toBe(403);
+    }
+    expect((await oldPhone.history()).status).toBe(403);
+    expect((await makeLink(oldPhone)).status).toBe(403);
+
+    // Single use: the same link again, from anywhere, is refused.
+    for (const browser of [new FanBrowser(t), oldPhone, moved]) {
+      const again = await redeem(browser, token);
+      expect(again.status).toBe(410);
+      expect(await json(again)).toEqual({
+        error: 'transfer_used',
+        message: expect.stringContaining('already used'),
+      });
+    }
+    expect((await moved.messages('kim')).map((m) => m.message)).toEqual([
+      'Week 1 plan?',
+      'From my new phone',
+    ]);
+  });
+
+  it('refuses an expired link, an unknown one and a malformed one; the chat stays where it was', async () => {
+    const phone = new FanBrowser(t);
+    await phone.ask('kim', 'Stay with me');
+    const token = tokenOf(((await json(await makeLink(phone))) as unknown as { url: string }).url);
+    await sql`update fan_transfers set expires_at = now() - interval '1 second'`.execute(t.db.db);
+    const other = new FanBrowser(t);
+    const expired = await redeem(other, token);
+    expect(expired.status).toBe(410);
+    expect(await json(expired)).toEqual({
+      error: 'transfer_expired',
+      message: expect.stringContaining('expired'),
+    });
+    const unknown = await redeem(other, randomBytes(32).toString('base64url'));
+    expect(unknown.status).toBe(404);
+    expect(await json(unknown)).toEqual({
+      error: 'not_found',
+      message: expect.stringContaining('not valid'),
+    });
+    for (const bad of ['', 'not a token!', 'x'.repeat(101)]) {
+      const res = await redeem(other, bad);
+      expect(res.status).toBe(400);
+      expect(await json(res)).toMatchObject({ error: 'validation_error', message: expect.any(String) });
+    }
+    expect((await phone.messages('kim')).map((m) => m.message)).toEqual(['Stay with me']);
+    expect((await other.history('kim')).status).toBe(200);
+    expect((await new FanBrowser(t, phone.fanId, {}).history('kim')).status).toBe(403);
+  });
+
+  it('only the browser holding the chat may make a link; a newer link replaces an unused older one', async () => {
+    const phone = new FanBrowser(t);
+    await phone.ask('kim', 'Mine');
+    const stranger = new FanBrowser(t, phone.fanId);
+    const refused = await makeLink(stranger);
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).error).toBe('forbidden');
+    const nobody = await makeLink(new FanBrowser(t));
+    expect(nobody.status).toBe(404);
+    expect((await makeLink(phone, 'nobody-here')).status).toBe(404);
+    expect((await makeLink(phone, 'kim', 'bad id!')).status).toBe(400);
+
+    const older = tokenOf(((await json(await makeLink(phone))) as unknown as { url: string }).url);
+    const newer = tokenOf(((await json(await makeLink(phone))) as unknown as { url: string }).url);
+    expect((await redeem(new FanBrowser(t), older)).status).toBe(404);
+    const taker = new FanBrowser(t);
+    expect((await redeem(taker, newer)).status).toBe(200);
   });
 });

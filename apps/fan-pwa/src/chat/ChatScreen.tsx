@@ -1,5 +1,6 @@
 import { POLL_MOBILE_CHAT_MS } from '@fanpilot/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { AnnouncementBanner } from '../components/AnnouncementBanner.tsx';
 import { ChatHeader } from '../components/ChatHeader.tsx';
 import { Composer } from '../components/Composer.tsx';
@@ -7,9 +8,14 @@ import { FanNameControl } from '../components/FanNameControl.tsx';
 import { MessageList } from '../components/MessageList.tsx';
 import { ApiError, fetchCreatorProfile, type PublicCreator } from '../lib/api.ts';
 import { useCreatorDocument, useOnline } from '../lib/browser.ts';
+import { clearTransferFragment, readTransferToken } from '../lib/transfer.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
 import { texts } from '../texts.ts';
 import { useFanChat } from './useFanChat.ts';
+
+// Loaded only when used: moving a chat away (with the QR encoder), and taking one over from a link.
+const TransferPanel = lazy(() => import('../transfer/TransferPanel.tsx'));
+const RedeemTransfer = lazy(() => import('../transfer/RedeemTransfer.tsx'));
 
 /** The fan's chat with one creator: /pwa/:username, or /fanchat-mobile and /mobile-chat with ?creator=. */
 export function ChatScreen({ username }: { username: string }) {
@@ -21,7 +27,19 @@ export function ChatScreen({ username }: { username: string }) {
       query.state.error instanceof ApiError && query.state.error.status === 404 ? false : POLL_MOBILE_CHAT_MS,
   });
   useCreatorDocument(username, profile.data ? texts.chatTitle(profile.data.name) : texts.appTitle);
+  // Opened from a transfer link: the token leaves the address at once, and is used once.
+  const [transferToken, setTransferToken] = useState(() => readTransferToken(window.location.hash));
+  useEffect(() => {
+    if (transferToken) clearTransferFragment(window.location, window.history);
+  }, [transferToken]);
 
+  if (transferToken) {
+    return (
+      <Suspense fallback={<ChatSkeleton />}>
+        <RedeemTransfer token={transferToken} onDone={() => setTransferToken(null)} />
+      </Suspense>
+    );
+  }
   if (profile.data) return <Chat creator={profile.data} />;
   if (profile.error) {
     if (profile.error instanceof ApiError && profile.error.status === 404) {
@@ -42,9 +60,16 @@ export function ChatScreen({ username }: { username: string }) {
 function Chat({ creator }: { creator: PublicCreator }) {
   const chat = useFanChat(creator.username);
   const online = useOnline();
+  const [moving, setMoving] = useState(false);
+  const canMove = !chat.heldElsewhere && chat.messages.length > 0;
   return (
     <div className="app-frame mx-auto flex max-w-2xl flex-col bg-white">
-      <ChatHeader creator={creator} />
+      <ChatHeader creator={creator} onMoveChat={canMove ? () => setMoving(true) : undefined} />
+      {moving && (
+        <Suspense fallback={null}>
+          <TransferPanel creator={creator.username} fanId={chat.fanId} onClose={() => setMoving(false)} />
+        </Suspense>
+      )}
       {creator.notice?.message && <AnnouncementBanner notice={creator.notice} />}
       {!online && (
         <p role="status" className="shrink-0 bg-slate-800 px-4 py-1.5 text-center text-xs text-white">
@@ -56,15 +81,32 @@ function Chat({ creator }: { creator: PublicCreator }) {
         locals={chat.locals}
         creatorName={creator.name}
         stickToBottomSignal={chat.sendSignal}
+        showEmptyHint={!chat.heldElsewhere}
       />
-      <Composer
-        onSend={chat.send}
-        error={chat.error}
-        hint={chat.hint}
-        onError={chat.setError}
-        restore={chat.restore}
-        footer={<FanNameControl name={chat.fanName} onSave={chat.setFanName} />}
-      />
+      {chat.heldElsewhere ? (
+        <div
+          role="alert"
+          className="shrink-0 border-t border-slate-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+        >
+          <p>{texts.otherBrowsersChat}</p>
+          <button
+            type="button"
+            onClick={chat.startNewChat}
+            className="mt-2 rounded-full bg-indigo-700 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-800"
+          >
+            {texts.startNewChat}
+          </button>
+        </div>
+      ) : (
+        <Composer
+          onSend={chat.send}
+          error={chat.error}
+          hint={chat.hint}
+          onError={chat.setError}
+          restore={chat.restore}
+          footer={<FanNameControl name={chat.fanName} onSave={chat.setFanName} />}
+        />
+      )}
     </div>
   );
 }

@@ -2,9 +2,9 @@ import { MOBILE_CHAT_POST_SEND_REFRESH_MS, POLL_MOBILE_CHAT_MS } from '@fanpilot
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Draft } from '../components/Composer.tsx';
-import { fetchFanChatlog, postAsk, sendOutboxItem } from '../lib/api.ts';
+import { fetchFanChatlog, isOtherBrowsersChat, postAsk, sendOutboxItem } from '../lib/api.ts';
 import { requestBackgroundSync } from '../lib/browser.ts';
-import { getOrCreateFanId, readFanName, saveFanName } from '../lib/fanId.ts';
+import { forgetFanId, getOrCreateFanId, readFanName, saveFanName } from '../lib/fanId.ts';
 import { newLocalId } from '../lib/format.ts';
 import { fromOutboxItem, type LocalMessage, pendingLocalMessages } from '../lib/localMessages.ts';
 import type { OutboxItem } from '../lib/outbox.ts';
@@ -208,6 +208,13 @@ export function useFanChat(creator: string) {
     setFanName: (name: string) => setFanName(saveFanName(storage(), name)),
     messages,
     historyLoaded: history.isSuccess,
+    /** The conversation under this fan id is held by another browser (403): this one may not use it. */
+    heldElsewhere: isOtherBrowsersChat(history.error),
+    /** Gives this browser a new fan id: a new, empty conversation. */
+    startNewChat: () => {
+      forgetFanId(storage());
+      window.location.reload();
+    },
     locals,
     send,
     error,

@@ -3,7 +3,14 @@ import { useInstallPrompt } from '../lib/browser.ts';
 import { texts } from '../texts.ts';
 import { CreatorAvatar } from './CreatorAvatar.tsx';
 
-export function ChatHeader({ creator }: { creator: PublicCreator }) {
+export function ChatHeader({
+  creator,
+  onMoveChat,
+}: {
+  creator: PublicCreator;
+  /** Opens the panel that moves this chat to another phone; no button without it. */
+  onMoveChat?: (() => void) | undefined;
+}) {
   const { canInstall, install } = useInstallPrompt();
   const status = creator.isOnline ? texts.online : creator.statusText;
   return (
@@ -19,6 +26,17 @@ export function ChatHeader({ creator }: { creator: PublicCreator }) {
           <span className="truncate">{status}</span>
         </p>
       </div>
+      {onMoveChat && (
+        <button
+          type="button"
+          onClick={onMoveChat}
+          title={texts.moveChatHint}
+          aria-label={texts.moveChatHint}
+          className="shrink-0 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+        >
+          {texts.moveChat}
+        </button>
+      )}
       {canInstall && (
         <button
           type="button"

@@ -51,10 +51,13 @@ export function MessageList({
   locals,
   creatorName,
   stickToBottomSignal,
+  showEmptyHint = true,
 }: {
   history: FanChatMessage[];
   locals: LocalMessage[];
   creatorName: string;
+  /** False when the chat cannot be used here (held by another browser): no "Say hello" invitation. */
+  showEmptyHint?: boolean;
   /** Changes when the fan sends, to bring the newest message into view whatever the scroll position. */
   stickToBottomSignal: number;
 }) {
@@ -93,13 +96,13 @@ export function MessageList({
       className="message-log min-h-0 flex-1 overflow-y-auto bg-slate-50 px-3 py-4"
     >
       <div role="log" aria-live="polite" aria-label={texts.conversation} className="flex flex-col gap-3">
-        {bubbles.length === 0 ? (
-          <p className="mx-auto mt-8 max-w-xs text-center text-sm text-slate-600">
-            {texts.emptyConversation(creatorName)}
-          </p>
-        ) : (
-          bubbles.map((bubble) => <MessageBubble key={bubble.key} bubble={bubble} />)
-        )}
+        {bubbles.length === 0
+          ? showEmptyHint && (
+              <p className="mx-auto mt-8 max-w-xs text-center text-sm text-slate-600">
+                {texts.emptyConversation(creatorName)}
+              </p>
+            )
+          : bubbles.map((bubble) => <MessageBubble key={bubble.key} bubble={bubble} />)}
       </div>
     </div>
   );

@@ -1,10 +1,12 @@
 import type {
   AskRequest,
   AskResponse,
+  CreateFanTransferResponse,
   ErrorBody,
   FanChatlogResponse,
   FanChatMessage,
   PublicCreator,
+  RedeemFanTransferResponse,
 } from '@fanpilot/contracts';
 import type { OutboxItem, SendOutcome } from './outbox.ts';
 import { isKeptAnswer } from './routes.ts';
@@ -85,6 +87,26 @@ export async function fetchFanChatlog(fanId: string, creator: string): Promise<F
     if (err instanceof ApiError && err.status === 404) return { messages: [], kept: false };
     throw err;
   }
+}
+
+/** Whether the api refused this browser a conversation that belongs to another browser. */
+export function isOtherBrowsersChat(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 403;
+}
+
+/** The words of an error answer (`{ error, message }`), or `fallback`. */
+export function errorMessage(err: unknown, fallback: string): string {
+  return err instanceof ApiError && typeof err.body?.message === 'string' ? err.body.message : fallback;
+}
+
+/** POST /api/fan-transfers: a one-time link that moves this chat to another browser. */
+export function createFanTransfer(creator: string, fanId: string): Promise<CreateFanTransferResponse> {
+  return request('/api/fan-transfers', { method: 'POST', body: JSON.stringify({ creator, fanId }) });
+}
+
+/** POST /api/fan-transfers/redeem: this browser takes over the chat the link was made for. */
+export function redeemFanTransfer(token: string): Promise<RedeemFanTransferResponse> {
+  return request('/api/fan-transfers/redeem', { method: 'POST', body: JSON.stringify({ token }) });
 }
 
 export function toAskRequest(item: OutboxItem): AskRequest {

@@ -4,11 +4,14 @@ import {
   createFanId,
   type DeviceTraits,
   FAN_NAME_STORAGE_KEY,
+  forgetFanId,
   getOrCreateFanId,
   hashTraits,
   isFanId,
+  keepFanId,
   readFanName,
   saveFanName,
+  secureRandomHex,
 } from './fanId.ts';
 
 const phone: DeviceTraits = {
@@ -24,15 +27,44 @@ function memoryStorage(initial: Record<string, string> = {}) {
     data,
     getItem: (key: string) => data.get(key) ?? null,
     setItem: (key: string, value: string) => void data.set(key, value),
+    removeItem: (key: string) => void data.delete(key),
   };
 }
 
 describe('fan id', () => {
-  it('is mobile_fan_ + a hash of the device traits + _ + the time stamp', () => {
-    const id = createFanId(phone, 1_760_000_000_000);
-    expect(id).toBe(`mobile_fan_${hashTraits(phone)}_1760000000000`);
-    expect(id).toMatch(/^mobile_fan_[a-z0-9]+_\d+$/);
-    expect(isFanId(id)).toBe(true);
+  it('is mobile_fan_ + a hash of the device traits + _ + the time stamp + _ + 128 random bits', () => {
+    const random = 'f'.repeat(32);
+    const id = createFanId(phone, 1_760_000_000_000, random);
+    expect(id).toBe(`mobile_fan_${hashTraits(phone)}_1760000000000_${random}`);
+    const made = createFanId(phone, 1_760_000_000_000);
+    expect(made).toMatch(/^mobile_fan_[a-z0-9]+_\d+_[0-9a-f]{32}$/);
+    expect(isFanId(made)).toBe(true);
+    expect(made.length).toBeLessThanOrEqual(200);
+  });
+
+  it('gives two phones of the same model, language and zone, at the same millisecond, different ids', () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => createFanId(phone, 1_760_000_000_000)));
+    expect(ids.size).toBe(1000);
+  });
+
+  it('takes its random part from the secure random source: 16 bytes', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      const hex = secureRandomHex();
+      expect(hex).toMatch(/^[0-9a-f]{32}$/);
+      seen.add(hex);
+    }
+    expect(seen.size).toBe(1000);
+    // Every hex digit shows up in every position over many draws: no fixed or time-based part.
+    for (let position = 0; position < 32; position++) {
+      expect(new Set([...seen].map((hex) => hex[position])).size).toBe(16);
+    }
+  });
+
+  it('does not end in the time stamp, whose digits the default name once showed', () => {
+    const id = createFanId(phone, 1_760_000_001_234);
+    expect(id.slice(-4)).not.toBe('1234');
+    expect(id.split('_').at(-1)).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('hashes the same traits the same way and different traits differently', () => {
@@ -88,8 +120,9 @@ describe('fan id', () => {
         storage,
         () => phone,
         () => 42,
+        () => 'a'.repeat(32),
       );
-      expect(id).toBe(`mobile_fan_${hashTraits(phone)}_42`);
+      expect(id).toBe(`mobile_fan_${hashTraits(phone)}_42_${'a'.repeat(32)}`);
       expect(storage.data.get(FAN_ID_STORAGE_KEY)).toBe(id);
     }
   });
@@ -125,6 +158,18 @@ describe('fan id', () => {
     );
     expect(isFanId(a)).toBe(true);
     expect(b).toBe(a);
+    forgetFanId(broken as unknown as Parameters<typeof forgetFanId>[0]);
+  });
+
+  it('keeps an id a transfer link brought, and forgets it for a fresh start', () => {
+    const storage = memoryStorage({ [FAN_ID_STORAGE_KEY]: 'mobile_fan_old' });
+    keepFanId(storage, 'mobile_fan_moved_here');
+    expect(getOrCreateFanId(storage)).toBe('mobile_fan_moved_here');
+    forgetFanId(storage);
+    expect(storage.data.has(FAN_ID_STORAGE_KEY)).toBe(false);
+    const fresh = getOrCreateFanId(storage, () => phone);
+    expect(fresh).toMatch(/^mobile_fan_[a-z0-9]+_\d+_[0-9a-f]{32}$/);
+    expect(storage.data.get(FAN_ID_STORAGE_KEY)).toBe(fresh);
   });
 });
 

@@ -39,8 +39,27 @@ export function hashTraits(traits: DeviceTraits): string {
   return pass(0x811c9dc5) + pass(0x9e3779b9);
 }
 
-export function createFanId(traits: DeviceTraits, now: number = Date.now()): string {
-  return `${FAN_ID_PREFIX}${hashTraits(traits)}_${now}`;
+/** Random bytes in a fan id: 128 bits, so no two fans share one and none can be guessed. */
+export const FAN_ID_RANDOM_BYTES = 16;
+
+/** `FAN_ID_RANDOM_BYTES` bytes from the platform's secure random source, in hex. */
+export function secureRandomHex(bytes: number = FAN_ID_RANDOM_BYTES): string {
+  const values = crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(values, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * SPEC's fan id: `mobile_fan_` + a hash of the device traits + `_` + the time stamp, followed by
+ * `_` and 128 random bits. The traits and the time alone are shared by many phones and easy to
+ * guess; the random part is what makes the id the fan's own (the api still trusts only the browser
+ * the conversation is bound to).
+ */
+export function createFanId(
+  traits: DeviceTraits,
+  now: number = Date.now(),
+  random: string = secureRandomHex(),
+): string {
+  return `${FAN_ID_PREFIX}${hashTraits(traits)}_${now}_${random}`;
 }
 
 /** Longest fan id kept from storage (the api takes at most 200 characters). */
@@ -51,8 +70,8 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /**
  * Whether a stored value is kept as the fan's id: any non-blank text of at most 200 printable
- * characters. Ids this app makes follow SPEC's `mobile_fan_<hash>_<time>`, but an id stored
- * otherwise (an earlier version of the page, a test, a support person) is kept as it is, so the
+ * characters. Ids this app makes follow SPEC's `mobile_fan_<hash>_<time>` (and end in 128 random bits), but an id stored
+ * otherwise (an earlier version of the page, a transfer link, a test) is kept as it is, so the
  * fan keeps their conversation.
  */
 export function isFanId(value: unknown): value is string {
@@ -66,6 +85,26 @@ export function isFanId(value: unknown): value is string {
 
 let sessionOnlyId: string | undefined;
 
+/** Keeps `id` as this browser's fan id (a transfer link moved that fan's chat here). */
+export function keepFanId(storage: KeyValueStore | null, id: string): void {
+  sessionOnlyId = id;
+  try {
+    storage?.setItem(FAN_ID_STORAGE_KEY, id);
+  } catch {
+    // Kept for this page's life only.
+  }
+}
+
+/** Forgets this browser's fan id: the next one is new (a fresh conversation). */
+export function forgetFanId(storage: (KeyValueStore & Pick<Storage, 'removeItem'>) | null): void {
+  sessionOnlyId = undefined;
+  try {
+    storage?.removeItem(FAN_ID_STORAGE_KEY);
+  } catch {
+    // Nothing kept to forget.
+  }
+}
+
 /**
  * The fan's id, kept in localStorage under `fanchat_fan_id` across visits. When storage is blocked
  * (some private modes) the id lasts for this page's life instead.
@@ -74,6 +113,7 @@ export function getOrCreateFanId(
   storage: KeyValueStore | null,
   traits: () => DeviceTraits = readDeviceTraits,
   now: () => number = Date.now,
+  random: () => string = secureRandomHex,
 ): string {
   try {
     const stored = storage?.getItem(FAN_ID_STORAGE_KEY);
@@ -82,7 +122,7 @@ export function getOrCreateFanId(
     // Storage refused: fall through to an id for this session only.
   }
   if (sessionOnlyId) return sessionOnlyId;
-  const id = createFanId(traits(), now());
+  const id = createFanId(traits(), now(), random());
   try {
     if (!storage) throw new Error('no storage');
     storage.setItem(FAN_ID_STORAGE_KEY, id);

@@ -77,6 +77,9 @@ async function readNetworkFirst(event: FetchEvent): Promise<Response> {
     if (PUBLIC_CREATOR_READ.test(new URL(request.url).pathname)) {
       event.waitUntil(keepCreatorPhoto(cache, response.clone()));
     }
+  } else if (response.status === 403) {
+    // The chat belongs to another browser now (moved with a transfer link): keep no copy of it.
+    await cache.delete(request);
   }
   return response;
 }

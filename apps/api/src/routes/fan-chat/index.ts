@@ -3,12 +3,16 @@ import {
   askRequestSchema,
   askResponseSchema,
   CREDITS_PER_AI_ANSWER,
+  createFanTransferRequestSchema,
+  createFanTransferResponseSchema,
   DEFAULT_STATUS_TEXT_OFFLINE,
   FAN_ATTACHMENT_MAX_BASE64_LENGTH,
   fanChatlogQuerySchema,
   fanChatlogResponseSchema,
   fanIdParamsSchema,
   publicCreatorSchema,
+  redeemFanTransferRequestSchema,
+  redeemFanTransferResponseSchema,
   usernameParamsSchema,
 } from '@fanpilot/contracts';
 import type { CreatorRow } from '@fanpilot/db';
@@ -24,20 +28,32 @@ import { fansRepository } from '../../repositories/fans.ts';
 import { type MessageView, messagesRepository } from '../../repositories/messages.ts';
 import { noticesRepository } from '../../repositories/notices.ts';
 import {
+  asFanOnly,
   checkAttachment,
   claimFan,
   FAN_FORBIDDEN_MESSAGE,
+  fanRequester,
   findAskedWithKey,
   isSameQuestion,
   mayActAsFan,
   storeFanMessage,
 } from '../../services/conversations.ts';
-import { ensureFanToken, fanTokenHash } from '../../services/fan-identity.ts';
+import { ensureFanToken, hashFanToken } from '../../services/fan-identity.ts';
+import { createFanTransfer, redeemFanTransfer } from '../../services/fan-transfers.ts';
 
 export interface FanChatRoutesOptions {
   secureCookie: boolean;
+  /** Where transfer links point (the product's public origin). */
+  publicOrigin: string;
   askLimits: { perFan: number; perIp: number; windowSeconds: number };
+  /** GET /api/chatlog/fan/*: reads per address per minute. */
+  fanReadsPerIpPerMinute: number;
+  /** Fans (first questions of a fan id to a creator) one address may start per window. */
+  newFans: { perIp: number; windowSeconds: number };
 }
+
+/** Transfer links one address may make, and redeem, per window. */
+const TRANSFER_LIMIT = { max: 20, windowSeconds: 10 * 60 };
 
 /** How much of a fan's history the chat page gets (the latest messages). */
 const FAN_HISTORY_LIMIT = 500;
@@ -76,6 +92,37 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     message: tooMany,
   });
 
+  const fanReads = app.limiter({
+    name: 'fan-read-ip',
+    max: opts.fanReadsPerIpPerMinute,
+    windowSeconds: 60,
+    key: (request) => request.ip,
+    message: (seconds) =>
+      `Too many chat reads from this network. Please wait ${retryAfterWords(seconds)} and try again.`,
+  });
+  const newFans = app.limiter({
+    name: 'new-fan-ip',
+    max: opts.newFans.perIp,
+    windowSeconds: opts.newFans.windowSeconds,
+    key: (request) => request.ip,
+    message: (seconds) =>
+      `Too many new chats were started from this network. Please wait ${retryAfterWords(seconds)} before starting another.`,
+  });
+  const transferWords = (seconds: number) =>
+    `Too many transfer links. Please wait ${retryAfterWords(seconds)} and try again.`;
+  const transferMakes = app.limiter({
+    name: 'fan-transfer-ip',
+    ...TRANSFER_LIMIT,
+    key: (request) => request.ip,
+    message: transferWords,
+  });
+  const transferRedeems = app.limiter({
+    name: 'fan-transfer-redeem-ip',
+    ...TRANSFER_LIMIT,
+    key: (request) => request.ip,
+    message: transferWords,
+  });
+
   /** Whether the creator's AI answers a question asked now: Offline, a chatbot, a credit left. */
   const aiAnswers = async (creator: CreatorRow) =>
     !creator.is_online &&
@@ -87,7 +134,6 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     {
       bodyLimit: ASK_BODY_LIMIT,
       onRequest: perIp,
-      preHandler: perFan,
       schema: { headers: askHeadersSchema, body: askRequestSchema, response: { 200: askResponseSchema } },
     },
     async (request, reply) => {
@@ -103,7 +149,11 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         fanKey: body.fanId,
         fanName: body.fanName,
         secureCookie: opts.secureCookie,
+        beforeNewFan: () => newFans(request),
       });
+      // Counted only once the request is this fan's: a stranger sending as a fan id (403 above)
+      // does not use up that fan's allowance.
+      await perFan(request);
       reply.header('cache-control', 'no-store');
 
       /** A resend (same Idempotency-Key): the stored question's answer; nothing stored, queued or charged. */
@@ -156,6 +206,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
   r.get(
     '/api/chatlog/fan/:fanId',
     {
+      onRequest: fanReads,
       schema: {
         params: fanIdParamsSchema,
         querystring: fanChatlogQuerySchema,
@@ -169,21 +220,15 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       const rows = creator
         ? [await fans.findByKey(creator.id, fanId)].filter((row) => row !== undefined)
         : await fans.findAllByKey(fanId);
-      // A fan has no login (SPEC section 6): the fan id reads its chat, from a request with no fan
-      // cookie or with the one it is bound to, and so does the creator it talks to. Only a browser
-      // known to that creator as another fan is refused.
-      const held = fanTokenHash(request);
-      const session = await request.currentCreator();
-      const readable: typeof rows = [];
-      for (const row of rows) {
-        if ((session && row.creator_id === session.id) || (await mayActAsFan(app.db, held, row))) {
-          readable.push(row);
-        }
-      }
+      // Only this browser's conversations, and the signed-in creator's own fans (mayActAsFan). A fan
+      // id nobody has used reads as a new fan's empty chat; one that is someone else's is a 403
+      // that shows nothing of it.
+      const who = await fanRequester(request);
+      const readable = rows.filter((row) => mayActAsFan(who, row, 'read'));
       if (rows.length > 0 && readable.length === 0) throw forbidden(FAN_FORBIDDEN_MESSAGE);
       // A fan's browser gets its fan cookie on a read, before its first question: if that
       // question's answer is then lost, the retry still comes from the browser it binds to.
-      if (!session) ensureFanToken(request, reply, opts.secureCookie);
+      if (who.creatorId === null) ensureFanToken(request, reply, opts.secureCookie);
       const messages = await messagesRepository(app.db).conversation(
         readable.map((row) => row.id),
         FAN_HISTORY_LIMIT,
@@ -198,6 +243,38 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         isOnline: creator?.is_online ?? false,
         statusText: creator?.status_text ?? DEFAULT_STATUS_TEXT_OFFLINE,
       };
+    },
+  );
+
+  r.post(
+    '/api/fan-transfers',
+    {
+      onRequest: transferMakes,
+      schema: { body: createFanTransferRequestSchema, response: { 200: createFanTransferResponseSchema } },
+    },
+    async (request, reply) => {
+      const creator = await onboarded(request.body.creator);
+      const made = await createFanTransfer(app.db, asFanOnly(request), {
+        creatorId: creator.id,
+        creatorUsername: creator.username,
+        fanKey: request.body.fanId,
+        publicOrigin: opts.publicOrigin,
+      });
+      reply.header('cache-control', 'no-store');
+      return { url: made.url, expiresAt: made.expiresAt.toISOString() };
+    },
+  );
+
+  r.post(
+    '/api/fan-transfers/redeem',
+    {
+      onRequest: transferRedeems,
+      schema: { body: redeemFanTransferRequestSchema, response: { 200: redeemFanTransferResponseSchema } },
+    },
+    async (request, reply) => {
+      const hash = hashFanToken(ensureFanToken(request, reply, opts.secureCookie));
+      reply.header('cache-control', 'no-store');
+      return redeemFanTransfer(app.db, request.body.token, hash);
     },
   );
 

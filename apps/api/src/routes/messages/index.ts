@@ -23,8 +23,13 @@ import { forbidden, notFound } from '../../errors.ts';
 import { attachmentsRepository } from '../../repositories/attachments.ts';
 import { fansRepository } from '../../repositories/fans.ts';
 import { messagesRepository } from '../../repositories/messages.ts';
-import { answerAsCreator, deleteConversation, sendToFan } from '../../services/conversations.ts';
-import { fanTokenHash } from '../../services/fan-identity.ts';
+import {
+  answerAsCreator,
+  deleteConversation,
+  fanRequester,
+  mayActAsFan,
+  sendToFan,
+} from '../../services/conversations.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 500;
 const CONVERSATION_LIMIT = 2000;
@@ -162,13 +167,10 @@ export async function messagesRoutes(app: FastifyInstance) {
     if (!UUID.test(id)) throw notFound('No such file.');
     const file = await attachmentsRepository(app.db).findWithOwners(id);
     if (!file) throw notFound('No such file.');
-    // The creator it was sent to, or the browser of the fan who sent it; nobody else.
-    const session = await request.currentCreator();
-    const held = fanTokenHash(request);
-    const allowed =
-      (session !== null && session.id === file.creator_id) ||
-      (held !== null && file.cookie_hash !== null && held === file.cookie_hash);
-    if (!allowed) throw forbidden('You cannot download this file.');
+    // The creator it was sent to, or the browser that holds the fan's conversation; nobody else.
+    if (!mayActAsFan(await fanRequester(request), file, 'read')) {
+      throw forbidden('You cannot download this file.');
+    }
     const object = await app.storage.get(file.storage_key);
     if (!object) throw notFound('This file is no longer available.');
     const type = (FAN_ATTACHMENT_MIME_TYPES as readonly string[]).includes(file.mime_type)
