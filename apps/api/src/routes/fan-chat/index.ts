@@ -2,7 +2,6 @@ import {
   askHeadersSchema,
   askRequestSchema,
   askResponseSchema,
-  CREDITS_PER_AI_ANSWER,
   DEFAULT_STATUS_TEXT_OFFLINE,
   FAN_ATTACHMENT_MAX_BASE64_LENGTH,
   fanChatlogQuerySchema,
@@ -12,13 +11,12 @@ import {
   usernameParamsSchema,
 } from '@fanpilot/contracts';
 import type { CreatorRow } from '@fanpilot/db';
-import { creditBalance, enqueueAnswer } from '@fanpilot/knowledge/answer';
+import { aiRefusal, enqueueAnswer } from '@fanpilot/knowledge/answer';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
-import { chatbotsRepository } from '../../repositories/chatbots.ts';
 import { creatorsRepository } from '../../repositories/creators.ts';
 import { fansRepository } from '../../repositories/fans.ts';
 import { type MessageView, messagesRepository } from '../../repositories/messages.ts';
@@ -76,11 +74,12 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     message: tooMany,
   });
 
-  /** Whether the creator's AI answers a question asked now: Offline, a chatbot, a credit left. */
+  /**
+   * Whether the creator's AI answers a question asked now: Offline, a chatbot, a credit left and
+   * today's AI answer budget not used up (past it the question waits for the creator).
+   */
   const aiAnswers = async (creator: CreatorRow) =>
-    !creator.is_online &&
-    Boolean(await chatbotsRepository(app.db).findByCreator(creator.id)) &&
-    (await creditBalance(app.db, creator.id)) >= CREDITS_PER_AI_ANSWER;
+    !creator.is_online && (await aiRefusal(app.db, creator.id)) === null;
 
   r.post(
     '/api/ask',
@@ -141,7 +140,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       let aiWillAnswer = false;
       if (await aiAnswers(creator)) {
         try {
-          await enqueueAnswer(app.jobs, stored.messageId);
+          await enqueueAnswer(app.db, app.jobs, stored.messageId);
           aiWillAnswer = true;
         } catch (err) {
           // The question is stored and pending; recovery on start hands it to the AI later.
