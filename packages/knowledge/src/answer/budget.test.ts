@@ -101,6 +101,9 @@ describe('the daily AI answer budget', () => {
     const ids = await c.ask(3);
     expect(await answerQuestion({ db: h.db, env }, ids[0]!)).toBe('answered');
     expect(await questionsAwaitingAi(h.db, { creatorId: c.creatorId })).toEqual([]);
+    // Only as many as the budget has room for are handed over.
+    await h.db.updateTable('chatbots').set({ daily_ai_budget: 2 }).where('id', '=', c.chatbotId).execute();
+    expect(await questionsAwaitingAi(h.db, { creatorId: c.creatorId })).toEqual([ids[1]]);
     await h.db.updateTable('chatbots').set({ daily_ai_budget: 3 }).where('id', '=', c.chatbotId).execute();
     expect(await questionsAwaitingAi(h.db, { creatorId: c.creatorId })).toEqual([ids[1], ids[2]]);
   });

@@ -34,6 +34,35 @@ export async function aiAnswersToday(db: Db, creatorId: string, now: Date = new 
 /** Why the AI may not answer a creator's fans now (`null`: it may). */
 export type AiRefusal = 'no_chatbot' | 'no_credits' | 'over_budget';
 
+export interface AiAllowance {
+  /** Why the AI may not answer one more question now, or null. */
+  refusal: AiRefusal | null;
+  /** AI answers the creator can still pay for (credits). */
+  affordable: number;
+  answersToday: number;
+  dailyBudget: number | null;
+}
+
+/** What the creator's AI may still spend today: credits, today's answers and the daily budget. */
+export async function aiAllowance(db: Db, creatorId: string, now: Date = new Date()): Promise<AiAllowance> {
+  const chatbot = await db
+    .selectFrom('chatbots')
+    .select('daily_ai_budget')
+    .where('creator_id', '=', creatorId)
+    .executeTakeFirst();
+  const affordable = Math.floor((await creditBalance(db, creatorId)) / CREDITS_PER_AI_ANSWER);
+  const answersToday = await aiAnswersToday(db, creatorId, now);
+  const dailyBudget = chatbot?.daily_ai_budget ?? null;
+  const refusal: AiRefusal | null = !chatbot
+    ? 'no_chatbot'
+    : affordable < 1
+      ? 'no_credits'
+      : answersToday >= chatbot.daily_ai_budget
+        ? 'over_budget'
+        : null;
+  return { refusal, affordable, answersToday, dailyBudget };
+}
+
 /**
  * Whether the creator's AI may answer one more question now: a chatbot, a credit left and today's
  * budget not used up. (Offline or not is the caller's business.)
@@ -43,13 +72,5 @@ export async function aiRefusal(
   creatorId: string,
   now: Date = new Date(),
 ): Promise<AiRefusal | null> {
-  const chatbot = await db
-    .selectFrom('chatbots')
-    .select('daily_ai_budget')
-    .where('creator_id', '=', creatorId)
-    .executeTakeFirst();
-  if (!chatbot) return 'no_chatbot';
-  if ((await creditBalance(db, creatorId)) < CREDITS_PER_AI_ANSWER) return 'no_credits';
-  if ((await aiAnswersToday(db, creatorId, now)) >= chatbot.daily_ai_budget) return 'over_budget';
-  return null;
+  return (await aiAllowance(db, creatorId, now)).refusal;
 }

@@ -2,7 +2,7 @@ import { ANSWER_QUEUE, answerJobId, CREDITS_PER_AI_ANSWER } from '@fanpilot/cont
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
 import { runEvery } from '../periodic.ts';
-import { startOfUtcDay } from './credits.ts';
+import { aiAllowance, startOfUtcDay } from './credits.ts';
 
 /** The part of a job runner that enqueues (packages/jobs' JobRunner has it). */
 export interface AnswerQueue {
@@ -30,6 +30,28 @@ export async function answerPriority(db: Kysely<Database>, messageId: string): P
     .where('p.created_at', '>=', new Date(Date.now() - FAIRNESS_WINDOW_MS))
     .executeTakeFirst();
   return 1 + Number(row?.n ?? 0);
+}
+
+/**
+ * Whether the AI will answer this pending question: the creator has a chatbot, and credits and
+ * room in today's budget for it after their questions already waiting ahead of it (so a burst of
+ * questions is not promised more answers than the budget holds). The creator's Offline status is
+ * the caller's business. Also the question's queue priority (see answerPriority).
+ */
+export async function forecastAiAnswer(
+  db: Kysely<Database>,
+  creatorId: string,
+  messageId: string,
+  now: Date = new Date(),
+): Promise<{ answers: boolean; priority: number }> {
+  const allowance = await aiAllowance(db, creatorId, now);
+  const priority = await answerPriority(db, messageId);
+  const ahead = priority - 1;
+  const answers =
+    allowance.refusal === null &&
+    ahead < allowance.affordable &&
+    allowance.answersToday + ahead < (allowance.dailyBudget ?? 0);
+  return { answers, priority };
 }
 
 /**
@@ -69,36 +91,40 @@ export async function questionsAwaitingAi(
   return (await awaitingAi(db, options)).map((q) => q.id);
 }
 
-/** questionsAwaitingAi with each question's place in its creator's line (1 for the oldest). */
+/**
+ * questionsAwaitingAi with each question's place in its creator's line (1 for the oldest): for each
+ * Offline creator with a chatbot, as many of their oldest pending questions as they have credits
+ * and budget left today for.
+ */
 async function awaitingAi(
   db: Kysely<Database>,
   options: AwaitingOptions,
 ): Promise<{ id: string; priority: number }[]> {
-  let query = db
-    .selectFrom('messages as m')
-    .innerJoin('creators as c', 'c.id', 'm.creator_id')
-    .innerJoin('chatbots as b', 'b.creator_id', 'c.id')
-    .select(['m.id', sql<string>`row_number() over (partition by m.creator_id order by m.id)`.as('priority')])
-    .where('m.sender', '=', 'fan')
-    .where('m.status', '=', 'pending')
-    .where('c.is_online', '=', false)
-    .where(
-      sql<boolean>`(select coalesce(sum(l.delta), 0) from credit_ledger l where l.creator_id = c.id) >= ${CREDITS_PER_AI_ANSWER}`,
+  const none = sql.raw('');
+  const now = Date.now();
+  const result = await sql<{ id: string; priority: string }>`
+    with allowance as (
+      select c.id as creator_id, least(
+        (select coalesce(sum(l.delta), 0) from credit_ledger l where l.creator_id = c.id) / ${CREDITS_PER_AI_ANSWER},
+        b.daily_ai_budget - (select count(*) from credit_ledger l where l.creator_id = c.id
+          and l.reason = 'ai_answer' and l.created_at >= ${startOfUtcDay(new Date(now))})
+      ) as room
+      from creators c
+      join chatbots b on b.creator_id = c.id
+      where c.is_online = false
+        and exists (select 1 from messages p where p.creator_id = c.id and p.status = 'pending' and p.sender = 'fan')
+        ${options.creatorId ? sql`and c.id = ${options.creatorId}` : none}
+    ), lined as (
+      select m.id, row_number() over (partition by m.creator_id order by m.id) as priority, a.room
+      from messages m
+      join allowance a on a.creator_id = m.creator_id
+      where m.sender = 'fan' and m.status = 'pending'
+        ${options.olderThanMs !== undefined ? sql`and m.created_at <= ${new Date(now - options.olderThanMs)}` : none}
+        ${options.newerThanMs !== undefined ? sql`and m.created_at >= ${new Date(now - options.newerThanMs)}` : none}
     )
-    .where(
-      sql<boolean>`(select count(*) from credit_ledger l where l.creator_id = c.id and l.reason = 'ai_answer'
-        and l.created_at >= ${startOfUtcDay(new Date())}) < b.daily_ai_budget`,
-    );
-  if (options.creatorId) query = query.where('m.creator_id', '=', options.creatorId);
-  if (options.olderThanMs !== undefined)
-    query = query.where('m.created_at', '<=', new Date(Date.now() - options.olderThanMs));
-  if (options.newerThanMs !== undefined)
-    query = query.where('m.created_at', '>=', new Date(Date.now() - options.newerThanMs));
-  const rows = await query
-    .orderBy('m.id', 'asc')
-    .limit(options.limit ?? 1000)
-    .execute();
-  return rows.map((r) => ({ id: String(r.id), priority: Number(r.priority) }));
+    select id, priority from lined where priority <= room order by id limit ${options.limit ?? 1000}
+  `.execute(db);
+  return result.rows.map((r) => ({ id: String(r.id), priority: Number(r.priority) }));
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   usernameParamsSchema,
 } from '@fanpilot/contracts';
 import type { CreatorRow } from '@fanpilot/db';
-import { aiRefusal, enqueueAnswer } from '@fanpilot/knowledge/answer';
+import { enqueueAnswer, forecastAiAnswer } from '@fanpilot/knowledge/answer';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
@@ -75,11 +75,11 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
   });
 
   /**
-   * Whether the creator's AI answers a question asked now: Offline, a chatbot, a credit left and
-   * today's AI answer budget not used up (past it the question waits for the creator).
+   * Whether the creator's AI answers this pending question: Offline, a chatbot, and credits and
+   * room in today's AI answer budget for it (past the budget it waits for the creator).
    */
-  const aiAnswers = async (creator: CreatorRow) =>
-    !creator.is_online && (await aiRefusal(app.db, creator.id)) === null;
+  const aiAnswers = async (creator: CreatorRow, messageId: string) =>
+    !creator.is_online && (await forecastAiAnswer(app.db, creator.id, messageId)).answers;
 
   r.post(
     '/api/ask',
@@ -116,7 +116,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         }
         const aiWillAnswer =
           stored.status === 'pending'
-            ? await aiAnswers(creator)
+            ? await aiAnswers(creator, stored.id)
             : await messagesRepository(app.db).hasAiReply(stored.id);
         return { success: true as const, message: toFanChatMessage(stored), aiWillAnswer };
       };
@@ -138,7 +138,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       if (!stored.created) return replay((await messages.findView(stored.messageId))!);
 
       let aiWillAnswer = false;
-      if (await aiAnswers(creator)) {
+      if (await aiAnswers(creator, stored.messageId)) {
         try {
           await enqueueAnswer(app.db, app.jobs, stored.messageId);
           aiWillAnswer = true;
