@@ -47,6 +47,7 @@ export function toChatbot(row: ChatbotRow, knowledge: KnowledgeItemRow[]): Chatb
     model: row.model as ModelChoice,
     temp: Math.round(row.temperature * 10) / 10,
     initialMessages: row.initial_messages,
+    dailyAiBudget: row.daily_ai_budget,
     knowledge: knowledge.map(toKnowledgeItem),
   };
 }

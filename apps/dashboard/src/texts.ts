@@ -260,7 +260,10 @@ export const TEXT = {
       creatorResponse: 'Creator response',
     },
     credits: (n: number) => `${number(n)} credits remaining`,
-    aiAnswersToday: (n: number) => `${number(n)} AI answers today`,
+    aiAnswersOfBudget: (n: number, budget: number) => `${number(n)} of ${number(budget)} AI answers today`,
+    budgetReached: 'Daily AI budget reached',
+    budgetReachedDetail: (budget: number) =>
+      `Your AI has given today's ${number(budget)} answers. Until midnight UTC, new questions wait for you to answer them. To let the AI answer more, raise the daily budget in Chatbot Settings.`,
   },
 
   chats: {
@@ -432,6 +435,9 @@ export const TEXT = {
     temperatureHint: 'Lower is more focused, higher is more creative.',
     initialMessages: 'Initial messages',
     initialMessagesHint: 'One message per line. The chatbot opens every conversation with these.',
+    dailyAiBudget: 'Daily AI answer budget',
+    dailyAiBudgetHint:
+      'The most questions your AI answers in a day (days start at midnight UTC), one credit each. Past it, questions wait for you.',
     save: 'Save Settings',
     saving: 'Saving…',
     cancel: 'Cancel',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_TEMPERATURE, MODEL_CHOICES } from './constants.ts';
+import { DAILY_AI_BUDGET_MAX, DAILY_AI_BUDGET_MIN, DEFAULT_TEMPERATURE, MODEL_CHOICES } from './constants.ts';
 import { requiredString } from './required.ts';
 
 /** SPEC section 5: a chatbot name that is missing or blank. */
@@ -45,6 +45,8 @@ export const chatbotSchema = z.object({
   model: modelSchema,
   temp: z.number().min(0).max(1),
   initialMessages: initialMessagesSchema,
+  /** AI answers per UTC day; past it questions wait for the creator. */
+  dailyAiBudget: z.number().int(),
   knowledge: z.array(knowledgeItemSchema),
 });
 export type Chatbot = z.infer<typeof chatbotSchema>;
@@ -63,6 +65,14 @@ export const temperatureStringSchema = z.union([z.string(), z.number()]).transfo
   return Math.round(n * 10) / 10;
 });
 
+export const DAILY_AI_BUDGET_MESSAGE = `The daily AI answer budget must be a whole number from ${DAILY_AI_BUDGET_MIN} to ${DAILY_AI_BUDGET_MAX.toLocaleString('en-US')}`;
+/** The daily AI answer budget: a whole number of answers, 1 to 100,000 (a JSON number). */
+export const dailyAiBudgetSchema = z
+  .number({ error: DAILY_AI_BUDGET_MESSAGE })
+  .int(DAILY_AI_BUDGET_MESSAGE)
+  .min(DAILY_AI_BUDGET_MIN, DAILY_AI_BUDGET_MESSAGE)
+  .max(DAILY_AI_BUDGET_MAX, DAILY_AI_BUDGET_MESSAGE);
+
 export const createChatbotRequestSchema = z.object({
   name: chatbotNameSchema,
   urls: z.array(z.string().max(2048)).max(50).optional().default([]),
@@ -73,6 +83,8 @@ export const chatbotSettingsRequestSchema = z.object({
   model: modelSchema,
   temp: temperatureStringSchema.default(DEFAULT_TEMPERATURE),
   initialMessages: initialMessagesSchema.optional(),
+  /** Optional beyond SPEC's fields; left out, the budget stays as it is. */
+  dailyAiBudget: dailyAiBudgetSchema.optional(),
 });
 
 export const knowledgeProgressSchema = z.object({

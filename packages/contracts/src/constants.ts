@@ -69,6 +69,10 @@ export type ModelChoice = (typeof MODEL_CHOICES)[number];
 export const FREE_CREDITS = 1_000;
 export const CREDITS_PER_DOLLAR = 10_000;
 export const CREDITS_PER_AI_ANSWER = 1;
+/** AI answers a creator's chatbot gives per UTC day unless the creator sets another budget. */
+export const DEFAULT_DAILY_AI_BUDGET = 300;
+export const DAILY_AI_BUDGET_MIN = 1;
+export const DAILY_AI_BUDGET_MAX = 100_000;
 
 export const DEFAULT_STATUS_TEXT_OFFLINE = 'Offline - AI responding';
 export const DEFAULT_STATUS_TEXT_ONLINE = 'Online - Creator responding';

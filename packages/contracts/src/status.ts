@@ -85,6 +85,10 @@ export const usageSchema = z.object({
   creditsPurchased: z.number().int(),
   /** AI answers since midnight UTC. */
   aiAnswersToday: z.number().int(),
+  /** The chatbot's daily AI answer budget (Chatbot Settings). */
+  dailyAiBudget: z.number().int(),
+  /** Today's budget is used up: until midnight UTC fans' questions wait for the creator. */
+  aiBudgetReached: z.boolean(),
 });
 export type Usage = z.infer<typeof usageSchema>;
 

@@ -5,6 +5,7 @@ import * as conversations from './migrations/2026-11-22T02-00_conversations.ts';
 import * as ingest from './migrations/2026-11-22T02-00_ingest.ts';
 import * as askIdempotency from './migrations/2026-11-22T03-00_ask_idempotency.ts';
 import * as fanTransfer from './migrations/2026-11-22T10-00_fan_transfer.ts';
+import * as aiBudget from './migrations/2026-11-22T10-10_ai_budget.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T02-00_ingest': ingest,
   '2026-11-22T03-00_ask_idempotency': askIdempotency,
   '2026-11-22T10-00_fan_transfer': fanTransfer,
+  '2026-11-22T10-10_ai_budget': aiBudget,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

@@ -34,6 +34,8 @@ export interface ChatbotsTable {
   model: string;
   temperature: number;
   initial_messages: JSONColumnType<string[], string, string>;
+  /** AI answers a day (UTC days) before questions wait for the creator; 1 to 100,000. */
+  daily_ai_budget: Generated<number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -11,6 +11,20 @@ export interface EnqueueOptions {
   jobId?: string;
   delayMs?: number;
   attempts?: number;
+  /**
+   * Lower runs first (1 is the most urgent, at most PRIORITY_MAX); equal priorities run in the order
+   * added. A job without one runs before every prioritised job (as in BullMQ).
+   */
+  priority?: number;
+}
+
+/** BullMQ's largest priority (2^21 - 1); larger ones are clamped to it. */
+export const PRIORITY_MAX = 2 ** 21 - 1;
+
+/** A priority as both runners take it: 0 for none, else a whole number from 1 to PRIORITY_MAX. */
+function priorityOf(priority: number | undefined): number {
+  if (priority === undefined || !Number.isFinite(priority)) return 0;
+  return Math.min(PRIORITY_MAX, Math.max(1, Math.round(priority)));
 }
 
 export interface JobRunner {
@@ -78,6 +92,7 @@ function redisRunner(url: string, options: JobRunnerOptions): JobRunner {
       await queue(name).add(name, data, {
         ...(opts.jobId ? { jobId: safeId(opts.jobId) } : {}),
         ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+        ...(priorityOf(opts.priority) ? { priority: priorityOf(opts.priority) } : {}),
         attempts: opts.attempts ?? attempts,
         backoff: { type: 'exponential', delay: backoffMs },
         removeOnComplete: true,
@@ -130,8 +145,19 @@ function inProcessRunner(options: JobRunnerOptions): JobRunner {
   const handlers = new Map<string, JobHandler>();
   const waiting = new Map<
     string,
-    { data: unknown; jobId?: string; attempt: number; maxAttempts: number }[]
+    { data: unknown; jobId?: string; attempt: number; maxAttempts: number; priority: number }[]
   >();
+  /** Keeps a queue ordered as BullMQ orders it: by priority, then in the order added. */
+  const place = <J extends { priority: number }>(list: J[], job: J) => {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid]!.priority <= job.priority) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, job);
+  };
   const active = new Map<string, number>();
   const known = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
@@ -162,7 +188,7 @@ function inProcessRunner(options: JobRunnerOptions): JobRunner {
             const timer = setTimeout(
               () => {
                 timers.delete(timer);
-                list.push({ ...job, attempt: job.attempt + 1 });
+                place(list, { ...job, attempt: job.attempt + 1 });
                 drain(name);
               },
               backoffMs * 2 ** (job.attempt - 1),
@@ -188,18 +214,24 @@ function inProcessRunner(options: JobRunnerOptions): JobRunner {
         if (known.has(key)) return;
         known.add(key);
       }
-      const job = { data, jobId: opts.jobId, attempt: 1, maxAttempts: opts.attempts ?? attempts };
+      const job = {
+        data,
+        jobId: opts.jobId,
+        attempt: 1,
+        maxAttempts: opts.attempts ?? attempts,
+        priority: priorityOf(opts.priority),
+      };
       const list = waiting.get(name) ?? [];
       waiting.set(name, list);
       if (opts.delayMs) {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          list.push(job);
+          place(list, job);
           drain(name);
         }, opts.delayMs);
         timers.add(timer);
       } else {
-        list.push(job);
+        place(list, job);
         // Let the caller's transaction finish before the handler reads what it wrote.
         setImmediate(() => drain(name));
       }

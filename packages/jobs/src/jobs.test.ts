@@ -63,4 +63,30 @@ describe.each(modes)('job runner (%s)', (_mode, url) => {
     await new Promise((r) => setTimeout(r, 200));
     expect(runs).toBe(1);
   });
+
+  it('runs lower priorities first, equal ones in the order added, unprioritised ones before all', async () => {
+    runner = createJobRunner({ redisUrl: url, prefix: `t-${randomUUID()}` });
+    const order: string[] = [];
+    for (const [name, priority] of [
+      ['e1', 1],
+      ['e2', 2],
+      ['e3', 3],
+      ['b1', 1],
+      ['huge', 10 ** 9],
+      ['c2', 2],
+      ['none', undefined],
+    ] as const) {
+      await runner.enqueue('ordered', { name }, priority === undefined ? {} : { priority });
+    }
+    runner.work(
+      {
+        ordered: async (data: { name: string }) => {
+          order.push(data.name);
+        },
+      },
+      { concurrency: 1 },
+    );
+    await until(() => order.length === 7);
+    expect(order).toEqual(['none', 'e1', 'b1', 'e2', 'c2', 'e3', 'huge']);
+  });
 });

@@ -267,7 +267,22 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
       profileImageUrl: uploadURL.split('?')[0],
     });
     expect(signup.status).toBe(200);
-    chatbotId = ((await signup.json()) as { chatbot: { id: string } }).chatbot.id;
+    const bot = (
+      (await signup.json()) as {
+        chatbot: { id: string; name: string; instructions: string; model: string; temp: number };
+      }
+    ).chatbot;
+    chatbotId = bot.id;
+    // (d) asks this creator far more questions than a day's default AI answer budget (300), and
+    // wants every one answered: the creator raises the budget, as a busy creator would.
+    const budget = await viaProxy('PUT', `/api/chatbots/${chatbotId}/settings`, {
+      name: bot.name,
+      instructions: bot.instructions,
+      model: bot.model,
+      temp: String(bot.temp),
+      dailyAiBudget: 100_000,
+    });
+    expect(budget.status).toBe(200);
     const me = (await (await viaProxy('GET', '/api/auth/user')).json()) as {
       id: string;
       username: string;

@@ -38,6 +38,7 @@ export function chatbotsRepository(db: Db) {
         model: string;
         temperature: number;
         initialMessages: string[];
+        dailyAiBudget: number;
       }>,
     ) {
       return db
@@ -50,6 +51,7 @@ export function chatbotsRepository(db: Db) {
           ...(values.initialMessages !== undefined
             ? { initial_messages: JSON.stringify(values.initialMessages) }
             : {}),
+          ...(values.dailyAiBudget !== undefined ? { daily_ai_budget: values.dailyAiBudget } : {}),
           updated_at: new Date(),
         })
         .where('id', '=', id)

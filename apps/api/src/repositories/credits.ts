@@ -1,4 +1,6 @@
+import { DEFAULT_DAILY_AI_BUDGET } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
+import { aiAnswersToday } from '@fanpilot/knowledge/answer';
 import { type Kysely, sql, type Transaction } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -17,19 +19,21 @@ export function creditsRepository(db: Db) {
         .where('creator_id', '=', creatorId)
         .executeTakeFirst();
       // Counted from the ledger, so deleting a conversation does not rewrite today's figure.
-      const today = await db
-        .selectFrom('credit_ledger')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
+      const today = await aiAnswersToday(db, creatorId);
+      const chatbot = await db
+        .selectFrom('chatbots')
+        .select('daily_ai_budget')
         .where('creator_id', '=', creatorId)
-        .where('reason', '=', 'ai_answer')
-        .where(sql<boolean>`created_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`)
         .executeTakeFirst();
+      const dailyAiBudget = chatbot?.daily_ai_budget ?? DEFAULT_DAILY_AI_BUDGET;
       return {
         creditsUsed: Number(ledger?.used ?? 0),
         creditsRemaining: Number(ledger?.remaining ?? 0),
         freeCredits: Number(ledger?.free ?? 0),
         creditsPurchased: Number(ledger?.purchased ?? 0),
-        aiAnswersToday: Number(today?.n ?? 0),
+        aiAnswersToday: today,
+        dailyAiBudget,
+        aiBudgetReached: today >= dailyAiBudget,
       };
     },
   };

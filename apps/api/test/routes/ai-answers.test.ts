@@ -164,6 +164,8 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
         freeCredits: 1000,
         creditsPurchased: 0,
         aiAnswersToday: 1,
+        dailyAiBudget: 300,
+        aiBudgetReached: false,
       });
     });
 

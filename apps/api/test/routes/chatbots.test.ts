@@ -195,6 +195,47 @@ describe('chatbot and knowledge calls', () => {
     ).toBe(403);
   });
 
+  it('keeps a daily AI answer budget: 300 by default, set by an optional whole number from 1 to 100,000', async () => {
+    const path = `/api/chatbots/${owner.chatbotId}/settings`;
+    const read = async () =>
+      (await json(await send(t, 'GET', `/api/chatbots/${owner.chatbotId}`, owner.cookie))).dailyAiBudget;
+    const spec = { name: 'Harriet Coach', instructions: '', model: 'gpt-4o', temp: '0.5' };
+    // SPEC's four fields alone leave the budget as it is.
+    expect((await json(await send(t, 'PUT', path, owner.cookie, spec))).dailyAiBudget).toBe(300);
+    expect(await read()).toBe(300);
+    const set = await send(t, 'PUT', path, owner.cookie, { ...spec, dailyAiBudget: 40 });
+    expect(set.status).toBe(200);
+    expect((await json(set)).dailyAiBudget).toBe(40);
+    expect(await read()).toBe(40);
+    const mine = await json(
+      await send(t, 'GET', `/api/creators/username/${owner.username}/chatbot`, owner.cookie),
+    );
+    expect(mine.dailyAiBudget).toBe(40);
+    for (const bad of [0, -1, 100_001, 2.5, '50', null, true, 1e308]) {
+      const res = await send(t, 'PUT', path, owner.cookie, { ...spec, name: 'Renamed', dailyAiBudget: bad });
+      expect([bad, res.status]).toEqual([bad, 400]);
+      const err = await json(res);
+      expect(err).toEqual({
+        error: 'validation_error',
+        message: 'The daily AI answer budget must be a whole number from 1 to 100,000',
+        field: 'dailyAiBudget',
+      });
+    }
+    // Nothing of a refused update was written.
+    expect(await read()).toBe(40);
+    expect((await json(await send(t, 'GET', `/api/chatbots/${owner.chatbotId}`, owner.cookie))).name).toBe(
+      'Harriet Coach',
+    );
+    for (const edge of [1, 100_000]) {
+      const res = await send(t, 'PUT', path, owner.cookie, { ...spec, dailyAiBudget: edge });
+      expect((await json(res)).dailyAiBudget).toBe(edge);
+    }
+    const usage = await json(
+      await send(t, 'GET', `/api/creators/username/${owner.username}/usage`, owner.cookie),
+    );
+    expect(usage).toMatchObject({ aiAnswersToday: 0, dailyAiBudget: 100_000, aiBudgetReached: false });
+  });
+
   it('adds a URL (a YouTube link becomes a video) and reports progress', async () => {
     const add = await send(t, 'POST', '/api/add-knowledge', owner.cookie, {
       chatbotId: owner.chatbotId,

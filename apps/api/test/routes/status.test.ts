@@ -182,6 +182,8 @@ describe('status, notices, templates and usage', () => {
       freeCredits: 1000,
       creditsPurchased: 0,
       aiAnswersToday: 0,
+      dailyAiBudget: 300,
+      aiBudgetReached: false,
     });
   });
 
@@ -198,6 +200,8 @@ describe('status, notices, templates and usage', () => {
       freeCredits: 1000,
       creditsPurchased: 0,
       aiAnswersToday: 2,
+      dailyAiBudget: 300,
+      aiBudgetReached: false,
     });
   });
 

@@ -5,6 +5,8 @@ export function settingsBody(form: {
   model: string;
   temp: number;
   initialMessages: string;
+  /** The daily AI answer budget as typed; sent as a number when given. */
+  dailyAiBudget?: string;
 }) {
   return {
     name: form.name.trim(),
@@ -15,5 +17,12 @@ export function settingsBody(form: {
       .split('\n')
       .map((line) => line.trim())
       .filter(Boolean),
+    ...(form.dailyAiBudget !== undefined ? { dailyAiBudget: budgetNumber(form.dailyAiBudget) } : {}),
   };
+}
+
+/** A typed budget as the number the api takes (NaN for anything but digits, which the api refuses). */
+export function budgetNumber(typed: string): number {
+  const text = typed.trim().replace(/[,\s]/g, '');
+  return /^\d+$/.test(text) ? Number(text) : Number.NaN;
 }

@@ -16,6 +16,8 @@ export interface FakeOpenAI {
   answerWith: (fn: (request: RecordedChatRequest) => string) => void;
   /** The next `count` requests fail with `status` (a provider outage). */
   failNext: (count: number, status?: number) => void;
+  /** Every answer from now on takes this long (a slow model); 0 by default. */
+  respondAfter: (ms: number) => void;
   close: () => Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   };
   let failures = 0;
   let failStatus = 503;
+  let delayMs = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -55,16 +58,19 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         return send(failStatus, { error: { message: 'The provider is unavailable', type: 'server_error' } });
       }
       const content = answer(recorded);
-      send(200, {
-        id: `chatcmpl-${requests.length}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: body.model,
-        choices: [
-          { index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null },
-        ],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      });
+      const reply = () =>
+        send(200, {
+          id: `chatcmpl-${requests.length}`,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: [
+            { index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null },
+          ],
+          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+        });
+      if (delayMs > 0) setTimeout(reply, delayMs);
+      else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,6 +81,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     requests,
     answerWith: (fn) => {
       answer = fn;
+    },
+    respondAfter: (ms) => {
+      delayMs = ms;
     },
     failNext: (count, status = 503) => {
       failures = count;

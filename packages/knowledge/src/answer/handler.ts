@@ -2,7 +2,7 @@ import { answerJobSchema, CREDITS_PER_AI_ANSWER, type MessageSource } from '@fan
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
 import { retrieve } from '../retrieve.ts';
-import { creditBalance } from './credits.ts';
+import { aiAnswersToday, creditBalance } from './credits.ts';
 import { createChatModel, type ModelEnv } from './models.ts';
 import { offlineAnswer, sourceLabel } from './offline.ts';
 import { buildPrompt, type KnowledgeExcerpt, replyText } from './prompt.ts';
@@ -27,6 +27,8 @@ export interface AnswerOptions {
    * (a throw here is a crash between the model call and the write); leave unset in production.
    */
   beforeWrite?: (messageId: string) => Promise<void> | void;
+  /** The clock the daily AI answer budget is counted by (midnight UTC); tests inject one. */
+  now?: () => Date;
 }
 
 /** What became of a question; every outcome but `answered` leaves it as it was. */
@@ -37,6 +39,7 @@ export type AnswerOutcome =
   | 'not_a_question'
   | 'creator_online'
   | 'no_credits'
+  | 'over_budget'
   | 'no_chatbot';
 
 const DEFAULT_KNOWLEDGE_LIMIT = 5;
@@ -60,7 +63,8 @@ function uniqueSources(knowledge: KnowledgeExcerpt[]): MessageSource[] {
  *
  * Safe to run any number of times, concurrently or after a crash: the answer is written in one
  * transaction that locks the creator and the question, re-checks that the question is still
- * pending, the creator still Offline and a credit left, then stores the `Creatorai` reply, charges
+ * pending, the creator still Offline, a credit left and today's AI answer budget not used up
+ * (past it the question waits for the creator), then stores the `Creatorai` reply, charges
  * one credit and marks the question answered. The unique indexes (one AI reply per question, one
  * charge per question) back this up. Provider errors throw, so the job retries with backoff; when
  * the retries run out the question simply stays pending for the creator.
@@ -93,6 +97,9 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
     .where('creator_id', '=', question.creator_id)
     .executeTakeFirst();
   if (!chatbot) return 'no_chatbot';
+  const now = options.now ?? (() => new Date());
+  // Checked again under the lock below; this one spares the model call.
+  if ((await aiAnswersToday(db, question.creator_id, now())) >= chatbot.daily_ai_budget) return 'over_budget';
 
   const chunks = await retrieve(db, {
     chatbotId: chatbot.id,
@@ -180,6 +187,14 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
     if (!current) return 'not_found';
     if (current.status !== 'pending') return 'already_answered';
     if ((await creditBalance(trx, creator.id)) < CREDITS_PER_AI_ANSWER) return 'no_credits';
+    // Under the same lock, so concurrent answers never go past the budget (the budget as it is now).
+    const budget = await trx
+      .selectFrom('chatbots')
+      .select('daily_ai_budget')
+      .where('creator_id', '=', creator.id)
+      .executeTakeFirst();
+    if (!budget) return 'no_chatbot';
+    if ((await aiAnswersToday(trx, creator.id, now())) >= budget.daily_ai_budget) return 'over_budget';
     const inserted = await trx
       .insertInto('messages')
       .values({

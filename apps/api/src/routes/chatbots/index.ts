@@ -10,6 +10,7 @@ import {
   usernameParamsSchema,
 } from '@fanpilot/contracts';
 import type { KnowledgeItemRow } from '@fanpilot/db';
+import { requeueAwaitingAnswers } from '@fanpilot/knowledge/answer';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { chatbotsRepository } from '../../repositories/chatbots.ts';
@@ -107,14 +108,21 @@ export async function chatbotsRoutes(app: FastifyInstance) {
     async (request) => {
       const { chatbot } = await ownedChatbot(app, request, request.params.id);
       const bots = chatbotsRepository(app.db);
-      const { name, instructions, model, temp, initialMessages } = request.body;
+      const { name, instructions, model, temp, initialMessages, dailyAiBudget } = request.body;
       const updated = await bots.update(chatbot.id, {
         name,
         instructions,
         model,
         temperature: temp,
         ...(initialMessages ? { initialMessages } : {}),
+        ...(dailyAiBudget !== undefined ? { dailyAiBudget } : {}),
       });
+      if (dailyAiBudget !== undefined && dailyAiBudget > chatbot.daily_ai_budget) {
+        // A raised budget: questions that waited for it go to the AI if the creator is Offline.
+        await requeueAwaitingAnswers(app.db, app.jobs, { creatorId: chatbot.creator_id }).catch((err) =>
+          request.log.error({ err }, 'could not hand pending questions to the AI'),
+        );
+      }
       return toChatbot(updated, await bots.knowledgeFor(chatbot.id));
     },
   );

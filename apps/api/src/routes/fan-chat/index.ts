@@ -2,7 +2,6 @@ import {
   askHeadersSchema,
   askRequestSchema,
   askResponseSchema,
-  CREDITS_PER_AI_ANSWER,
   createFanTransferRequestSchema,
   createFanTransferResponseSchema,
   DEFAULT_STATUS_TEXT_OFFLINE,
@@ -16,13 +15,12 @@ import {
   usernameParamsSchema,
 } from '@fanpilot/contracts';
 import type { CreatorRow } from '@fanpilot/db';
-import { creditBalance, enqueueAnswer } from '@fanpilot/knowledge/answer';
+import { enqueueAnswer, forecastAiAnswer } from '@fanpilot/knowledge/answer';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
-import { chatbotsRepository } from '../../repositories/chatbots.ts';
 import { creatorsRepository } from '../../repositories/creators.ts';
 import { fansRepository } from '../../repositories/fans.ts';
 import { type MessageView, messagesRepository } from '../../repositories/messages.ts';
@@ -123,11 +121,12 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     message: transferWords,
   });
 
-  /** Whether the creator's AI answers a question asked now: Offline, a chatbot, a credit left. */
-  const aiAnswers = async (creator: CreatorRow) =>
-    !creator.is_online &&
-    Boolean(await chatbotsRepository(app.db).findByCreator(creator.id)) &&
-    (await creditBalance(app.db, creator.id)) >= CREDITS_PER_AI_ANSWER;
+  /**
+   * Whether the creator's AI answers this pending question: Offline, a chatbot, and credits and
+   * room in today's AI answer budget for it (past the budget it waits for the creator).
+   */
+  const aiAnswers = async (creator: CreatorRow, messageId: string) =>
+    !creator.is_online && (await forecastAiAnswer(app.db, creator.id, messageId)).answers;
 
   r.post(
     '/api/ask',
@@ -167,7 +166,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         }
         const aiWillAnswer =
           stored.status === 'pending'
-            ? await aiAnswers(creator)
+            ? await aiAnswers(creator, stored.id)
             : await messagesRepository(app.db).hasAiReply(stored.id);
         return { success: true as const, message: toFanChatMessage(stored), aiWillAnswer };
       };
@@ -189,9 +188,9 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       if (!stored.created) return replay((await messages.findView(stored.messageId))!);
 
       let aiWillAnswer = false;
-      if (await aiAnswers(creator)) {
+      if (await aiAnswers(creator, stored.messageId)) {
         try {
-          await enqueueAnswer(app.jobs, stored.messageId);
+          await enqueueAnswer(app.db, app.jobs, stored.messageId);
           aiWillAnswer = true;
         } catch (err) {
           // The question is stored and pending; recovery on start hands it to the AI later.

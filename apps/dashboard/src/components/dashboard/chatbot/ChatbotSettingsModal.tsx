@@ -1,5 +1,9 @@
 import {
   type Chatbot,
+  DAILY_AI_BUDGET_MAX,
+  DAILY_AI_BUDGET_MESSAGE,
+  DAILY_AI_BUDGET_MIN,
+  dailyAiBudgetSchema,
   MODEL_CHOICES,
   TEMPERATURE_MAX,
   TEMPERATURE_MIN,
@@ -9,8 +13,8 @@ import { Button, Modal, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { apiRequest, serverMessage } from '../../../lib/api.ts';
-import { settingsBody } from '../../../lib/chatbot-settings.ts';
-import { chatbotQuery } from '../../../lib/queries.ts';
+import { budgetNumber, settingsBody } from '../../../lib/chatbot-settings.ts';
+import { chatbotQuery, usageQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 
@@ -23,7 +27,7 @@ interface ChatbotSettingsModalProps {
 
 const t = TEXT.chatbotSettings;
 
-/** Chatbot Settings: name, instructions, model, temperature slider and initial messages. */
+/** Chatbot Settings: name, instructions, model, temperature slider, initial messages and the daily AI budget. */
 export function ChatbotSettingsModal({ username, chatbot, open, onOpenChange }: ChatbotSettingsModalProps) {
   return (
     <Modal open={open} onOpenChange={onOpenChange} title={t.title} closeLabel={TEXT.common.close}>
@@ -49,12 +53,15 @@ function SettingsForm({
   const [model, setModel] = useState<string>(chatbot.model);
   const [temp, setTemp] = useState(chatbot.temp);
   const [initialMessages, setInitialMessages] = useState(chatbot.initialMessages.join('\n'));
+  const [dailyAiBudget, setDailyAiBudget] = useState(String(chatbot.dailyAiBudget));
 
   const save = useMutation({
     mutationFn: (body: ReturnType<typeof settingsBody>) =>
       apiRequest<Chatbot>('PUT', `/api/chatbots/${encodeURIComponent(chatbot.id)}/settings`, body),
     onSuccess: (updated) => {
       queryClient.setQueryData(chatbotQuery(username).queryKey, updated);
+      // A new budget may lift (or bring) the "Daily AI budget reached" notice.
+      void queryClient.invalidateQueries({ queryKey: usageQuery(username).queryKey });
       toast({ title: t.updated, variant: 'success' });
       onDone();
     },
@@ -69,7 +76,11 @@ function SettingsForm({
       toast({ title: TEXT.createChatbot.nameRequired, variant: 'error' });
       return;
     }
-    save.mutate(settingsBody({ name, instructions, model, temp, initialMessages }));
+    if (!dailyAiBudgetSchema.safeParse(budgetNumber(dailyAiBudget)).success) {
+      toast({ title: DAILY_AI_BUDGET_MESSAGE, variant: 'error' });
+      return;
+    }
+    save.mutate(settingsBody({ name, instructions, model, temp, initialMessages, dailyAiBudget }));
   }
 
   const label = 'block text-sm font-semibold text-slate-900';
@@ -162,6 +173,26 @@ function SettingsForm({
         />
         <p id={`${id}-initial-hint`} className={hint}>
           {t.initialMessagesHint}
+        </p>
+      </div>
+      <div>
+        <label htmlFor={`${id}-budget`} className={label}>
+          {t.dailyAiBudget}
+        </label>
+        <input
+          id={`${id}-budget`}
+          type="number"
+          inputMode="numeric"
+          min={DAILY_AI_BUDGET_MIN}
+          max={DAILY_AI_BUDGET_MAX}
+          step={1}
+          value={dailyAiBudget}
+          aria-describedby={`${id}-budget-hint`}
+          onChange={(e) => setDailyAiBudget(e.target.value)}
+          className={`mt-2 sm:w-48 ${textFieldClass}`}
+        />
+        <p id={`${id}-budget-hint`} className={hint}>
+          {t.dailyAiBudgetHint}
         </p>
       </div>
       <div className="flex justify-end gap-3">

@@ -35,8 +35,16 @@ export function ChatbotStatusCard({ chatbot, failed, onCreateChatbot, usage }: C
             {usage && (
               <p className="mt-2 text-sm text-slate-700">
                 {TEXT.dashboard.credits(usage.creditsRemaining)} ·{' '}
-                {TEXT.dashboard.aiAnswersToday(usage.aiAnswersToday)}
+                {TEXT.dashboard.aiAnswersOfBudget(usage.aiAnswersToday, usage.dailyAiBudget)}
               </p>
+            )}
+            {usage?.aiBudgetReached && (
+              <div role="status" className="mt-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2">
+                <p className="text-sm font-semibold text-amber-900">{TEXT.dashboard.budgetReached}</p>
+                <p className="mt-0.5 text-sm text-amber-900">
+                  {TEXT.dashboard.budgetReachedDetail(usage.dailyAiBudget)}
+                </p>
+              </div>
             )}
           </div>
         </div>

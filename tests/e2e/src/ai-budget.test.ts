@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, screenshot } from './helpers/browser.ts';
+import { makePng } from './helpers/png.ts';
+import { type RunningApi, startApi } from './helpers/server.ts';
+
+/**
+ * The daily AI answer budget in the dashboard, in Chromium against the built api: the creator sets
+ * it in Chatbot Settings, fans' questions use it up (no model key: the AI answers from the
+ * creator's material or politely, one credit each), and the overview then says that questions wait
+ * for the creator; raising the budget lifts the notice.
+ */
+
+const USERNAME = 'creator';
+const SLOW = 120_000;
+
+let api: RunningApi;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+/** A made-up fan's question, as the fan app sends it; whether the AI is to answer it. */
+async function ask(message: string): Promise<boolean> {
+  const response = await fetch(`${api.origin}/api/ask`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      creator: USERNAME,
+      message,
+      fanId: `mobile_fan_${randomBytes(16).toString('hex')}`,
+    }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return ((await response.json()) as { aiWillAnswer: boolean }).aiWillAnswer;
+}
+
+/** The usage call, as the signed-in dashboard makes it. */
+async function usage() {
+  const response = await page.request.get(`/api/creators/username/${USERNAME}/usage`);
+  expect(response.status()).toBe(200);
+  return (await response.json()) as {
+    aiAnswersToday: number;
+    dailyAiBudget: number;
+    aiBudgetReached: boolean;
+  };
+}
+
+async function until<T>(check: () => Promise<T | null | false>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function setBudgetInSettings(budget: string, expected: string) {
+  await page.getByRole('button', { name: 'Chatbot Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Chatbot Settings' });
+  await settings.waitFor();
+  const field = settings.getByLabel('Daily AI answer budget');
+  expect(await field.inputValue()).toBe(expected);
+  await field.fill(budget);
+  const [put] = await Promise.all([
+    page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith('/settings')),
+    settings.getByRole('button', { name: 'Save Settings' }).click(),
+  ]);
+  expect(put.postDataJSON()).toMatchObject({ dailyAiBudget: Number(budget) });
+  await settings.waitFor({ state: 'detached' });
+}
+
+beforeAll(async () => {
+  api = await startApi({ env: { REDIS_URL: undefined, DATABASE_URL: undefined, OPENAI_API_KEY: undefined } });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: api.origin });
+  page = await context.newPage();
+}, SLOW);
+
+afterAll(async () => {
+  await context?.close().catch(() => {});
+  await browser?.close();
+  await api?.stop();
+});
+
+describe('daily AI answer budget in the dashboard', () => {
+  it(
+    'is set in Chatbot Settings; once used up the overview says questions wait for the creator',
+    async () => {
+      await page.goto('/auth/google');
+      await page.waitForURL(`${api.origin}/creator-signup`, { timeout: 20_000 });
+      await page
+        .getByLabel('Profile image')
+        .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: makePng(256, 256) });
+      await page.getByText('Image uploaded').waitFor({ timeout: 20_000 });
+      await page.getByLabel('Chatbot name').fill('Coach Budget');
+      await page.getByRole('button', { name: 'Create my chatbot' }).click();
+      await page.waitForURL(`${api.origin}/dashboard/${USERNAME}`, { timeout: 10_000 });
+      await page.getByText('AI Chatbot Active').waitFor();
+      await page.getByText('0 of 300 AI answers today').waitFor();
+      expect(await page.getByText('Daily AI budget reached').count()).toBe(0);
+
+      // A budget of 0 is refused before anything is sent.
+      await page.getByRole('button', { name: 'Chatbot Settings' }).click();
+      const settings = page.getByRole('dialog', { name: 'Chatbot Settings' });
+      await settings.getByLabel('Daily AI answer budget').fill('0');
+      await settings.getByRole('button', { name: 'Save Settings' }).click();
+      await page
+        .getByText('The daily AI answer budget must be a whole number from 1 to 100,000')
+        .first()
+        .waitFor();
+      await settings.getByRole('button', { name: 'Cancel' }).click();
+      await settings.waitFor({ state: 'detached' });
+
+      await setBudgetInSettings('2', '300');
+      await page.getByText('0 of 2 AI answers today').waitFor();
+
+      // Three strangers ask: two answers fit in today's budget, the third waits for the creator.
+      expect(await ask('How often do I feed my starter?')).toBe(true);
+      expect(await ask('What flour do you use?')).toBe(true);
+      await until(async () => (await usage()).aiBudgetReached);
+      expect(await ask('Can I bake with a cold starter?')).toBe(false);
+      expect(await usage()).toMatchObject({ aiAnswersToday: 2, dailyAiBudget: 2, aiBudgetReached: true });
+
+      await page.reload();
+      await page.getByText('Daily AI budget reached').waitFor();
+      await page.getByText('2 of 2 AI answers today').waitFor();
+      await page.getByText(/Until midnight UTC, new questions wait for you to answer them/).waitFor();
+      await screenshot(page, 'dashboard-ai-budget-reached');
+
+      // Raising the budget lifts the notice, and the waiting question goes to the AI.
+      await setBudgetInSettings('5', '2');
+      await until(async () => (await usage()).aiAnswersToday === 3);
+      await page.reload();
+      await page.getByText('3 of 5 AI answers today').waitFor();
+      expect(await page.getByText('Daily AI budget reached').count()).toBe(0);
+    },
+    SLOW,
+  );
+});
