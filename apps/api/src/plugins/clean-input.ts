@@ -174,14 +174,21 @@ function checkParams(params: unknown): void {
 }
 
 /**
- * Fastify's own refusals of a URL before any route runs (a malformed %-escape in the path), in the
- * api's `{ error, message }` form. Passed as the server's `frameworkErrors`.
+ * Fastify's own refusals of a URL before any route runs (a malformed %-escape in the path, a path
+ * parameter over maxParamLength), in the api's `{ error, message }` form. Passed as the server's
+ * `frameworkErrors`.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error.code === 'FST_ERR_BAD_URL') {
     return reply.code(400).send({
       error: 'invalid_url',
       message: 'The address has a malformed %-escape (or one that is not UTF-8); check the link.',
+    });
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.code(414).send({
+      error: 'uri_too_long',
+      message: 'A part of the address is longer than any the api accepts.',
     });
   }
   request.log.warn({ code: error.code }, 'request refused before routing');
