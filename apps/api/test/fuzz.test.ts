@@ -35,6 +35,8 @@ interface FuzzRoute {
   params: string[];
   query: string[];
   body: string[];
+  /** The zod schema of each named field, for plausible values of fields this test does not know. */
+  fields: Record<string, unknown>;
 }
 
 type Who = 'anon' | 'creator' | 'fan' | 'broken';
@@ -51,16 +53,71 @@ interface FuzzRequest {
   target: string;
 }
 
-/** The keys of a zod object schema (a route's params, query or body), when it is one. */
-function keysOf(schema: unknown): string[] {
+/** The fields of a zod object schema (a route's params, query or body), when it is one. */
+function shapeOf(schema: unknown): Record<string, unknown> {
   const s = schema as
     | { shape?: Record<string, unknown>; def?: { in?: unknown; innerType?: unknown } }
     | undefined;
-  if (!s) return [];
-  if (s.shape && typeof s.shape === 'object') return Object.keys(s.shape);
-  if (s.def?.in) return keysOf(s.def.in);
-  if (s.def?.innerType) return keysOf(s.def.innerType);
-  return [];
+  if (!s) return {};
+  if (s.shape && typeof s.shape === 'object') return s.shape;
+  if (s.def?.in) return shapeOf(s.def.in);
+  if (s.def?.innerType) return shapeOf(s.def.innerType);
+  return {};
+}
+
+interface ZodDefLike {
+  type?: string;
+  innerType?: unknown;
+  in?: unknown;
+  options?: unknown[];
+  entries?: Record<string, unknown>;
+  values?: unknown[];
+  element?: unknown;
+  shape?: Record<string, unknown>;
+}
+
+/**
+ * A plausible value for a field the table below does not know (say, a setting added later), read
+ * from its zod schema: a number for a number, the first choice of an enum, and so on.
+ */
+function plausibleFor(schema: unknown, depth = 0): unknown {
+  const z = schema as { def?: ZodDefLike; shape?: Record<string, unknown> } | undefined;
+  const def = z?.def;
+  if (!def || depth > 5) return 'hello there';
+  switch (def.type) {
+    case 'number':
+    case 'int':
+      return 1;
+    case 'bigint':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'enum':
+      return Object.values(def.entries ?? {})[0] ?? 'hello there';
+    case 'literal':
+      return def.values?.[0] ?? 'hello there';
+    case 'array':
+      return [];
+    case 'object':
+      return Object.fromEntries(
+        Object.entries(z?.shape ?? def.shape ?? {}).map(([k, v]) => [k, plausibleFor(v, depth + 1)]),
+      );
+    case 'record':
+      return {};
+    case 'union':
+      return plausibleFor(def.options?.[0], depth + 1);
+    case 'pipe':
+      return plausibleFor(def.in, depth + 1);
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+      return plausibleFor(def.innerType, depth + 1);
+    default:
+      return 'hello there';
+  }
 }
 
 function toFuzzRoutes(seen: RouteOptions[]): FuzzRoute[] {
@@ -69,14 +126,16 @@ function toFuzzRoutes(seen: RouteOptions[]): FuzzRoute[] {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const schema = (route.schema ?? {}) as Record<string, unknown>;
     const fromUrl = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
-    const params = keysOf(schema.params);
+    const params = Object.keys(shapeOf(schema.params));
+    const fields = { ...shapeOf(schema.params), ...shapeOf(schema.querystring), ...shapeOf(schema.body) };
     for (const method of methods) {
       out.push({
         method,
         url: route.url,
         params: params.length > 0 ? params : fromUrl,
-        query: keysOf(schema.querystring),
-        body: keysOf(schema.body),
+        query: Object.keys(shapeOf(schema.querystring)),
+        body: Object.keys(shapeOf(schema.body)),
+        fields,
       });
     }
   }
@@ -258,7 +317,8 @@ interface Fixture {
 }
 
 /** Plausible values per field name, so that hostile values reach code behind the first checks. */
-function validFor(name: string, f: Fixture, url = ''): fc.Arbitrary<unknown> {
+function validFor(name: string, f: Fixture, route?: FuzzRoute): fc.Arbitrary<unknown> {
+  const url = route?.url ?? '';
   // The id a route's :id means, now and then another kind of id.
   const own = url.startsWith('/api/chatbots/')
     ? [f.chatbotId]
@@ -299,7 +359,6 @@ function validFor(name: string, f: Fixture, url = ''): fc.Arbitrary<unknown> {
     profileImageURL: fc.constantFrom(f.imageUrl),
     filename: fc.constantFrom('notes.txt', 'a.pdf', 'image.png'),
     type: fc.constantFrom('text/plain', 'application/pdf', ''),
-    model: fc.constantFrom('gpt-4o-mini', 'claude-3-5-haiku', 'nope'),
     temp: fc.constantFrom(0, 0.5, 1),
     initialMessages: fc.constantFrom(['Hi!'], []),
     attachment: fc.constant({ filename: 'a.png', contentBase64: PNG_1PX.toString('base64') }),
@@ -308,17 +367,23 @@ function validFor(name: string, f: Fixture, url = ''): fc.Arbitrary<unknown> {
     parts: fc.constant([{ PartNumber: 1, ETag: '"abc"' }]),
     metadata: fc.constant({ name: 'notes.txt' }),
   };
-  return table[name] ?? fc.constantFrom('hello there', 'Hello!', 'A');
+  const known = table[name];
+  if (known) return known;
+  const plausible = plausibleFor(route?.fields[name]);
+  return typeof plausible === 'string'
+    ? fc.constantFrom('hello there', 'Hello!', 'A')
+    : fc.constant(plausible);
 }
 
 const protoKeys = fc.constantFrom('__proto__', 'constructor', 'prototype', '__defineGetter__');
 
 /** The JSON text of an object body: known fields valid or hostile (or left out), maybe odd extra keys. */
-function objectBody(fields: string[], f: Fixture): fc.Arbitrary<string> {
+function objectBody(route: FuzzRoute, f: Fixture): fc.Arbitrary<string> {
+  const fields = route.body;
   const record: Record<string, fc.Arbitrary<unknown>> = {};
   for (const field of fields) {
     record[field] = fc.oneof(
-      { weight: 2, arbitrary: validFor(field, f) },
+      { weight: 2, arbitrary: validFor(field, f, route) },
       { weight: 3, arbitrary: hostileValue },
     );
   }
@@ -467,7 +532,7 @@ function requestArbitrary(route: FuzzRoute, f: Fixture): fc.Arbitrary<FuzzReques
   );
   const params = fc.tuple(
     ...route.params.map((p) =>
-      fc.record({ valid: validFor(p, f, route.url).map(String), hostile: hostileParam }),
+      fc.record({ valid: validFor(p, f, route).map(String), hostile: hostileParam }),
     ),
   );
   const wildcard = fc.tuple(
@@ -490,7 +555,7 @@ function requestArbitrary(route: FuzzRoute, f: Fixture): fc.Arbitrary<FuzzReques
     fc.nat(),
   );
   const queryValid = fc.record(
-    Object.fromEntries(route.query.map((q) => [q, validFor(q, f, route.url).map(String)])),
+    Object.fromEntries(route.query.map((q) => [q, validFor(q, f, route).map(String)])),
     { requiredKeys: [] },
   );
   const queryHostile = fc.tuple(
@@ -500,7 +565,7 @@ function requestArbitrary(route: FuzzRoute, f: Fixture): fc.Arbitrary<FuzzReques
     fc.nat(),
     fc.boolean(),
   );
-  const bodyValid = fc.record(Object.fromEntries(route.body.map((b) => [b, validFor(b, f, route.url)])));
+  const bodyValid = fc.record(Object.fromEntries(route.body.map((b) => [b, validFor(b, f, route)])));
   const rawBody = fc.constantFrom(...RAW_BODIES);
   const extraKey = fc.tuple(fc.oneof(protoKeys, hostileString), hostileValue, fc.boolean());
   return fc
@@ -515,7 +580,7 @@ function requestArbitrary(route: FuzzRoute, f: Fixture): fc.Arbitrary<FuzzReques
         route.body.length > 0
           ? fc.tuple(fc.constantFrom(...route.body), hostileValue, fc.nat(9))
           : fc.constant(null),
-      chaosBody: objectBody(route.body, f),
+      chaosBody: objectBody(route, f),
       extraKey,
       rawBody,
       multipart: multipartBody,
