@@ -80,10 +80,11 @@ interface ZodDefLike {
  * A plausible value for a field the table below does not know (say, a setting added later), read
  * from its zod schema: a number for a number, the first choice of an enum, and so on.
  */
+const ANY_TEXT = 'hello there';
 function plausibleFor(schema: unknown, depth = 0): unknown {
   const z = schema as { def?: ZodDefLike; shape?: Record<string, unknown> } | undefined;
   const def = z?.def;
-  if (!def || depth > 5) return 'hello there';
+  if (!def || depth > 5) return ANY_TEXT;
   switch (def.type) {
     case 'number':
     case 'int':
@@ -93,9 +94,9 @@ function plausibleFor(schema: unknown, depth = 0): unknown {
     case 'boolean':
       return true;
     case 'enum':
-      return Object.values(def.entries ?? {})[0] ?? 'hello there';
+      return Object.values(def.entries ?? {})[0] ?? ANY_TEXT;
     case 'literal':
-      return def.values?.[0] ?? 'hello there';
+      return def.values?.[0] ?? ANY_TEXT;
     case 'array':
       return [];
     case 'object':
@@ -116,7 +117,7 @@ function plausibleFor(schema: unknown, depth = 0): unknown {
     case 'readonly':
       return plausibleFor(def.innerType, depth + 1);
     default:
-      return 'hello there';
+      return ANY_TEXT;
   }
 }
 
@@ -370,9 +371,7 @@ function validFor(name: string, f: Fixture, route?: FuzzRoute): fc.Arbitrary<unk
   const known = table[name];
   if (known) return known;
   const plausible = plausibleFor(route?.fields[name]);
-  return typeof plausible === 'string'
-    ? fc.constantFrom('hello there', 'Hello!', 'A')
-    : fc.constant(plausible);
+  return plausible === ANY_TEXT ? fc.constantFrom(ANY_TEXT, 'Hello!', 'A') : fc.constant(plausible);
 }
 
 const protoKeys = fc.constantFrom('__proto__', 'constructor', 'prototype', '__defineGetter__');
@@ -455,13 +454,14 @@ const multipartBody = fc
   .tuple(
     hostileString,
     hostileString,
-    fc.constantFrom('notes.txt', 'a.pdf', '', '../../x.txt'),
-    fc.boolean(),
-    fc.boolean(),
+    fc.constantFrom('notes.txt', 'notes.txt', 'a.pdf', '', '../../x.txt'),
+    fc.constantFrom('field', 'name', 'truncate', 'none', 'none'),
   )
-  .map(([field, filenameJunk, filename, spoilName, truncate]) => {
+  .map(([junkField, filenameJunk, filename, spoil]) => {
     const boundary = 'fuzzBoundary123';
-    const name = spoilName ? filenameJunk : filename;
+    const name = spoil === 'name' ? filenameJunk : filename;
+    const field = spoil === 'field' ? junkField : 'note';
+    const truncate = spoil === 'truncate';
     const text = [
       `--${boundary}`,
       `Content-Disposition: form-data; name="${field.replace(/["\r\n]/g, '')}"`,
@@ -516,6 +516,8 @@ function requestArbitrary(route: FuzzRoute, f: Fixture): fc.Arbitrary<FuzzReques
           'contentType',
         ]
       : ['rawBody']),
+    // A POST without a JSON body schema takes a form upload: mostly multipart then.
+    ...(route.method === 'POST' && route.body.length === 0 ? ['multipart', 'multipart', 'multipart'] : []),
     'multipart',
     'method',
     'idempotency',
@@ -896,7 +898,7 @@ describe('fuzz: hostile input to every route', () => {
           answer.status !== 401
         )
           console.log(
-            `valid ${r.route} ${r.who} ${r.url.slice(0, 100)} ${shownBody(r)} -> ${answer.status} ${answer.body.slice(0, 200)}`,
+            `valid ${r.route} ${r.who} ${r.url.slice(0, 100)} ${JSON.stringify(shownBody(r))} -> ${answer.status} ${answer.body.slice(0, 200)}`,
           );
         const seen = perRouteStatus[r.route] ?? {};
         perRouteStatus[r.route] = seen;
