@@ -925,6 +925,14 @@ describe('fuzz: hostile input to every route', () => {
       for (const [route, statuses] of Object.entries(perRouteStatus))
         console.log(`  ${route}: ${JSON.stringify(statuses)}`);
     }
+    if (failures.length > 0) {
+      const byRoute: Record<string, number> = {};
+      for (const { request, answer } of failures) {
+        const k = `${answer.status || 'no answer'} ${request.route}`;
+        byRoute[k] = (byRoute[k] ?? 0) + 1;
+      }
+      console.log(`failures by route: ${JSON.stringify(byRoute)}`);
+    }
     for (const { request, answer } of failures.slice(0, 40)) {
       console.log(
         `  ${answer.status} ${request.route} <- ${request.method} ${request.url.slice(0, 160)} [${request.who}${request.raw ? ', raw' : ''}] ` +
