@@ -92,41 +92,56 @@ const shown = (name: string) =>
 
 const badUrl = (message: string) => new HttpError(400, 'invalid_url', message);
 
-/** Checks one JSON body without recursion (a deep body cannot exhaust the stack). */
+interface Node {
+  value: object;
+  path: string;
+  depth: number;
+}
+
+/**
+ * Checks one JSON body without recursion (a deep body cannot exhaust the stack). Only objects and
+ * arrays are queued; strings are checked where they are found, a field's path is built for
+ * objects only (not for each of a long array's numbers).
+ */
 function checkBody(body: unknown): void {
   if (typeof body === 'string') {
     assertCleanText(body, 'The request body');
     return;
   }
   if (body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return;
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: body, path: '', depth: 0 }];
-  while (stack.length > 0) {
-    const { value, path, depth } = stack.pop()!;
-    if (typeof value === 'string') {
-      const problem = textProblem(value);
-      if (problem)
-        throw new InvalidTextError(path ? `The field '${path}'` : 'The request body', problem, path);
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_JSON_DEPTH) {
-      throw new HttpError(
-        400,
-        'too_deep',
-        `The request body nests deeper than ${MAX_JSON_DEPTH} levels${path ? ` (at '${path}')` : ''}.`,
-      );
-    }
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) {
-        stack.push({ value: value[i], path: path ? `${path}.${i}` : String(i), depth: depth + 1 });
+  const stack: Node[] = [{ value: body, path: '', depth: 0 }];
+  const at = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+  const visit = (inner: unknown, parent: Node, key: string | number) => {
+    if (typeof inner === 'string') {
+      const problem = textProblem(inner);
+      if (problem) {
+        const path = at(parent.path, key);
+        throw new InvalidTextError(`The field '${path}'`, problem, path);
       }
+    } else if (inner !== null && typeof inner === 'object') {
+      if (parent.depth + 1 >= MAX_JSON_DEPTH) {
+        throw new HttpError(
+          400,
+          'too_deep',
+          `The request body nests deeper than ${MAX_JSON_DEPTH} levels (at '${at(parent.path, key)}').`,
+        );
+      }
+      stack.push({ value: inner, path: at(parent.path, key), depth: parent.depth + 1 });
+    }
+  };
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (Array.isArray(node.value)) {
+      for (let i = 0; i < node.value.length; i++) visit(node.value[i], node, i);
       continue;
     }
-    for (const [key, inner] of Object.entries(value)) {
+    for (const [key, inner] of Object.entries(node.value)) {
       const keyProblem = textProblem(key);
-      const at = path ? `${path}.${shown(key)}` : shown(key);
-      if (keyProblem) throw new InvalidTextError(`The name of the field '${at}'`, keyProblem, at);
-      stack.push({ value: inner, path: at, depth: depth + 1 });
+      if (keyProblem) {
+        const path = at(node.path, shown(key));
+        throw new InvalidTextError(`The name of the field '${path}'`, keyProblem, path);
+      }
+      visit(inner, node, shown(key));
     }
   }
 }
