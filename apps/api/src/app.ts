@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { RuntimeConfig } from './config.ts';
 import { loggerOptions } from './logging.ts';
-import { cleanInputPlugin, frameworkErrors } from './plugins/clean-input.ts';
+import { cleanInputPlugin, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/clean-input.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
@@ -58,6 +58,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
     frameworkErrors,
+    // Each route's schema bounds its own parameters (an S3 upload id runs past Fastify's default 100).
+    maxParamLength: MAX_PARAM_LENGTH,
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);

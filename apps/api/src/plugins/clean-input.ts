@@ -14,6 +14,8 @@ import { HttpError } from '../errors.ts';
 
 /** Longest request target (path and query) accepted; more is a 414. */
 export const MAX_URL_LENGTH = 8192;
+/** Longest single path parameter the router takes (more is a 414); schemas set tighter limits. */
+export const MAX_PARAM_LENGTH = 1024;
 /** Deepest JSON body accepted (no call of the api nests more than a few levels). */
 export const MAX_JSON_DEPTH = 32;
 
