@@ -18,8 +18,11 @@ import {
  * Hostile requests to every route the api registers (found as they are registered, so routes
  * added later are fuzzed too), signed out, as a signed-in creator with a chatbot and data, as a
  * fan with its fan cookie, and with broken cookies. Generation is fast-check's, from one seed
- * (FUZZ_SEED), so a run can be repeated exactly; FUZZ_REQUESTS sets the size. No answer may be a
- * 5xx, and the api must still answer its health check at the end.
+ * (FUZZ_SEED), so a run can be repeated exactly; FUZZ_REQUESTS sets the size, FUZZ_VERBOSE=1
+ * prints the statuses per route (2: also valid requests refused). No answer may be a 5xx or fail
+ * to come, and the api must still answer its health check at the end. Nothing leaves the machine:
+ * web addresses are loopback ones (refused by the crawler), YouTube is a closed loopback port, the
+ * model a local stand-in.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
