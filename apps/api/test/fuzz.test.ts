@@ -318,6 +318,8 @@ interface Fixture {
   creatorCookie: string;
   logoutCookie: string;
   fanCookie: string;
+  /** The api's own origin, which a browser sends with every state-changing call. */
+  origin: string;
 }
 
 /** Plausible values per field name, so that hostile values reach code behind the first checks. */
@@ -525,6 +527,7 @@ function requestArbitrary(route: FuzzRoute, f: Fixture): fc.Arbitrary<FuzzReques
     'method',
     'idempotency',
     'requestId',
+    'origin',
     'cookie',
     'valid',
     'chaos',
@@ -669,6 +672,9 @@ function requestArbitrary(route: FuzzRoute, f: Fixture): fc.Arbitrary<FuzzReques
       if (body !== undefined) headers['content-type'] = type;
       if (g.target === 'idempotency' || chaos) headers['idempotency-key'] = headerSafe(g.hostileHeader);
       if (g.target === 'requestId') headers['x-request-id'] = headerSafe(g.hostileHeader) || 'x';
+      // As a browser does on every state-changing call (a foreign or broken Origin now and then).
+      if (g.target === 'origin' || chaos) headers.origin = headerSafe(g.hostileHeader) || 'null';
+      else if (method !== 'GET' && method !== 'HEAD') headers.origin = f.origin;
       return {
         route: `${route.method} ${route.url}`,
         method,
@@ -841,6 +847,7 @@ describe('fuzz: hostile input to every route', () => {
       creatorCookie,
       logoutCookie,
       fanCookie: fan.cookie,
+      origin: t.url,
     };
   }, 120_000);
 
