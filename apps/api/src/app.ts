@@ -6,10 +6,11 @@ import type { IngestEnv } from '@fanpilot/knowledge';
 import { loadIngestEnv } from '@fanpilot/knowledge';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { RuntimeConfig } from './config.ts';
 import { loggerOptions } from './logging.ts';
+import { cleanInputPlugin, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/clean-input.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
@@ -39,6 +40,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Ingest limits and YouTube origin; parsed from process.env when not given. */
   ingest?: IngestEnv;
+  /** Sees every route as it is registered (the fuzz test enumerates the api this way). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export const defaultWebRoots = (): WebRoots => ({
@@ -54,7 +57,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
+    frameworkErrors,
+    // Each route's schema bounds its own parameters (an S3 upload id runs past Fastify's default 100).
+    maxParamLength: MAX_PARAM_LENGTH,
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -79,6 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   await app.register(cookie, { secret: deps.config.sessionSecret });
+  // One rule for text in paths, queries, bodies and cookies (after the cookies are parsed).
+  await app.register(cleanInputPlugin);
   await app.register(dbPlugin, { handle: deps.db });
   await app.register(storagePlugin, { storage: deps.storage });
   await app.register(jobsPlugin, { jobs: deps.jobs });

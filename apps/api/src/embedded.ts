@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Events, OAuth2Server } from 'oauth2-mock-server';
 import S3rver from 's3rver';
+import { guardMultipartCompletion } from './s3rver-guard.ts';
 
 /** Loopback stand-ins for the outside parts, used when nothing is configured (SPEC: embedded defaults). */
 
@@ -89,6 +90,7 @@ export async function startLocalS3(options: {
     directory,
     configureBuckets: [{ name: options.bucket, configs: [corsConfig] }],
   });
+  guardMultipartCompletion(server);
   const { address, port } = (await server.run()) as { address: string; port: number };
   return {
     endpoint: `http://${address}:${port}`,

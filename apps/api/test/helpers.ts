@@ -8,7 +8,7 @@ import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@f
 import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
 import { createIngestHandler, loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage, type Storage } from '@fanpilot/storage';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
 import { type AnsweringOptions, startAnswering } from '../src/background.ts';
@@ -98,6 +98,8 @@ export interface TestAppOptions {
   beforeWrite?: AnsweringOptions['beforeWrite'];
   /** Built web apps the api serves (directories holding an index.html); none when unset. */
   web?: WebRoots;
+  /** Sees every route the api registers. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -154,6 +156,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: false,
     ingest: ingestEnv,
     ...(options.web ? { web: options.web } : {}),
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
   });
   const ingest = options.ingestInProcess
     ? createIngestHandler({ db: db.db, storage, env: ingestEnv, embedder: null })

@@ -91,6 +91,27 @@ export interface Storage {
   client: S3Client;
 }
 
+/** S3's limit on a key (UTF-8 bytes). */
+export const MAX_KEY_BYTES = 1024;
+/**
+ * Longest part of a key between slashes (UTF-8 bytes) this app writes or looks up. File-backed
+ * stores (the embedded one) keep each part as a file name, which the file system limits to 255
+ * bytes, less the store's own suffix; every key the app makes stays far below it.
+ */
+export const MAX_KEY_SEGMENT_BYTES = 200;
+
+/**
+ * Whether `key` is one this app could have stored: at most MAX_KEY_BYTES, no part over
+ * MAX_KEY_SEGMENT_BYTES, no control character and no unpaired surrogate. Anything else cannot
+ * exist, so looking it up finds nothing (rather than the store failing on it).
+ */
+export function isStorableKey(key: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  if (!key || /[\u0000-\u001f\u007f\p{Cs}]/u.test(key)) return false;
+  if (Buffer.byteLength(key, 'utf8') > MAX_KEY_BYTES) return false;
+  return key.split('/').every((part) => Buffer.byteLength(part, 'utf8') <= MAX_KEY_SEGMENT_BYTES);
+}
+
 function isMissing(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
@@ -203,6 +224,7 @@ export async function createStorage(s3: StorageConfig): Promise<Storage> {
       }
     },
     async head(key) {
+      if (!isStorableKey(key)) return null;
       try {
         const r = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
         return { contentType: r.ContentType, contentLength: r.ContentLength ?? 0 };
@@ -212,6 +234,7 @@ export async function createStorage(s3: StorageConfig): Promise<Storage> {
       }
     },
     async get(key, range) {
+      if (!isStorableKey(key)) return null;
       try {
         const r = await client.send(
           new GetObjectCommand({ Bucket: bucket, Key: key, ...(range ? { Range: range } : {}) }),
@@ -233,6 +256,7 @@ export async function createStorage(s3: StorageConfig): Promise<Storage> {
       );
     },
     async remove(key) {
+      if (!isStorableKey(key)) return;
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
     async ping() {

@@ -19,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, conflict, HttpError, notFound } from '../../errors.ts';
+import { assertCleanMultipart } from '../../plugins/clean-input.ts';
 import { knowledgeRepository } from '../../repositories/knowledge.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
 import {
@@ -111,6 +112,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw knowledgeFileTooLarge();
         throw badRequest('The upload could not be read. Please try again.', 'invalid_upload');
       }
+      if (part) assertCleanMultipart(part);
       if (part?.fieldname !== 'file') {
         part?.file.resume();
         throw badRequest('Choose a file to upload (form field "file").', 'no_file');

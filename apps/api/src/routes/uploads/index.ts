@@ -104,7 +104,9 @@ const uploadIdSchema = z
   .string()
   .min(1)
   .max(1024)
-  .regex(/^[^\s/?#]+$/, 'Invalid upload id');
+  .regex(/^[^\s/?#]+$/, 'Invalid upload id')
+  // A store's upload id is a token, never a path step ('.', '..').
+  .refine((id) => !/^\.+$/.test(id), 'Invalid upload id');
 const partNumberSchema = z.coerce.number().int().min(1).max(UPLOAD_WIDGET.maxParts);
 
 export async function uploadsRoutes(app: FastifyInstance) {
