@@ -318,7 +318,13 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
           .execute();
         const bad = rows.find((r) => r.status === 'failed');
         if (bad) throw new Error(`item failed: ${bad.error}`);
-        return rows.length === ids.length && rows.every((r) => r.status === 'completed');
+        // A worker logs 'ingest finished' just after its write commits: wait for the log too.
+        const logged = workers.flatMap((w) => w.stored()).filter((id) => ids.includes(id));
+        return (
+          rows.length === ids.length &&
+          rows.every((r) => r.status === 'completed') &&
+          logged.length >= ids.length
+        );
       },
       45_000,
     );
