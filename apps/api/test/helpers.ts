@@ -10,7 +10,7 @@ import { createIngestHandler, loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage, type Storage } from '@fanpilot/storage';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { buildApp } from '../src/app.ts';
+import { type AppDeps, buildApp } from '../src/app.ts';
 import { type AnsweringOptions, startAnswering } from '../src/background.ts';
 import type { RuntimeConfig } from '../src/config.ts';
 import {
@@ -98,6 +98,8 @@ export interface TestAppOptions {
   beforeWrite?: AnsweringOptions['beforeWrite'];
   /** Built web apps the api serves (directories holding an index.html); none when unset. */
   web?: WebRoots;
+  /** Shorter connection timeouts than the server's (slow-client tests). */
+  timeouts?: AppDeps['timeouts'];
 }
 
 /**
@@ -150,6 +152,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: false,
     ingest: ingestEnv,
     ...(options.web ? { web: options.web } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   const ingest = options.ingestInProcess
     ? createIngestHandler({ db: db.db, storage, env: ingestEnv, embedder: null })
