@@ -67,6 +67,8 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: SecurityOpti
     // Pre-signed images and the store's answers are cross-origin; nothing here needs isolation.
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-origin' },
+    // The sign-in popup (SPEC) goes to the provider and back; its opener keeps watching it.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   });
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
