@@ -111,7 +111,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-api-'));
   const port = await freePort();
   const oidc = await startLocalOidc(identity('alice'));
-  const s3 = await startLocalS3({ directory: path.join(dataDir, 's3'), bucket: 'fanpilot-test' });
+  const s3 = await startLocalS3({
+    directory: path.join(dataDir, 's3'),
+    bucket: 'fanpilot-test',
+    allowedOrigins: [`http://127.0.0.1:${port}`],
+  });
   const prefix = options.redisPrefix ?? `fp-test-${randomBytes(4).toString('hex')}`;
   const env = loadEnv({
     PORT: String(port),
