@@ -58,6 +58,22 @@ describe('profile image uploads', () => {
     expect(served.headers.get('content-type')).toBe('image/png');
   });
 
+  it('a replaced profile image is deleted', async () => {
+    const cookie = await t.signIn(identity('sven'));
+    const first = await signup(t, cookie, await uploadAs(t, cookie, PNG_1PX));
+    const before = ((await json(first)) as { creator: { profileImageUrl: string } }).creator.profileImageUrl;
+    const res = await fetch(`${t.url}/api/creators/username/sven/profile-image`, {
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ profileImageURL: await uploadAs(t, cookie, PNG_1PX) }),
+    });
+    expect(res.status).toBe(200);
+    const after = ((await json(res)) as { creator: { profileImageUrl: string } }).creator.profileImageUrl;
+    expect(after).not.toBe(before);
+    expect(await t.storage.head(before.replace(/^\/objects\//, ''))).toBeNull();
+    expect(await t.storage.head(after.replace(/^\/objects\//, ''))).not.toBeNull();
+  });
+
   it('the sweep deletes unused uploads older than a day and keeps what is used or recent', async () => {
     const cookie = await t.signIn(identity('rosa'));
     const image = await uploadAs(t, cookie, PNG_1PX);
