@@ -214,10 +214,10 @@ describe('docker-compose.yml services', () => {
     const environment = gateway.environment as Record<string, string>;
     expect(environment.NGINX_ENVSUBST_OUTPUT_DIR).toBe('/etc/nginx');
     expect(environment.NGINX_ENVSUBST_FILTER).toBe('^FANPILOT_');
-    expect(environment.FANPILOT_STORE_ORIGIN).toBe('${S3_PUBLIC_ENDPOINT:-http://localhost:9000}');
+    expect(environment.FANPILOT_STORE_ORIGIN).toBe(`\${S3_PUBLIC_ENDPOINT:-http://localhost:9000}`);
     // The api believes X-Forwarded-For from the compose network only (TRUST_PROXY).
     expect((service('api').environment as Record<string, string>).TRUST_PROXY).toBe(
-      '${TRUST_PROXY:-uniquelocal}',
+      `\${TRUST_PROXY:-uniquelocal}`,
     );
     expect(gateway.healthcheck?.test.length).toBeGreaterThan(0);
     for (const name of ['api', 'dashboard', 'fan-pwa']) {

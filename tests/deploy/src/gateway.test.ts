@@ -231,7 +231,7 @@ describe.skipIf(!nginx)('with nginx on this machine', () => {
         [/listen 80 default_server;/g, `listen 127.0.0.1:${gatewayPort} default_server;`],
         ['listen 127.0.0.1:8081;', `listen 127.0.0.1:${healthPort};`],
         // What the nginx image's template step fills in (docker-compose.yml).
-        ['${FANPILOT_STORE_ORIGIN}', STORE_ORIGIN],
+        [`\${FANPILOT_STORE_ORIGIN}`, STORE_ORIGIN],
         // Short timeouts, so the slow-client tests take seconds.
         ['client_header_timeout 10s;', 'client_header_timeout 2s;'],
         ['client_body_timeout 15s;', 'client_body_timeout 2s;'],
