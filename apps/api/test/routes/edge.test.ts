@@ -1,5 +1,8 @@
 import { connect } from 'node:net';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorsPlugin } from '../../src/plugins/errors.ts';
+import { securityPlugin } from '../../src/plugins/security.ts';
 import { json, onboard, startTestApp, type TestApp } from '../helpers.ts';
 
 /** POST /api/ask as a fan from `xff` (the per-address limit counts before the body is read). */
@@ -199,5 +202,34 @@ describe('request timeouts', () => {
       socket.on('error', () => {});
     });
     expect(seconds).toBeLessThan(4);
+  });
+});
+
+describe('on an https public origin', () => {
+  it('asks for HSTS and upgrades insecure requests; a request from the https origin passes', async () => {
+    const app = Fastify();
+    await app.register(errorsPlugin);
+    await app.register(securityPlugin, { publicOrigin: 'https://fanpilot.example', storeOrigins: [] });
+    app.post('/api/thing', async () => ({ ok: true }));
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/thing',
+        headers: { origin: 'https://fanpilot.example' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['strict-transport-security']).toMatch(/^max-age=31536000/);
+      expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+      // PUBLIC_ORIGIN set: only that origin, not whatever host the request names.
+      const sameHost = await app.inject({
+        method: 'POST',
+        url: '/api/thing',
+        headers: { origin: 'http://attacker.example', host: 'attacker.example' },
+      });
+      expect(sameHost.statusCode).toBe(403);
+      expect(sameHost.json().error).toBe('bad_origin');
+    } finally {
+      await app.close();
+    }
   });
 });
