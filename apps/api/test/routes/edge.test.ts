@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorsPlugin } from '../../src/plugins/errors.ts';
 import { securityPlugin } from '../../src/plugins/security.ts';
+import { KNOWLEDGE_REFETCH_LIMIT } from '../../src/routes/knowledge/index.ts';
 import { json, onboard, startTestApp, type TestApp } from '../helpers.ts';
 
 /** POST /api/ask as a fan from `xff` (the per-address limit counts before the body is read). */
@@ -231,5 +232,61 @@ describe('on an https public origin', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('re-fetching a knowledge source', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it(`is limited to ${KNOWLEDGE_REFETCH_LIMIT.max} retries and re-syncs per creator per window`, async () => {
+    const send = (cookie: string, method: string, path: string, body?: unknown) =>
+      fetch(`${t.url}${path}`, {
+        method,
+        headers: { cookie, 'content-type': 'application/json' },
+        body: body === undefined ? '' : JSON.stringify(body),
+      });
+    const addSource = async (cookie: string, username: string) => {
+      const bot = await t.db.db
+        .selectFrom('chatbots')
+        .innerJoin('creators', 'creators.id', 'chatbots.creator_id')
+        .select('chatbots.id')
+        .where('creators.username', '=', username)
+        .executeTakeFirstOrThrow();
+      const added = await send(cookie, 'POST', '/api/add-knowledge', {
+        chatbotId: bot.id,
+        url: `https://coach.example/${username}`,
+      });
+      expect(added.status).toBe(200);
+      return ((await added.json()) as { id: string }).id;
+    };
+    const settle = (id: string, status: 'failed' | 'completed') =>
+      t.db.db.updateTable('knowledge_items').set({ status }).where('id', '=', id).execute();
+
+    const cookie = await onboard(t, 'ines');
+    const item = await addSource(cookie, 'ines');
+    const statuses: number[] = [];
+    for (let i = 0; i <= KNOWLEDGE_REFETCH_LIMIT.max; i++) {
+      const retry = i % 2 === 0;
+      await settle(item, retry ? 'failed' : 'completed');
+      statuses.push(
+        (await send(cookie, 'POST', `/api/knowledge/${item}/${retry ? 'retry' : 'resync'}`)).status,
+      );
+    }
+    expect(statuses.slice(0, KNOWLEDGE_REFETCH_LIMIT.max).every((s) => s === 200)).toBe(true);
+    const limited = await send(cookie, 'POST', `/api/knowledge/${item}/resync`);
+    expect(statuses.at(-1)).toBe(429);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+    expect((await json(limited)).error).toBe('rate_limited');
+
+    // Another creator is not held back.
+    const other = await onboard(t, 'jonas');
+    const theirs = await addSource(other, 'jonas');
+    await settle(theirs, 'completed');
+    expect((await send(other, 'POST', `/api/knowledge/${theirs}/resync`)).status).toBe(200);
   });
 });
