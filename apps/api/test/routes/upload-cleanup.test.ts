@@ -101,6 +101,42 @@ describe('profile image uploads', () => {
   });
 });
 
+describe('knowledge uploads through the widget', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('an upload over 10 MB is deleted as soon as its completion is checked', async () => {
+    const cookie = await t.signIn(identity('tomas'));
+    await signup(t, cookie, await uploadAs(t, cookie, PNG_1PX));
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${t.url}${path}`, {
+        method,
+        headers: { cookie, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const created = await call('POST', '/api/s3/multipart', { filename: 'huge.txt', type: 'text/plain' });
+    const { key, uploadId } = (await created.json()) as { key: string; uploadId: string };
+    // A part URL cannot hold a part to a size: three parts of 5 MB and a bit make 15 MB.
+    const parts: { PartNumber: number; ETag: string }[] = [];
+    for (const n of [1, 2, 3]) {
+      const signed = await call('GET', `/api/s3/multipart/${uploadId}/${n}?key=${encodeURIComponent(key)}`);
+      const { url } = (await signed.json()) as { url: string };
+      const put = await fetch(url, { method: 'PUT', body: new Uint8Array(5 * 1024 * 1024 + 10).fill(0x61) });
+      expect(put.status).toBe(200);
+      parts.push({ PartNumber: n, ETag: put.headers.get('etag')! });
+    }
+    const done = await call('POST', `/api/s3/multipart/${uploadId}/complete?key=${encodeURIComponent(key)}`, {
+      parts,
+    });
+    expect(done.status).toBe(413);
+    expect((await json(done)).error).toBe('file_too_large');
+    expect(await t.storage.head(key)).toBeNull();
+  });
+});
+
 describe('embedded object store CORS', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'fanpilot-s3-cors-'));
   let s3: Awaited<ReturnType<typeof startLocalS3>>;
