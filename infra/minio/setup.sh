@@ -3,6 +3,7 @@
 # Idempotent: safe to run on every `docker compose up`.
 #   - the bucket S3_BUCKET, private (profile images are served through the api's /objects route);
 #   - an access key for the apps (S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY) allowed only that bucket;
+#   - lifecycle rules that expire unused uploads after a day;
 #   - CORS for browsers on PUBLIC_ORIGIN, which PUT uploads with pre-signed URLs (MinIO applies the
 #     server-wide MINIO_API_CORS_ALLOW_ORIGIN; a per-bucket rule is set too where the server has it).
 set -eu
@@ -68,5 +69,32 @@ XML
 }
 cors_rules 2>/dev/null \
   || echo "per-bucket CORS not supported by this server; MINIO_API_CORS_ALLOW_ORIGIN applies"
+
+# Unused uploads expire after a day: pending profile images (uploads/pending/, moved to
+# uploads/{creator}/ when a creator takes one) and knowledge uploads (knowledge-uploads/, copied
+# under knowledge/ when registered). `mc ilm import` replaces the bucket's rules, so running this
+# again adds nothing. (MinIO itself drops multipart uploads never completed after 24 h.)
+lifecycle_rules() {
+  mc ilm import "local/$S3_BUCKET" <<JSON
+{
+  "Rules": [
+    {
+      "ID": "expire-pending-profile-images",
+      "Status": "Enabled",
+      "Filter": { "Prefix": "uploads/pending/" },
+      "Expiration": { "Days": 1 }
+    },
+    {
+      "ID": "expire-knowledge-uploads",
+      "Status": "Enabled",
+      "Filter": { "Prefix": "knowledge-uploads/" },
+      "Expiration": { "Days": 1 }
+    }
+  ]
+}
+JSON
+}
+lifecycle_rules
+mc ilm rule ls "local/$S3_BUCKET"
 
 echo "bucket $S3_BUCKET is ready"

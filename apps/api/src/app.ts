@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
 import type { DbHandle } from '@fanpilot/db';
@@ -15,6 +16,7 @@ import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { securityPlugin } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { type Storage, storagePlugin } from './plugins/storage.ts';
 import { type WebRoots, webPlugin } from './plugins/web.ts';
@@ -42,7 +44,34 @@ export interface AppDeps {
   ingest?: IngestEnv;
   /** Sees every route as it is registered (the fuzz test enumerates the api this way). */
   onRoute?: (route: RouteOptions) => void;
+  /** Connection timeouts (SERVER_TIMEOUTS unless a test shortens them). */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+export interface ServerTimeouts {
+  /** The whole request (headers and body) must arrive within this. */
+  requestMs: number;
+  /** The request's headers must arrive within this. */
+  headersMs: number;
+  /** A connection that sends or receives nothing for this long is closed. */
+  idleMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
+  /** How often Node checks requestMs and headersMs. */
+  checkIntervalMs: number;
+}
+
+/**
+ * A 10 MB knowledge file (the largest body the api reads) from a phone at 35 KB/s (about 280 kbit/s)
+ * arrives within the 5 minutes; headers within 20 s; a connection silent for 30 s is closed.
+ */
+export const SERVER_TIMEOUTS: ServerTimeouts = {
+  requestMs: 300_000,
+  headersMs: 20_000,
+  idleMs: 30_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 5_000,
+};
 
 export const defaultWebRoots = (): WebRoots => ({
   dashboard: fileURLToPath(new URL('../../dashboard/dist', import.meta.url)),
@@ -51,9 +80,25 @@ export const defaultWebRoots = (): WebRoots => ({
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const secure = deps.config.publicOrigin.startsWith('https://');
+  const timeouts = { ...SERVER_TIMEOUTS, ...deps.timeouts };
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(deps.config.env),
-    trustProxy: true,
+    // Slow clients are cut off: 408 (or a closed socket) once a request takes longer than allowed.
+    serverFactory: (handler) => {
+      const server = createServer(
+        {
+          requestTimeout: timeouts.requestMs,
+          headersTimeout: timeouts.headersMs,
+          keepAliveTimeout: timeouts.keepAliveMs,
+          connectionsCheckingInterval: timeouts.checkIntervalMs,
+        },
+        handler,
+      );
+      server.timeout = timeouts.idleMs;
+      return server;
+    },
+    // X-Forwarded-* only from the proxies TRUST_PROXY names; unset, from nobody.
+    trustProxy: deps.config.env.TRUST_PROXY.length > 0 ? deps.config.env.TRUST_PROXY.join(',') : false,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
@@ -85,6 +130,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  // Pre-signed URLs point at the object store: pages may load images from it and send uploads to it.
+  const storeOrigin = new URL(await deps.storage.presignPut('uploads/csp-probe')).origin;
+  await app.register(securityPlugin, {
+    publicOrigin: deps.config.publicOrigin,
+    sameHostOrigin: !deps.config.env.PUBLIC_ORIGIN,
+    storeOrigins: storeOrigin === deps.config.publicOrigin ? [] : [storeOrigin],
+  });
   await app.register(cookie, { secret: deps.config.sessionSecret });
   // One rule for text in paths, queries, bodies and cookies (after the cookies are parsed).
   await app.register(cleanInputPlugin);

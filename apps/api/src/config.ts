@@ -53,6 +53,7 @@ export async function resolveConfig(env: Env, options: { listenPort: number }): 
     };
   }
 
+  const publicOrigin = env.PUBLIC_ORIGIN ?? `http://localhost:${options.listenPort}`;
   let s3: RuntimeConfig['s3'];
   if (env.S3_ENDPOINT || env.S3_ACCESS_KEY_ID) {
     s3 = {
@@ -68,6 +69,11 @@ export async function resolveConfig(env: Env, options: { listenPort: number }): 
     const local: LocalS3 = await startLocalS3({
       directory: path.join(env.DATA_DIR, 's3'),
       bucket: env.S3_BUCKET,
+      // Browsers send uploads to it only from the product's pages (without PUBLIC_ORIGIN, the
+      // server answers on localhost and 127.0.0.1 alike).
+      allowedOrigins: env.PUBLIC_ORIGIN
+        ? [publicOrigin]
+        : [publicOrigin, `http://127.0.0.1:${options.listenPort}`],
     });
     stops.push(local.stop);
     s3 = {
@@ -83,7 +89,7 @@ export async function resolveConfig(env: Env, options: { listenPort: number }): 
 
   return {
     env,
-    publicOrigin: env.PUBLIC_ORIGIN ?? `http://localhost:${options.listenPort}`,
+    publicOrigin,
     sessionSecret: env.SESSION_SECRET ?? localSessionSecret(env.DATA_DIR),
     oauth,
     s3,

@@ -62,9 +62,14 @@ export interface LocalS3 {
   stop: () => Promise<void>;
 }
 
-const corsConfig = `<CORSConfiguration>
+const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Browsers may PUT, POST and GET only from these origins (the product's own), never from `*`. */
+function corsConfig(origins: readonly string[]) {
+  return `<CORSConfiguration>
   <CORSRule>
-    <AllowedOrigin>*</AllowedOrigin>
+${origins.map((o) => `    <AllowedOrigin>${escapeXml(o)}</AllowedOrigin>`).join('\n')}
     <AllowedMethod>GET</AllowedMethod>
     <AllowedMethod>HEAD</AllowedMethod>
     <AllowedMethod>PUT</AllowedMethod>
@@ -75,12 +80,19 @@ const corsConfig = `<CORSConfiguration>
     <MaxAgeSeconds>3000</MaxAgeSeconds>
   </CORSRule>
 </CORSConfiguration>`;
+}
 
+/**
+ * The embedded object store (s3rver) on loopback: for one machine only. `allowedOrigins` are the
+ * pages allowed to send it browser requests (the product's own origin); none: no browser at all.
+ */
 export async function startLocalS3(options: {
   directory: string;
   bucket: string;
   port?: number;
+  allowedOrigins?: readonly string[];
 }): Promise<LocalS3> {
+  const origins = (options.allowedOrigins ?? []).filter((o) => o !== '*');
   const directory = path.resolve(options.directory);
   mkdirSync(directory, { recursive: true });
   const server = new S3rver({
@@ -88,7 +100,7 @@ export async function startLocalS3(options: {
     port: options.port ?? 0,
     silent: true,
     directory,
-    configureBuckets: [{ name: options.bucket, configs: [corsConfig] }],
+    configureBuckets: [{ name: options.bucket, configs: origins.length > 0 ? [corsConfig(origins)] : [] }],
   });
   guardMultipartCompletion(server);
   const { address, port } = (await server.run()) as { address: string; port: number };

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -10,6 +11,20 @@ const booleanish = z.preprocess(
     .optional()
     .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
 );
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  if (entry.includes('/')) {
+    try {
+      ipaddr.parseCIDR(entry);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return ipaddr.isValid(entry);
+}
 
 export const envSchema = z.object({
   NODE_ENV: z.preprocess(
@@ -87,6 +102,31 @@ export const envSchema = z.object({
   NEW_FANS_WINDOW_SECONDS: z.preprocess(
     emptyToUndefined,
     z.coerce.number().int().min(1).max(86_400).default(600),
+  ),
+  /**
+   * Proxies whose X-Forwarded-For / X-Forwarded-Proto / X-Forwarded-Host the api believes: a
+   * comma-separated list of addresses, CIDR ranges, or proxy-addr's names `loopback`, `linklocal`,
+   * `uniquelocal`. Unset: nobody (the connection's address is the client's).
+   */
+  TRUST_PROXY: z.preprocess(
+    (v) => (v === undefined ? '' : v),
+    z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      )
+      .superRefine((entries, ctx) => {
+        for (const entry of entries) {
+          if (!isProxyAddress(entry))
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${entry}" is not an address, a CIDR range, loopback, linklocal or uniquelocal`,
+            });
+        }
+      }),
   ),
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,

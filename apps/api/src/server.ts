@@ -14,6 +14,7 @@ import { buildApp, defaultWebRoots } from './app.ts';
 import { startAnswering } from './background.ts';
 import { resolveConfig } from './config.ts';
 import { EnvError, loadEnv } from './env.ts';
+import { startUploadSweep } from './services/upload-sweep.ts';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -74,6 +75,12 @@ async function main() {
     };
   }
 
+  // MinIO in compose expires unused uploads with a bucket lifecycle rule; the embedded store has none.
+  const stopUploadSweep =
+    env.S3_ENDPOINT || env.S3_ACCESS_KEY_ID
+      ? () => {}
+      : startUploadSweep(db.db, storage, (err) => app.log.warn({ err }, 'upload sweep failed'));
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -82,6 +89,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
+      stopUploadSweep();
       await app.close();
       await jobs.close();
       await stopIngest();

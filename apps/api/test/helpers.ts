@@ -10,7 +10,7 @@ import { createIngestHandler, loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage, type Storage } from '@fanpilot/storage';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
-import { buildApp } from '../src/app.ts';
+import { type AppDeps, buildApp } from '../src/app.ts';
 import { type AnsweringOptions, startAnswering } from '../src/background.ts';
 import type { RuntimeConfig } from '../src/config.ts';
 import {
@@ -100,6 +100,8 @@ export interface TestAppOptions {
   web?: WebRoots;
   /** Sees every route the api registers. */
   onRoute?: (route: RouteOptions) => void;
+  /** Shorter connection timeouts than the server's (slow-client tests). */
+  timeouts?: AppDeps['timeouts'];
 }
 
 /**
@@ -111,7 +113,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-api-'));
   const port = await freePort();
   const oidc = await startLocalOidc(identity('alice'));
-  const s3 = await startLocalS3({ directory: path.join(dataDir, 's3'), bucket: 'fanpilot-test' });
+  const s3 = await startLocalS3({
+    directory: path.join(dataDir, 's3'),
+    bucket: 'fanpilot-test',
+    allowedOrigins: [`http://127.0.0.1:${port}`],
+  });
   const prefix = options.redisPrefix ?? `fp-test-${randomBytes(4).toString('hex')}`;
   const env = loadEnv({
     PORT: String(port),
@@ -157,6 +163,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ingest: ingestEnv,
     ...(options.web ? { web: options.web } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   const ingest = options.ingestInProcess
     ? createIngestHandler({ db: db.db, storage, env: ingestEnv, embedder: null })

@@ -3,10 +3,12 @@ import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
   S3Client,
@@ -15,6 +17,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+
+/** Pre-signed profile-image uploads land here until a route accepts them (see newUploadKey). */
+export const PENDING_UPLOAD_PREFIX = 'uploads/pending/';
 
 export interface StorageConfig {
   endpoint: string | undefined;
@@ -86,7 +91,15 @@ export interface Storage {
   get: (key: string, range?: string) => Promise<StoredObject | null>;
   put: (key: string, body: Buffer, contentType: string) => Promise<void>;
   remove: (key: string) => Promise<void>;
+  /** Copies an object within the bucket (server side). */
+  copy: (from: string, to: string) => Promise<void>;
+  /** Every object whose key starts with `prefix`, with when it was last written. */
+  list: (prefix: string) => AsyncGenerator<{ key: string; lastModified: Date | undefined }>;
   ping: () => Promise<void>;
+  /**
+   * Where a browser's pre-signed upload lands: uploads/pending/{owner}/{uuid}. Nothing refers to a
+   * pending upload; an accepted one is moved to uploads/{owner}/{uuid}, and pending ones expire.
+   */
   newUploadKey: (ownerId: string) => string;
   client: S3Client;
 }
@@ -145,7 +158,7 @@ export async function createStorage(s3: StorageConfig): Promise<Storage> {
   return {
     bucket,
     client,
-    newUploadKey: (ownerId) => `uploads/${ownerId}/${randomUUID()}`,
+    newUploadKey: (ownerId) => `${PENDING_UPLOAD_PREFIX}${ownerId}/${randomUUID()}`,
     presignPut: (key, expiresIn = 900) =>
       getSignedUrl(publicClient, new PutObjectCommand({ Bucket: bucket, Key: key }), { expiresIn }),
     async presignPost(key, { contentType, maxBytes, expiresInSeconds = 900 }) {
@@ -258,6 +271,29 @@ export async function createStorage(s3: StorageConfig): Promise<Storage> {
     async remove(key) {
       if (!isStorableKey(key)) return;
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    },
+    async copy(from, to) {
+      await client.send(
+        new CopyObjectCommand({
+          Bucket: bucket,
+          Key: to,
+          CopySource: `${bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+        }),
+      );
+    },
+    async *list(prefix) {
+      let token: string | undefined;
+      do {
+        const r = await client.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix,
+            ...(token ? { ContinuationToken: token } : {}),
+          }),
+        );
+        for (const o of r.Contents ?? []) if (o.Key) yield { key: o.Key, lastModified: o.LastModified };
+        token = r.IsTruncated ? r.NextContinuationToken : undefined;
+      } while (token);
     },
     async ping() {
       await client.send(new HeadObjectCommand({ Bucket: bucket, Key: '.ping' })).catch((err) => {

@@ -161,7 +161,16 @@ describe('docker-compose.yml services', () => {
     expect(setup.image).toMatch(/minio\/mc/);
     expect(setup.restart).toBe('no');
     expect(setup.depends_on?.minio?.condition).toBe('service_healthy');
-    expect(readRepoFile('infra/minio/setup.sh')).toMatch(/mc mb --ignore-existing/);
+    const setupScript = readRepoFile('infra/minio/setup.sh');
+    expect(setupScript).toMatch(/mc mb --ignore-existing/);
+    // Unused uploads expire: pending profile images and knowledge uploads, a day after upload.
+    const rules = JSON.parse(/mc ilm import [^\n]*<<JSON\n([\s\S]*?)\nJSON/.exec(setupScript)![1]!) as {
+      Rules: { Status: string; Filter: { Prefix: string }; Expiration: { Days: number } }[];
+    };
+    expect(rules.Rules.map((r) => [r.Filter.Prefix, r.Expiration.Days, r.Status])).toEqual([
+      ['uploads/pending/', 1, 'Enabled'],
+      ['knowledge-uploads/', 1, 'Enabled'],
+    ]);
   });
 
   it('migrates with a one-shot service on the api image', () => {
@@ -198,7 +207,18 @@ describe('docker-compose.yml services', () => {
   it('publishes only the gateway on $PORT, with infra/gateway/nginx.conf', () => {
     const gateway = service('gateway');
     expect(gateway.ports).toEqual([`\${PORT:-3000}:80`]);
-    expect(gateway.volumes).toContain('./infra/gateway/nginx.conf:/etc/nginx/nginx.conf:ro');
+    // Through the nginx image's template step, which fills in FANPILOT_STORE_ORIGIN only.
+    expect(gateway.volumes).toContain(
+      './infra/gateway/nginx.conf:/etc/nginx/templates/nginx.conf.template:ro',
+    );
+    const environment = gateway.environment as Record<string, string>;
+    expect(environment.NGINX_ENVSUBST_OUTPUT_DIR).toBe('/etc/nginx');
+    expect(environment.NGINX_ENVSUBST_FILTER).toBe('^FANPILOT_');
+    expect(environment.FANPILOT_STORE_ORIGIN).toBe(`\${S3_PUBLIC_ENDPOINT:-http://localhost:9000}`);
+    // The api believes X-Forwarded-For from the compose network only (TRUST_PROXY).
+    expect((service('api').environment as Record<string, string>).TRUST_PROXY).toBe(
+      `\${TRUST_PROXY:-uniquelocal}`,
+    );
     expect(gateway.healthcheck?.test.length).toBeGreaterThan(0);
     for (const name of ['api', 'dashboard', 'fan-pwa']) {
       expect(gateway.depends_on?.[name]?.condition).toBe('service_healthy');

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -189,6 +189,8 @@ function nginxArgs(dir: string, conf: string, globals = '') {
   return ['-p', dir, '-c', conf, '-e', path.join(dir, 'error.log'), '-g', g];
 }
 
+const STORE_ORIGIN = 'http://127.0.0.1:9000';
+
 describe.skipIf(!nginx)('with nginx on this machine', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'fanpilot-gateway-'));
   const stubs: Server[] = [];
@@ -200,6 +202,11 @@ describe.skipIf(!nginx)('with nginx on this machine', () => {
     const server = createHttpServer((req, res) => {
       req.resume();
       req.on('end', () => {
+        // Like the api, which sets its own security headers.
+        if (req.url?.includes('upstream-headers=1')) {
+          res.setHeader('content-security-policy', "default-src 'none'");
+          res.setHeader('x-frame-options', 'SAMEORIGIN');
+        }
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ name, url: req.url, headers: req.headers }));
       });
@@ -223,6 +230,11 @@ describe.skipIf(!nginx)('with nginx on this machine', () => {
         ['http://dashboard:8080', `http://127.0.0.1:${dashboard}`],
         [/listen 80 default_server;/g, `listen 127.0.0.1:${gatewayPort} default_server;`],
         ['listen 127.0.0.1:8081;', `listen 127.0.0.1:${healthPort};`],
+        // What the nginx image's template step fills in (docker-compose.yml).
+        [`\${FANPILOT_STORE_ORIGIN}`, STORE_ORIGIN],
+        // Short timeouts, so the slow-client tests take seconds.
+        ['client_header_timeout 10s;', 'client_header_timeout 2s;'],
+        ['client_body_timeout 15s;', 'client_body_timeout 2s;'],
       ]),
     );
     proc = spawn(nginx!, nginxArgs(dir, conf, 'daemon off;'), { stdio: 'ignore' });
@@ -275,6 +287,77 @@ describe.skipIf(!nginx)('with nginx on this machine', () => {
     expect(body.headers['x-forwarded-proto']).toBe('http');
     const fresh = await get('/api/auth/user');
     expect(fresh.body.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('sets the security headers on the static apps, and leaves the api its own', async () => {
+    for (const uri of ['/', '/creator-signup', '/pwa/alice', '/fan/sw.js', '/api/auth/user']) {
+      const res = await fetch(`http://127.0.0.1:${gatewayPort}${uri}`);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, uri).toContain("script-src 'self';");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("worker-src 'self'");
+      expect(csp).toContain("manifest-src 'self'");
+      expect(csp).toContain(`img-src 'self' data: blob: ${STORE_ORIGIN};`);
+      expect(csp).toContain(`connect-src 'self' ${STORE_ORIGIN};`);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+      await res.arrayBuffer();
+    }
+    // Over https (a TLS proxy in front says so), HSTS too.
+    const https = await fetch(`http://127.0.0.1:${gatewayPort}/`, {
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(https.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+    await https.arrayBuffer();
+    // An upstream that sets its own (the api) keeps them, not doubled.
+    const api = await fetch(`http://127.0.0.1:${gatewayPort}/api/x?upstream-headers=1`);
+    expect(api.headers.get('content-security-policy')).toBe("default-src 'none'");
+    expect(api.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+    await api.arrayBuffer();
+  });
+
+  /** Sends a POST's headers, then a body byte every `everyMs`; resolves when nginx ends it. */
+  const slowBody = (everyMs: number) =>
+    new Promise<{ answer: string; seconds: number }>((resolve) => {
+      const started = Date.now();
+      const socket = connect(gatewayPort, '127.0.0.1');
+      let answer = '';
+      let timer: NodeJS.Timeout | undefined;
+      socket.on('connect', () => {
+        socket.write(
+          'POST /api/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n',
+        );
+        timer = setInterval(() => socket.write('x'), everyMs);
+      });
+      socket.on('data', (d) => {
+        answer += d.toString();
+      });
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve({ answer, seconds: (Date.now() - started) / 1000 });
+      });
+      socket.on('error', () => {});
+    });
+
+  it('cuts off a client that trickles its body or never finishes its headers; others go on', async () => {
+    const slow = slowBody(3_000);
+    const headers = new Promise<number>((resolve) => {
+      const started = Date.now();
+      const socket = connect(gatewayPort, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+      socket.resume();
+      socket.on('close', () => resolve((Date.now() - started) / 1000));
+      socket.on('error', () => {});
+    });
+    const ok = await get('/api/auth/user');
+    expect(ok.status).toBe(200);
+    const { answer, seconds } = await slow;
+    expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+    expect(seconds).toBeLessThan(6);
+    expect(await headers).toBeLessThan(6);
   });
 
   it('accepts a 1 MB body and refuses one over 12 MB', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './helpers/axe.ts';
-import { launchChromium, screenshot } from './helpers/browser.ts';
+import { launchChromium, screenshot, watchCsp } from './helpers/browser.ts';
 import { makePng } from './helpers/png.ts';
 import { type RunningApi, startApi } from './helpers/server.ts';
 
@@ -27,6 +27,8 @@ let browser: Browser;
 let desktop: BrowserContext;
 let page: Page;
 const contexts: BrowserContext[] = [];
+/** Content-Security-Policy violations in any page of any context: none may happen. */
+const cspViolations: string[] = [];
 
 const ARTICLE = `<!doctype html><html lang="en"><head><title>Sourdough starter care</title></head><body>
 <article><h1>Sourdough starter care</h1>
@@ -131,6 +133,7 @@ beforeAll(async () => {
   });
   browser = await launchChromium();
   desktop = await browser.newContext({ viewport: DESKTOP, baseURL: api.origin });
+  await watchCsp(desktop, cspViolations);
   contexts.push(desktop);
   page = await desktop.newPage();
   page.on('pageerror', (error) => console.error(`page error on ${page.url()}:`, error.message));
@@ -626,6 +629,7 @@ describe('creator dashboard', () => {
         isMobile: true,
         hasTouch: true,
       });
+      await watchCsp(phone, cspViolations);
       contexts.push(phone);
       await phone.addCookies(await desktop.cookies());
       const p = await phone.newPage();
@@ -690,4 +694,10 @@ describe('creator dashboard', () => {
     },
     SLOW,
   );
+});
+
+describe('content security policy', () => {
+  it('the dashboard above (every section, modals, uploads) ran with no CSP violation', () => {
+    expect(cspViolations).toEqual([]);
+  });
 });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { watchCsp } from './helpers/browser.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const FAN_RESULTS_DIR = fileURLToPath(new URL('../test-results/', import.meta.url));
@@ -220,13 +221,16 @@ export function launchFanChromium(): Promise<Browser> {
   });
 }
 
+/** CSP violations in any fan phone context (watchCsp): the fan tests expect none. */
+export const fanCspViolations: string[] = [];
+
 /** A phone-sized context on the api's origin. Blocking service workers lets page routes stub api calls. */
-export function newFanPhoneContext(
+export async function newFanPhoneContext(
   browser: Browser,
   api: FanTestApi,
   options: { blockServiceWorkers?: boolean } = {},
 ): Promise<BrowserContext> {
-  return browser.newContext({
+  const context = await browser.newContext({
     baseURL: api.url,
     viewport: FAN_PHONE_VIEWPORT,
     deviceScaleFactor: 2,
@@ -236,6 +240,8 @@ export function newFanPhoneContext(
     timezoneId: 'Europe/Madrid',
     serviceWorkers: options.blockServiceWorkers ? 'block' : 'allow',
   });
+  await watchCsp(context, fanCspViolations);
+  return context;
 }
 
 export async function saveFanScreenshot(page: Page, name: string) {

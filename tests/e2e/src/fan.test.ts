@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FanTestApi,
   type FanTestCreator,
+  fanCspViolations,
   launchFanChromium,
   newFanPhoneContext,
   onboardFanTestCreator,
@@ -598,5 +599,11 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
         return rect ? rect.y + rect.height : Number.POSITIVE_INFINITY;
       })
       .toBeLessThanOrEqual(500);
+  });
+});
+
+describe('content security policy', () => {
+  it('the fan app above (pages, service worker, manifest, images) ran with no CSP violation', () => {
+    expect(fanCspViolations).toEqual([]);
   });
 });

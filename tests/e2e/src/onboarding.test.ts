@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './helpers/axe.ts';
-import { launchChromium, screenshot } from './helpers/browser.ts';
+import { launchChromium, screenshot, watchCsp } from './helpers/browser.ts';
 import { makePng } from './helpers/png.ts';
 import { type RunningApi, startApi } from './helpers/server.ts';
 
@@ -20,11 +20,14 @@ let api: RunningApi;
 let browser: Browser;
 let desktop: BrowserContext;
 const contexts: BrowserContext[] = [];
+/** Content-Security-Policy violations in any page of any context: none may happen. */
+const cspViolations: string[] = [];
 
 async function newPage(viewport: { width: number; height: number }, context?: BrowserContext): Promise<Page> {
   let owner = context;
   if (!owner) {
     owner = await browser.newContext({ viewport, baseURL: api.origin });
+    await watchCsp(owner, cspViolations);
     contexts.push(owner);
   }
   const page = await owner.newPage();
@@ -39,6 +42,7 @@ beforeAll(async () => {
   api = await startApi();
   browser = await launchChromium();
   desktop = await browser.newContext({ viewport: DESKTOP, baseURL: api.origin });
+  await watchCsp(desktop, cspViolations);
   contexts.push(desktop);
 });
 
@@ -51,7 +55,11 @@ afterAll(async () => {
 describe('landing page', () => {
   it('sells Fanpilot with Start Building, pricing and FAQ, and has no serious accessibility issues', async () => {
     const page = await newPage(DESKTOP);
-    await page.goto('/');
+    const landing = await page.goto('/');
+    const headers = landing!.headers();
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['x-content-type-options']).toBe('nosniff');
     // Each SPEC label names exactly one button (strict locators would fail on two).
     await page.getByRole('button', { name: 'Start Building' }).waitFor();
     expect(await page.getByRole('button', { name: 'Start Building' }).count()).toBe(1);
@@ -222,5 +230,11 @@ describe('sign-in and onboarding', () => {
     await page.getByRole('img', { name: 'Profile image of Local Creator' }).waitFor();
     await screenshot(page, 'dashboard-profile-settings');
     expect(await sidebar.getByRole('link', { name: 'Logout' }).getAttribute('href')).toBe('/auth/logout');
+  });
+});
+
+describe('content security policy', () => {
+  it('landing, sign-in, onboarding and the dashboard above ran with no CSP violation', () => {
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { PENDING_UPLOAD_PREFIX } from '@fanpilot/storage';
 import { fileTypeFromBuffer } from 'file-type';
 import { badRequest } from '../errors.ts';
 import type { Storage } from '../plugins/storage.ts';
@@ -15,6 +16,9 @@ export async function readPrefix(storage: Storage, key: string, bytes = 4100): P
 /**
  * Resolves a profile image URL the browser got from POST /api/objects/upload (or our /objects/ form)
  * to its storage key, checking it is the creator's own upload, present, small enough and an image.
+ * A refused upload is deleted at once. An accepted pending upload (uploads/pending/{owner}/{id}) is
+ * moved to uploads/{owner}/{id}, the key returned: what stays under uploads/pending/ is never
+ * referred to, and expires (bucket lifecycle rule, or the embedded store's sweep).
  */
 export async function verifyUploadedImage(
   storage: Storage,
@@ -33,20 +37,46 @@ export async function verifyUploadedImage(
   } else {
     key = storage.keyFromUrl(url);
   }
-  // Only the signed-in creator's own uploads: uploads/{creatorId}/…
-  if (!key?.startsWith(`uploads/${ownerId}/`) || key.includes('..')) {
+  const pendingPrefix = `${PENDING_UPLOAD_PREFIX}${ownerId}/`;
+  const pending = key?.startsWith(pendingPrefix) ?? false;
+  // Only the signed-in creator's own uploads: uploads/pending/{creatorId}/… or uploads/{creatorId}/…
+  if (!key || !(pending || key.startsWith(`uploads/${ownerId}/`)) || key.includes('..')) {
     throw badRequest('Invalid upload URL format', 'invalid_upload_url');
   }
-  const head = await storage.head(key);
-  if (!head)
+  const uploaded: string = key;
+  const accepted = pending ? `uploads/${ownerId}/${uploaded.slice(pendingPrefix.length)}` : uploaded;
+  const head = await storage.head(uploaded);
+  if (!head) {
+    // Sent twice (a double submit): the first already moved it.
+    if (pending && (await storage.head(accepted))) return accepted;
     throw badRequest('The uploaded image was not found. Please upload it again.', 'upload_not_found');
-  if (head.contentLength > maxBytes) {
-    throw badRequest(`The image is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`, 'image_too_large');
   }
-  const prefix = await readPrefix(storage, key);
+  // A refused pending upload is deleted as soon as it is checked.
+  const refuse = async (error: Error): Promise<never> => {
+    if (pending) await storage.remove(uploaded).catch(() => {});
+    throw error;
+  };
+  if (head.contentLength > maxBytes) {
+    return refuse(
+      badRequest(`The image is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`, 'image_too_large'),
+    );
+  }
+  const prefix = await readPrefix(storage, uploaded);
+  // Moved by a request sent at the same time (a double submit).
+  if (!prefix && pending && (await storage.head(accepted))) return accepted;
   const type = prefix ? await fileTypeFromBuffer(prefix) : undefined;
   if (!type || !IMAGE_TYPES.has(type.mime)) {
-    throw badRequest('The profile image must be a PNG, JPEG, GIF or WebP image.', 'not_an_image');
+    return refuse(badRequest('The profile image must be a PNG, JPEG, GIF or WebP image.', 'not_an_image'));
   }
-  return key;
+  if (pending) {
+    try {
+      await storage.copy(uploaded, accepted);
+    } catch (err) {
+      // A double submit moved it first.
+      if (await storage.head(accepted)) return accepted;
+      throw err;
+    }
+    await storage.remove(uploaded).catch(() => {});
+  }
+  return accepted;
 }

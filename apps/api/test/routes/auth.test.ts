@@ -88,7 +88,13 @@ describe('sign-in with the OpenID provider', () => {
     expect(jar.fp_oauth_popup).toBe('1');
     expect(callback.status).toBe(200);
     expect(callback.headers.get('content-type')).toContain('text/html');
-    expect(await callback.text()).toContain('window.close()');
+    const page = await callback.text();
+    // Its script is a file of ours: the Content-Security-Policy allows no inline script.
+    expect(page).toMatch(/<script src="\/auth\/popup.js" data-destination="[^"]*"><\/script>/);
+    expect(page).not.toMatch(/<script>/);
+    const script = await fetch(`${t.url}/auth/popup.js`);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await script.text()).toContain('window.close()');
     expect(setCookies(callback).fp_session).toBeTruthy();
   });
 

@@ -474,6 +474,8 @@ describe('rate limits on /api/ask', () => {
         ASK_RATE_LIMIT_PER_FAN: '3',
         ASK_RATE_LIMIT_PER_IP: '5',
         ASK_RATE_LIMIT_WINDOW_SECONDS: '60',
+        // The test plays the proxy: its X-Forwarded-For is each client's address.
+        TRUST_PROXY: '127.0.0.1',
         // Counters in Redis when it is there, as with several api instances.
         ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
       },

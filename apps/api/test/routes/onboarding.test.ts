@@ -17,13 +17,13 @@ describe('onboarding', () => {
     await t.close();
   });
 
-  it('hands a signed-in creator a short-lived pre-signed PUT under uploads/', async () => {
+  it('hands a signed-in creator a short-lived pre-signed PUT under uploads/pending/', async () => {
     const cookie = await t.signIn(identity('uma'));
     const res = await fetch(`${t.url}/api/objects/upload`, { method: 'POST', headers: { cookie } });
     expect(res.status).toBe(200);
     const { uploadURL } = (await res.json()) as { uploadURL: string };
     const url = new URL(uploadURL);
-    expect(url.pathname).toMatch(/\/uploads\/[0-9a-f-]+\/[0-9a-f-]+$/);
+    expect(url.pathname).toMatch(/\/uploads\/pending\/[0-9a-f-]+\/[0-9a-f-]+$/);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
     const put = await fetch(uploadURL, { method: 'PUT', body: PNG_1PX });
     expect(put.ok).toBe(true);

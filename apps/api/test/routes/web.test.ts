@@ -115,3 +115,43 @@ describe('fan chat pages without ?creator= (SPEC: the chat targets a fixed creat
     });
   });
 });
+
+describe('security headers on the pages the api serves (pnpm start)', () => {
+  const apps = builtApps();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ web: apps.roots });
+    await onboard(t, 'hana');
+  });
+  afterAll(async () => {
+    await t.close();
+    apps.remove();
+  });
+
+  it('sets a strict CSP, frame protection, nosniff and Referrer-Policy on every page', async () => {
+    for (const url of ['/', '/creator-signup', '/dashboard/hana', '/pwa/hana', '/mobile-chat?creator=hana']) {
+      const res = await get(t, url);
+      expect(res.statusCode, url).toBe(200);
+      const csp = String(res.headers['content-security-policy']);
+      const directives = Object.fromEntries(
+        csp.split(';').map((d) => {
+          const [name, ...values] = d.trim().split(/\s+/);
+          return [name, values];
+        }),
+      );
+      expect(directives['script-src'], url).toEqual(["'self'"]);
+      expect(directives['default-src']).toEqual(["'self'"]);
+      expect(directives['object-src']).toEqual(["'none'"]);
+      expect(directives['frame-ancestors']).toEqual(["'none'"]);
+      expect(directives['worker-src']).toEqual(["'self'"]);
+      expect(directives['manifest-src']).toEqual(["'self'"]);
+      expect(directives['img-src']).toContain(t.s3.endpoint);
+      expect(directives['connect-src']).toContain(t.s3.endpoint);
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      // The origin is http here: no HSTS.
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+});

@@ -46,11 +46,46 @@ describe('address policy', () => {
     ['::ffff:10.0.0.1', false],
     ['::ffff:127.0.0.1', false],
     ['224.0.0.1', false],
+    // IPv4-compatible, IPv4-mapped and NAT64 forms are judged as the IPv4 address they carry.
+    ['::127.0.0.1', false],
+    ['::7f00:1', false],
+    ['::a00:1', false],
+    ['::a9fe:a9fe', false],
+    ['::ffff:7f00:1', false],
+    ['::ffff:a9fe:a9fe', false],
+    ['::ffff:0:7f00:1', false],
+    ['64:ff9b::127.0.0.1', false],
+    ['64:ff9b::7f00:1', false],
+    ['64:ff9b::10.0.0.1', false],
+    ['64:ff9b::a9fe:a9fe', false],
+    ['64:ff9b:1::a00:1', false],
+    ['2002:7f00:1::1', false],
+    ['2001::1', false],
+    ['64:ff9b::93.184.216.34', true],
+    ['::ffff:93.184.216.34', true],
     ['93.184.216.34', true],
     ['2606:4700:4700::1111', true],
   ])('%s is public: %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
   });
+
+  it.each(['[::7f00:1]', '[::ffff:7f00:1]', '[64:ff9b::a00:1]', '[::127.0.0.1]'])(
+    'refuses http://%s/ before connecting',
+    async (host) => {
+      const err = await refusal(guardedFetch(`http://${host}/`, base));
+      expect(err.message).toMatch(/private or internal network/);
+    },
+  );
+
+  it.each(['::7f00:1', '::ffff:7f00:1', '64:ff9b::a00:1'])(
+    'refuses a name that resolves to %s',
+    async (address) => {
+      const err = await refusal(
+        guardedFetch('http://example.test/', { ...base, lookup: resolvesTo(address) }),
+      );
+      expect(err.message).toMatch(/private or internal network/);
+    },
+  );
 });
 
 describe('guardedFetch', () => {

@@ -50,13 +50,38 @@ export function lookupWithOverrides(overrides: Record<string, string>): Lookup |
 }
 
 /**
+ * The IPv4 address an IPv6 address carries in its last 32 bits when it is IPv4-compatible
+ * (`::/96`, e.g. `::7f00:1`) or NAT64 (`64:ff9b::/96`, RFC 6052); undefined for any other.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = address.parts;
+  const compatible = p[0] === 0 && p[1] === 0;
+  const nat64 = p[0] === 0x64 && p[1] === 0xff9b;
+  if (!(compatible || nat64) || p[2] !== 0 || p[3] !== 0 || p[4] !== 0 || p[5] !== 0) return undefined;
+  const [hi = 0, lo = 0] = [p[6], p[7]];
+  return new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+}
+
+/**
  * True only for ordinary public unicast addresses. Private, loopback, link-local (cloud metadata
  * at 169.254.169.254), carrier-grade NAT, unique-local, multicast, reserved and unspecified
- * addresses are not; IPv4-mapped IPv6 is judged as the IPv4 address it carries.
+ * addresses are not; IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`) and NAT64
+ * (`64:ff9b::a.b.c.d`) IPv6 are judged as the IPv4 address they carry. Other IPv6 ranges that
+ * tunnel IPv4 (6to4, Teredo, local-use NAT64) are not unicast to ipaddr.js and so refused.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv6') {
+    const v4 = embeddedIPv4(parsed as ipaddr.IPv6);
+    // `::` and `::1` stay unspecified and loopback.
+    if (
+      v4 &&
+      (parsed as ipaddr.IPv6).range() !== 'unspecified' &&
+      (parsed as ipaddr.IPv6).range() !== 'loopback'
+    )
+      return v4.range() === 'unicast';
+  }
   return parsed.range() === 'unicast';
 }
 

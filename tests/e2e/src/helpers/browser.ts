@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -31,4 +31,23 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   mkdirSync(screenshotDir, { recursive: true });
   // Finished animations, so a sliding menu or toast is pictured where it comes to rest.
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage, animations: 'disabled' });
+}
+
+/**
+ * Collects Content-Security-Policy violations in every page of `context` (popups and the fan app's
+ * pages included): the `securitypolicyviolation` events and Chromium's "Refused to …" console errors.
+ */
+export async function watchCsp(context: BrowserContext, into: string[] = []): Promise<string[]> {
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(
+        `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} on ${event.documentURI}`,
+      );
+    });
+  });
+  context.on('console', (message) => {
+    const text = message.text();
+    if (message.type() === 'error' && /CSP violation|Content Security Policy/.test(text)) into.push(text);
+  });
+  return into;
 }

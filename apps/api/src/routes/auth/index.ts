@@ -27,16 +27,32 @@ export interface AuthRoutesOptions {
 export const homeFor = (creator: { onboarding_complete: boolean; username: string }) =>
   creator.onboarding_complete ? `/dashboard/${encodeURIComponent(creator.username)}` : '/creator-signup';
 
-/** The popup closes itself; its opener reloads when it sees the popup gone (SPEC: checked every second). */
+const escapeAttribute = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The popup closes itself; its opener reloads when it sees the popup gone (SPEC: checked every
+ * second). The script is a file of ours (/auth/popup.js), as the Content-Security-Policy allows no
+ * inline script; it reads where to go without an opener from its data attribute.
+ */
 function popupPage(destination: string) {
-  const target = JSON.stringify(destination);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signed in</title></head>
 <body><p>Signed in. You can close this window.</p>
-<script>if (window.opener && !window.opener.closed) { window.close(); } else { location.replace(${target}); }</script>
+<script src="/auth/popup.js" data-destination="${escapeAttribute(destination)}"></script>
 </body></html>`;
 }
 
+const POPUP_SCRIPT = `(function () {
+  var script = document.currentScript;
+  var destination = (script && script.getAttribute('data-destination')) || '/';
+  if (window.opener && !window.opener.closed) { window.close(); } else { location.replace(destination); }
+})();
+`;
+
 export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
+  app.get('/auth/popup.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(POPUP_SCRIPT),
+  );
   await app.register(oauthPlugin, {
     name: 'googleOAuth2',
     scope: ['openid', 'profile', 'email'],
@@ -134,10 +150,14 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
 
       if (request.cookies[POPUP_COOKIE] === '1') {
         reply.clearCookie(POPUP_COOKIE, { path: '/' });
-        return reply
-          .type('text/html; charset=utf-8')
-          .header('cache-control', 'no-store')
-          .send(popupPage(destination));
+        return (
+          reply
+            .type('text/html; charset=utf-8')
+            .header('cache-control', 'no-store')
+            // Back from the provider's origin, the popup keeps its opener (which it closes to tell).
+            .header('cross-origin-opener-policy', 'unsafe-none')
+            .send(popupPage(destination))
+        );
       }
       return reply.redirect(destination);
     },

@@ -38,6 +38,13 @@ export async function creatorsRoutes(app: FastifyInstance) {
         PROFILE_IMAGE_MAX_BYTES_DASHBOARD,
       );
       const updated = await creatorsRepository(app.db).update(creator.id, { profile_image_key: key });
+      // The image it replaces is no one's any more.
+      const previous = creator.profile_image_key;
+      if (previous && previous !== key && previous.startsWith(`uploads/${creator.id}/`)) {
+        await app.storage.remove(previous).catch((err) => {
+          request.log.warn({ key: previous, err }, 'could not remove a replaced profile image');
+        });
+      }
       return { creator: toCreator(updated) };
     },
   );

@@ -15,11 +15,12 @@ import {
   ingestRunId,
   parseYoutubeUrl,
 } from '@fanpilot/knowledge';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, conflict, HttpError, notFound } from '../../errors.ts';
 import { assertCleanMultipart } from '../../plugins/clean-input.ts';
+import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { knowledgeRepository } from '../../repositories/knowledge.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
 import {
@@ -35,9 +36,29 @@ import {
 } from '../../services/knowledge.ts';
 import { assertOwnUploadKey } from '../uploads/index.ts';
 
+/**
+ * Re-fetches of existing sources (retry and re-sync) one creator may start per window: each one
+ * fetches a page, a whole sitemap or a video's transcript again.
+ */
+export const KNOWLEDGE_REFETCH_LIMIT = { max: 30, windowSeconds: 10 * 60 };
+
 export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: IngestEnv }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const items = () => knowledgeRepository(app.db);
+  // Counted per creator, only for calls that do start a fetch (after the checks below).
+  const refetcher = new WeakMap<FastifyRequest, string>();
+  const refetchLimit = app.limiter({
+    name: 'knowledge-refetch',
+    max: KNOWLEDGE_REFETCH_LIMIT.max,
+    windowSeconds: KNOWLEDGE_REFETCH_LIMIT.windowSeconds,
+    key: (request) => refetcher.get(request) ?? '',
+    message: (seconds) =>
+      `Too many re-syncs and retries. Please wait ${retryAfterWords(seconds)} before fetching a source again.`,
+  });
+  const countRefetch = async (request: FastifyRequest) => {
+    refetcher.set(request, (await app.requireCreator(request)).id);
+    await refetchLimit(request);
+  };
 
   r.get(
     '/api/chatbots/:id/knowledge/progress',
@@ -212,6 +233,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       if (item.status !== 'failed') {
         throw conflict('Only a failed knowledge source can be retried.', 'not_failed');
       }
+      await countRefetch(request);
       const updated = await items().requeue(item.id, ingestRunId(item.id, 'retry'), ['failed']);
       if (!updated) throw conflict('This knowledge source changed meanwhile; reload and try again.');
       await enqueueItems(app.jobs, request.log, [updated]);
@@ -230,6 +252,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       if (item.status === 'pending' || item.status === 'processing') {
         throw conflict('This knowledge source is already being processed.', 'in_progress');
       }
+      await countRefetch(request);
       const updated = await items().requeue(item.id, ingestRunId(item.id, 'resync'), [
         'completed',
         'active',
