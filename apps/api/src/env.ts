@@ -1,3 +1,4 @@
+import { answerRetryEnvShape } from '@fanpilot/knowledge/answer';
 import { z } from 'zod';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -96,6 +97,8 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  /** AI answers are retried for a time, not a count of tries (packages/knowledge answer/retry.ts). */
+  ...answerRetryEnvShape,
 });
 
 export type Env = z.infer<typeof envSchema>;
