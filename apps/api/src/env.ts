@@ -1,3 +1,4 @@
+import { answerRetryEnvShape } from '@fanpilot/knowledge/answer';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
@@ -136,6 +137,8 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  /** AI answers are retried for a time, not a count of tries (packages/knowledge answer/retry.ts). */
+  ...answerRetryEnvShape,
 });
 
 export type Env = z.infer<typeof envSchema>;

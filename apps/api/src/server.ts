@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, migrateToLatest } from '@fanpilot/db';
-import { createJobRunner } from '@fanpilot/jobs';
+import { createJobRunner, logRedisConnection } from '@fanpilot/jobs';
 import {
   createIngestHandler,
   enqueueIngest,
@@ -9,6 +9,7 @@ import {
   loadIngestEnv,
   startSweeper,
 } from '@fanpilot/knowledge';
+import { answerRetryPolicy } from '@fanpilot/knowledge/answer';
 import { createStorage } from '@fanpilot/storage';
 import { buildApp, defaultWebRoots } from './app.ts';
 import { startAnswering } from './background.ts';
@@ -52,8 +53,10 @@ async function main() {
   const jobs = createJobRunner({
     redisUrl: env.REDIS_URL,
     prefix: env.JOBS_PREFIX,
+    retry: answerRetryPolicy(env),
     onError: (queue, error, _data, final) =>
       app.log[final ? 'error' : 'warn']({ queue, reason: error.message, final }, 'job failed'),
+    onConnection: (event) => logRedisConnection(app.log, event),
   });
   const app = await buildApp({ config, db, storage, jobs, web: defaultWebRoots(), ingest: ingestEnv });
 

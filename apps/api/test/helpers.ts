@@ -102,6 +102,8 @@ export interface TestAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Shorter connection timeouts than the server's (slow-client tests). */
   timeouts?: AppDeps['timeouts'];
+  /** The api reaches the test database through this address instead (a proxy the test controls). */
+  databaseUrlVia?: (url: string) => Promise<string>;
 }
 
 /**
@@ -148,7 +150,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   const baseUrl = process.env.TEST_DATABASE_URL;
   const fresh = baseUrl ? await createTestDatabase(baseUrl) : undefined;
-  const db = createDb(fresh ? { databaseUrl: fresh.url, poolSize: 5 } : { dataDir: 'memory://' });
+  const dbUrl = fresh && options.databaseUrlVia ? await options.databaseUrlVia(fresh.url) : fresh?.url;
+  const db = createDb(dbUrl ? { databaseUrl: dbUrl, poolSize: 5 } : { dataDir: 'memory://' });
   await migrateToLatest(db.db);
   const storage = await createStorage(config.s3);
   const redisUrl = options.redisUrl ?? (options.redisPrefix ? process.env.TEST_REDIS_URL : undefined);

@@ -1,4 +1,5 @@
 import { type IngestEnv, ingestEnvSchema } from '@fanpilot/knowledge';
+import { answerRetryEnvShape } from '@fanpilot/knowledge/answer';
 import { z } from 'zod';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -69,6 +70,8 @@ export const workerEnvSchema = z.object({
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  /** AI answers are retried for a time, not a count of tries (packages/knowledge answer/retry.ts). */
+  ...answerRetryEnvShape,
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema> & { ingest: IngestEnv };

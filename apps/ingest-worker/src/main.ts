@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, migrateToLatest } from '@fanpilot/db';
-import { createJobRunner } from '@fanpilot/jobs';
+import { createJobRunner, logRedisConnection } from '@fanpilot/jobs';
 import { createIngestHandler, enqueueIngest, startSweeper } from '@fanpilot/knowledge';
-import { startAnswerSweep } from '@fanpilot/knowledge/answer';
+import { answerRetryPolicy, startAnswerSweep } from '@fanpilot/knowledge/answer';
 import { createStorage } from '@fanpilot/storage';
 import { sql } from 'kysely';
 import { answerHandlers } from './answer.ts';
@@ -40,8 +40,10 @@ async function main() {
     prefix: env.JOBS_PREFIX,
     attempts: env.JOBS_ATTEMPTS,
     backoffMs: env.JOBS_BACKOFF_MS,
+    retry: answerRetryPolicy(env),
     onError: (queue, error, data, final) =>
       log[final ? 'error' : 'warn']({ queue, reason: error.message, data, final }, 'job failed'),
+    onConnection: (event) => logRedisConnection(log, event),
   });
   const ingest = createIngestHandler({
     db: db.db,

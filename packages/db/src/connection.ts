@@ -30,9 +30,20 @@ export function createDb(options: DbOptions): DbHandle {
   let kind: DbHandle['kind'];
   if (options.databaseUrl) {
     kind = 'postgres';
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // A database that does not answer fails a request within 5 s (503) rather than holding it.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+    });
     // An idle client's error (server restart) must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    // A client whose connection drops while checked out (between two queries of a transaction)
+    // emits 'error' with nobody listening, which would end the process; its next query fails
+    // instead, the request answers 503, and the pool drops the client on release.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     kind = 'pglite';

@@ -16,7 +16,43 @@ export interface EnqueueOptions {
    * added. A job without one runs before every prioritised job (as in BullMQ).
    */
   priority?: number;
+  /**
+   * Re-adds a job whose id is held by a job that failed for good (kept for inspection), instead of
+   * doing nothing. The sweeps use it to give a question whose tries ran out another chance.
+   */
+  replaceFailed?: boolean;
 }
+
+/**
+ * How a queue's jobs are retried: exponential backoff from `backoffMs`, each wait at most
+ * `maxBackoffMs`, tries spread over `retryForMs` in all (a budget in time, not in tries).
+ */
+export interface RetryPolicy {
+  backoffMs: number;
+  maxBackoffMs: number;
+  retryForMs: number;
+}
+
+/** The wait before try `attempt + 1`, after try `attempt` failed. */
+export function retryDelay(policy: Pick<RetryPolicy, 'backoffMs' | 'maxBackoffMs'>, attempt: number): number {
+  return Math.min(policy.maxBackoffMs, policy.backoffMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/** How many tries fit in the policy's time budget (the waits between them add up to at most it). */
+export function attemptsWithin(policy: RetryPolicy): number {
+  let waited = 0;
+  let attempt = 1;
+  while (attempt < 10_000) {
+    const next = retryDelay(policy, attempt);
+    if (waited + next > policy.retryForMs) break;
+    waited += next;
+    attempt++;
+  }
+  return attempt;
+}
+
+/** An enqueue that Redis has not taken within this long fails (the caller's write is already stored). */
+export const DEFAULT_ENQUEUE_TIMEOUT_MS = 1500;
 
 /** BullMQ's largest priority (2^21 - 1); larger ones are clamped to it. */
 export const PRIORITY_MAX = 2 ** 21 - 1;
@@ -46,7 +82,69 @@ export interface JobRunnerOptions {
   backoffMs?: number;
   /** Prefix for BullMQ keys (tests isolate themselves with it). */
   prefix?: string;
+  /** Per queue: retries budgeted in time, instead of `attempts` tries `backoffMs` apart. */
+  retry?: Record<string, RetryPolicy>;
+  /** How long an enqueue may wait on Redis before it fails (1.5 s). */
+  enqueueTimeoutMs?: number;
   onError?: (queue: string, error: Error, data: unknown, final: boolean) => void;
+  /**
+   * Redis connection trouble (refused, reset, timed out), kept apart from job failures: called with
+   * `down` once when an outage starts, and `up` with its length and how many errors it raised.
+   */
+  onConnection?: (event: ConnectionEvent) => void;
+}
+
+export type ConnectionEvent =
+  | { state: 'down'; error: Error }
+  | { state: 'up'; downForMs: number; errors: number };
+
+/** Whether an error is Redis being unreachable rather than a job failing. */
+export function isConnectionError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: string }).code;
+  if (
+    code &&
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'].includes(
+      code,
+    )
+  )
+    return true;
+  return /Connection is closed|Stream isn't writeable|enableOfflineQueue|connect ETIMEDOUT|Command timed out|did not take the job/i.test(
+    err.message,
+  );
+}
+
+/** Tracks one outage at a time, so an outage is reported once, not once per command. */
+function connectionWatch(onConnection: JobRunnerOptions['onConnection']) {
+  let downSince: number | null = null;
+  let errors = 0;
+  return {
+    failed(error: Error) {
+      errors++;
+      if (downSince === null) {
+        downSince = Date.now();
+        onConnection?.({ state: 'down', error });
+      }
+    },
+    ok() {
+      if (downSince === null) return;
+      const downForMs = Date.now() - downSince;
+      const count = errors;
+      downSince = null;
+      errors = 0;
+      onConnection?.({ state: 'up', downForMs, errors: count });
+    },
+  };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not take the job within ${ms} ms (${what})`)), ms);
+  });
+  // The late result of a timed-out call is of no interest (a job id makes a late add harmless).
+  work.catch(() => {});
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
@@ -71,32 +169,61 @@ const safeId = (id: string) => id.replace(/:/g, '_');
 
 function redisRunner(url: string, options: JobRunnerOptions): JobRunner {
   const connection = connectionFrom(url);
+  // Producers fail fast: with Redis down a command is refused at once instead of waiting in
+  // ioredis's offline queue for the whole outage; the caller has stored its write, and the sweeps
+  // queue it once Redis is back. (Workers keep BullMQ's `maxRetriesPerRequest: null`.)
+  const producer: ConnectionOptions = { ...connection, enableOfflineQueue: false, maxRetriesPerRequest: 1 };
   const prefix = options.prefix ?? 'fanpilot';
   const attempts = options.attempts ?? 5;
   const backoffMs = options.backoffMs ?? 2000;
+  const enqueueTimeoutMs = options.enqueueTimeoutMs ?? DEFAULT_ENQUEUE_TIMEOUT_MS;
+  const watch = connectionWatch(options.onConnection);
   const queues = new Map<string, Queue>();
   const workers: Worker[] = [];
   const queue = (name: string) => {
     let q = queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection, prefix });
-      q.on('error', () => {});
+      q = new Queue(name, { connection: producer, prefix });
+      q.on('error', (err) => {
+        if (isConnectionError(err)) watch.failed(err);
+      });
       queues.set(name, q);
     }
     return q;
+  };
+  /** A producer call that fails within `enqueueTimeoutMs` and keeps the outage count. */
+  const produce = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await withTimeout(call(), enqueueTimeoutMs, what);
+      watch.ok();
+      return result;
+    } catch (err) {
+      if (isConnectionError(err)) watch.failed(err as Error);
+      throw err;
+    }
   };
 
   return {
     mode: 'redis',
     async enqueue(name, data, opts = {}) {
-      await queue(name).add(name, data, {
-        ...(opts.jobId ? { jobId: safeId(opts.jobId) } : {}),
-        ...(opts.delayMs ? { delay: opts.delayMs } : {}),
-        ...(priorityOf(opts.priority) ? { priority: priorityOf(opts.priority) } : {}),
-        attempts: opts.attempts ?? attempts,
-        backoff: { type: 'exponential', delay: backoffMs },
-        removeOnComplete: true,
-        removeOnFail: { count: 1000 },
+      const policy = options.retry?.[name];
+      await produce(name, async () => {
+        const q = queue(name);
+        if (opts.jobId && opts.replaceFailed) {
+          const held = await q.getJob(safeId(opts.jobId));
+          if (held && (await held.isFailed())) await held.remove();
+        }
+        await q.add(name, data, {
+          ...(opts.jobId ? { jobId: safeId(opts.jobId) } : {}),
+          ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+          ...(priorityOf(opts.priority) ? { priority: priorityOf(opts.priority) } : {}),
+          attempts: opts.attempts ?? (policy ? attemptsWithin(policy) : attempts),
+          backoff: policy
+            ? { type: 'capped', delay: policy.backoffMs }
+            : { type: 'exponential', delay: backoffMs },
+          removeOnComplete: true,
+          removeOnFail: { count: 1000 },
+        });
       });
     },
     work(handlers, opts = {}) {
@@ -114,9 +241,20 @@ function redisRunner(url: string, options: JobRunnerOptions): JobRunner {
             lockDuration: 60_000,
             stalledInterval: 30_000,
             maxStalledCount: 3,
+            settings: {
+              backoffStrategy: (attemptsMade: number) => {
+                const policy = options.retry?.[name];
+                return policy ? retryDelay(policy, attemptsMade) : backoffMs * 2 ** (attemptsMade - 1);
+              },
+            },
           },
         );
-        worker.on('error', (err) => options.onError?.(name, err, undefined, false));
+        // Redis being away is an outage, reported once (onConnection), not a job failing.
+        worker.on('error', (err) => {
+          if (isConnectionError(err)) watch.failed(err);
+          else options.onError?.(name, err, undefined, false);
+        });
+        worker.on('ready', () => watch.ok());
         worker.on('failed', (job, err) => {
           const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1);
           options.onError?.(name, err, job?.data, final);
@@ -125,12 +263,14 @@ function redisRunner(url: string, options: JobRunnerOptions): JobRunner {
       }
     },
     async pending(name) {
-      const counts = await queue(name).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+      const counts = await produce(name, () =>
+        queue(name).getJobCounts('waiting', 'active', 'delayed', 'prioritized'),
+      );
       return Object.values(counts).reduce((a, b) => a + b, 0);
     },
     async ping() {
       // A real round trip to Redis, not just a connected socket.
-      await queue('health').getJobCounts('waiting');
+      await produce('health', () => queue('health').getJobCounts('waiting'));
     },
     async close() {
       await Promise.all(workers.map((w) => w.close()));
@@ -182,6 +322,7 @@ function inProcessRunner(options: JobRunnerOptions): JobRunner {
           const error = err instanceof Error ? err : new Error(String(err));
           const final = job.attempt >= job.maxAttempts || closed;
           options.onError?.(name, error, job.data, final);
+          const policy = options.retry?.[name];
           if (final) {
             if (job.jobId) known.delete(`${name}/${job.jobId}`);
           } else {
@@ -191,7 +332,7 @@ function inProcessRunner(options: JobRunnerOptions): JobRunner {
                 place(list, { ...job, attempt: job.attempt + 1 });
                 drain(name);
               },
-              backoffMs * 2 ** (job.attempt - 1),
+              policy ? retryDelay(policy, job.attempt) : backoffMs * 2 ** (job.attempt - 1),
             );
             timers.add(timer);
           }
@@ -218,7 +359,8 @@ function inProcessRunner(options: JobRunnerOptions): JobRunner {
         data,
         jobId: opts.jobId,
         attempt: 1,
-        maxAttempts: opts.attempts ?? attempts,
+        maxAttempts:
+          opts.attempts ?? (options.retry?.[name] ? attemptsWithin(options.retry[name]!) : attempts),
         priority: priorityOf(opts.priority),
       };
       const list = waiting.get(name) ?? [];
@@ -253,4 +395,22 @@ function inProcessRunner(options: JobRunnerOptions): JobRunner {
       await Promise.allSettled([...running]);
     },
   };
+}
+
+/** Logs an outage once when it starts and once when Redis is back, with how many errors it raised. */
+export function logRedisConnection(
+  log: { error: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void },
+  event: ConnectionEvent,
+): void {
+  if (event.state === 'down') {
+    log.error(
+      { reason: event.error.message },
+      'Redis connection lost: jobs are stored and queued when it is back',
+    );
+  } else {
+    log.info(
+      { downForMs: event.downForMs, errors: event.errors },
+      `Redis connection back after ${Math.round(event.downForMs / 1000)} s (${event.errors} connection errors)`,
+    );
+  }
 }

@@ -32,12 +32,33 @@ export const rateLimitPlugin = fp(
   async (app: FastifyInstance, opts: { redisUrl?: string | undefined; nameSpace?: string }) => {
     let redis: Redis | undefined;
     if (opts.redisUrl) {
+      // Fails fast with Redis down (a counter that cannot be read lets the request through, below)
+      // rather than holding requests in ioredis's offline queue.
       redis = new Redis(opts.redisUrl, {
         maxRetriesPerRequest: 1,
-        enableOfflineQueue: true,
+        enableOfflineQueue: false,
+        connectTimeout: 1000,
         lazyConnect: false,
       });
-      redis.on('error', (err) => app.log.warn({ reason: err.message }, 'rate-limit redis error'));
+      // One line when an outage starts and one when it ends, not one per reconnection attempt.
+      let downSince: number | null = null;
+      let errors = 0;
+      redis.on('error', (err) => {
+        errors++;
+        if (downSince !== null) return;
+        downSince = Date.now();
+        app.log.warn(
+          { reason: err.message },
+          'rate-limit Redis connection lost: limits are skipped until it is back',
+        );
+      });
+      redis.on('ready', () => {
+        if (downSince === null) return;
+        const downForMs = Date.now() - downSince;
+        app.log.info({ downForMs, errors }, 'rate-limit Redis connection back');
+        downSince = null;
+        errors = 0;
+      });
       app.addHook('onClose', async () => {
         await redis?.quit().catch(() => redis?.disconnect());
       });

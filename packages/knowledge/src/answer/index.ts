@@ -4,3 +4,4 @@ export * from './models.ts';
 export * from './offline.ts';
 export * from './prompt.ts';
 export * from './recover.ts';
+export * from './retry.ts';

@@ -6,7 +6,11 @@ import { aiAllowance, startOfUtcDay } from './credits.ts';
 
 /** The part of a job runner that enqueues (packages/jobs' JobRunner has it). */
 export interface AnswerQueue {
-  enqueue: (queue: string, data: object, options?: { jobId?: string; priority?: number }) => Promise<void>;
+  enqueue: (
+    queue: string,
+    data: object,
+    options?: { jobId?: string; priority?: number; replaceFailed?: boolean },
+  ) => Promise<void>;
 }
 
 /** Only a creator's questions of the last hour count towards the queue position of their next one. */
@@ -63,11 +67,16 @@ export async function enqueueAnswer(
   jobs: AnswerQueue,
   messageId: string,
   priority?: number,
+  options: { replaceFailed?: boolean } = {},
 ): Promise<void> {
   await jobs.enqueue(
     ANSWER_QUEUE,
     { messageId },
-    { jobId: answerJobId(messageId), priority: priority ?? (await answerPriority(db, messageId)) },
+    {
+      jobId: answerJobId(messageId),
+      priority: priority ?? (await answerPriority(db, messageId)),
+      ...(options.replaceFailed ? { replaceFailed: true } : {}),
+    },
   );
 }
 
@@ -78,6 +87,8 @@ export interface AwaitingOptions {
   olderThanMs?: number;
   /** Only questions asked at most this long ago. */
   newerThanMs?: number;
+  /** Also re-queue a question whose last job failed for good (its tries ran out). */
+  replaceFailed?: boolean;
 }
 
 /**
@@ -137,7 +148,9 @@ export async function requeueAwaitingAnswers(
   options: AwaitingOptions = {},
 ): Promise<number> {
   const questions = await awaitingAi(db, options);
-  for (const q of questions) await enqueueAnswer(db, jobs, q.id, q.priority);
+  for (const q of questions) {
+    await enqueueAnswer(db, jobs, q.id, q.priority, { replaceFailed: options.replaceFailed ?? false });
+  }
   return questions.length;
 }
 
@@ -154,9 +167,10 @@ export interface AnswerSweepOptions {
 
 /**
  * Now and then hands the AI any question that is still waiting for it: one an api stored but did
- * not enqueue because it stopped in between. Job ids make it harmless: a question whose job waits,
- * runs or failed for good (failed jobs are kept) is not queued again, and the handler answers a
- * question at most once. Returns a stop function.
+ * not enqueue (it stopped in between, or Redis was down), and one whose tries ran out while the
+ * model was failing, once a sweep comes round (the failed job is replaced). Job ids make it harmless:
+ * a question whose job waits or runs is not queued twice, and the handler answers a question at most
+ * once and charges it once. Returns a stop function.
  */
 export function startAnswerSweep(
   db: Kysely<Database>,
@@ -170,6 +184,7 @@ export function startAnswerSweep(
         olderThanMs: options.minAgeMs ?? 30_000,
         newerThanMs: options.maxAgeMs ?? 3_600_000,
         limit: 500,
+        replaceFailed: true,
       });
       if (n > 0) options.onRequeued?.(n);
     },

@@ -337,12 +337,39 @@ describe('ingest handler (PGlite, loopback sites)', () => {
         enqueued.push([itemId, run]);
       },
     });
-    expect(result).toEqual({ requeued: 1, failed: 1 });
+    expect(result).toEqual({ requeued: 1, failed: 1, waitingRequeued: 0 });
     expect(enqueued).toEqual([[stuck, expect.stringMatching(new RegExp(`^${stuck}-sweep-`))]]);
     expect(await item(stuck)).toMatchObject({ status: 'pending', job_run: enqueued[0]![1] });
     expect(await item(spent)).toMatchObject({ status: 'failed', error: STUCK_REASON });
     // The re-queued run completes it.
     await ingest({ knowledgeItemId: stuck, run: enqueued[0]![1] }, ctx);
     expect((await item(stuck)).status).toBe('completed');
+  });
+
+  it('queues a pending item that was never queued again within a sweep, under its own run', async () => {
+    // Stored while Redis was down: pending, its job never added, 40 s ago.
+    const lost = await addItem({ type: 'url', url: local('/guide') });
+    const fresh = await addItem({ type: 'url', url: local('/guide') });
+    await h.db
+      .updateTable('knowledge_items')
+      .set({ updated_at: new Date(Date.now() - 40_000) })
+      .where('id', '=', lost)
+      .execute();
+    const enqueued: [string, string][] = [];
+    const result = await sweepStuckItems(h.db, {
+      stuckAfterMs: 10 * 60_000,
+      maxAttempts: 5,
+      enqueue: async (itemId, run) => {
+        enqueued.push([itemId, run]);
+      },
+    });
+    // Not the 10-minute stuck threshold: the 30-second pending one. The fresh item is left alone.
+    expect(result).toEqual({ requeued: 0, failed: 0, waitingRequeued: 1 });
+    const run = (await item(lost)).job_run ?? lost;
+    expect(enqueued).toEqual([[lost, run]]);
+    expect((await item(lost)).status).toBe('pending');
+    expect(enqueued.some(([id]) => id === fresh)).toBe(false);
+    await ingest({ knowledgeItemId: lost, run }, ctx);
+    expect((await item(lost)).status).toBe('completed');
   });
 });

@@ -193,8 +193,13 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
           await enqueueAnswer(app.db, app.jobs, stored.messageId);
           aiWillAnswer = true;
         } catch (err) {
-          // The question is stored and pending; recovery on start hands it to the AI later.
-          request.log.error({ err, messageId: stored.messageId }, 'could not enqueue the answer job');
+          // Redis is away: the question is stored and pending, and the answer sweep hands it to the
+          // AI within a minute of Redis coming back. The fan hears the normal answer, at once.
+          aiWillAnswer = true;
+          request.log.warn(
+            { reason: err instanceof Error ? err.message : String(err), messageId: stored.messageId },
+            'answer job not queued; the sweep will queue it',
+          );
         }
       }
       const view = await messages.findView(stored.messageId);
