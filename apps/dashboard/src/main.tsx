@@ -1,3 +1,4 @@
+import './zod-without-eval.ts';
 import { Toaster } from '@fanpilot/ui';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
