@@ -27,6 +27,7 @@ export function toMessage(m: MessageView): Message {
     replyTo: m.replyTo,
     ...(m.sources?.length ? { sources: m.sources } : {}),
     fileAttachment: m.attachment,
+    ...(m.handedToCreator ? { handedToCreator: true as const } : {}),
   };
 }
 
@@ -43,6 +44,7 @@ export function toFanChatMessage(m: MessageView): FanChatMessage {
     replyTo: m.replyTo,
     ...(m.sources?.length ? { sources: m.sources } : {}),
     ...(m.attachment ? { fileAttachment: m.attachment } : {}),
+    ...(m.handedToCreator ? { handedToCreator: true as const } : {}),
   };
 }
 

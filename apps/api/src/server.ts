@@ -9,7 +9,7 @@ import {
   loadIngestEnv,
   startSweeper,
 } from '@fanpilot/knowledge';
-import { answerRetryPolicy } from '@fanpilot/knowledge/answer';
+import { answerRetryPolicy, handOverOnFinalFailure } from '@fanpilot/knowledge/answer';
 import { createStorage } from '@fanpilot/storage';
 import { buildApp, defaultWebRoots } from './app.ts';
 import { startAnswering } from './background.ts';
@@ -54,11 +54,14 @@ async function main() {
     redisUrl: env.REDIS_URL,
     prefix: env.JOBS_PREFIX,
     retry: answerRetryPolicy(env),
-    onError: (queue, error, _data, final) =>
-      app.log[final ? 'error' : 'warn']({ queue, reason: error.message, final }, 'job failed'),
+    onError: (queue, error, data, final) => {
+      app.log[final ? 'error' : 'warn']({ queue, reason: error.message, final }, 'job failed');
+      handOver(queue, data, final);
+    },
     onConnection: (event) => logRedisConnection(app.log, event),
   });
   const app = await buildApp({ config, db, storage, jobs, web: defaultWebRoots(), ingest: ingestEnv });
+  const handOver = handOverOnFinalFailure(db.db, app.log);
 
   // Without Redis the knowledge jobs run here; with it, apps/ingest-worker consumes them.
   let stopIngest = async () => {};

@@ -21,6 +21,8 @@ export const texts = {
   conversation: 'Conversation',
   emptyConversation: (name: string) => `Say hello to ${name}. Your messages and the answers appear here.`,
   you: 'You',
+  /** Under a question the AI gave up on (the model kept failing): the creator has it now. */
+  willAnswerPersonally: (name: string) => `${name} will answer personally.`,
   aiLabel: 'AI Coach',
   aiLabelLong: (name: string) => `AI Coach for ${name}`,
   attachment: 'Attachment',

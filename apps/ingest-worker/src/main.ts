@@ -4,7 +4,7 @@ import { INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { createJobRunner, logRedisConnection } from '@fanpilot/jobs';
 import { createIngestHandler, enqueueIngest, startSweeper } from '@fanpilot/knowledge';
-import { answerRetryPolicy, startAnswerSweep } from '@fanpilot/knowledge/answer';
+import { answerRetryPolicy, handOverOnFinalFailure, startAnswerSweep } from '@fanpilot/knowledge/answer';
 import { createStorage } from '@fanpilot/storage';
 import { sql } from 'kysely';
 import { answerHandlers } from './answer.ts';
@@ -35,14 +35,17 @@ async function main() {
     secretAccessKey: env.S3_SECRET_ACCESS_KEY,
     forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
   });
+  const handOver = handOverOnFinalFailure(db.db, log);
   const jobs = createJobRunner({
     redisUrl: env.REDIS_URL,
     prefix: env.JOBS_PREFIX,
     attempts: env.JOBS_ATTEMPTS,
     backoffMs: env.JOBS_BACKOFF_MS,
     retry: answerRetryPolicy(env),
-    onError: (queue, error, data, final) =>
-      log[final ? 'error' : 'warn']({ queue, reason: error.message, data, final }, 'job failed'),
+    onError: (queue, error, data, final) => {
+      log[final ? 'error' : 'warn']({ queue, reason: error.message, data, final }, 'job failed');
+      handOver(queue, data, final);
+    },
     onConnection: (event) => logRedisConnection(log, event),
   });
   const ingest = createIngestHandler({

@@ -42,6 +42,11 @@ export const messageSchema = z.object({
   replyTo: z.string().nullable(),
   sources: z.array(messageSourceSchema).optional(),
   fileAttachment: fileAttachmentSchema.nullable().optional(),
+  /**
+   * Set on a pending fan question the AI gave up on (the model kept failing for its whole retry
+   * budget): the creator will answer it personally.
+   */
+  handedToCreator: z.literal(true).optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 
@@ -56,6 +61,7 @@ export const fanChatMessageSchema = messageSchema.pick({
   replyTo: true,
   sources: true,
   fileAttachment: true,
+  handedToCreator: true,
 });
 export type FanChatMessage = z.infer<typeof fanChatMessageSchema>;
 

@@ -6,6 +6,7 @@ import * as ingest from './migrations/2026-11-22T02-00_ingest.ts';
 import * as askIdempotency from './migrations/2026-11-22T03-00_ask_idempotency.ts';
 import * as fanTransfer from './migrations/2026-11-22T10-00_fan_transfer.ts';
 import * as aiBudget from './migrations/2026-11-22T10-10_ai_budget.ts';
+import * as aiHandedOver from './migrations/2026-11-22T12-30_ai_handed_over.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T03-00_ask_idempotency': askIdempotency,
   '2026-11-22T10-00_fan_transfer': fanTransfer,
   '2026-11-22T10-10_ai_budget': aiBudget,
+  '2026-11-22T12-30_ai_handed_over': aiHandedOver,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

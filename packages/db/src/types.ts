@@ -114,6 +114,8 @@ export interface MessagesTable {
   answered_at: Date | string | null;
   /** The Idempotency-Key of the POST /api/ask that stored this fan message; unique per fan while set. */
   client_key: string | null;
+  /** When the AI gave up on this fan question (its retry budget ran out); the creator answers it. */
+  ai_handed_over_at: Date | string | null;
 }
 
 export interface FileAttachmentsTable {

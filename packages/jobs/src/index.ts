@@ -320,10 +320,12 @@ function inProcessRunner(options: JobRunnerOptions): JobRunner {
           if (job.jobId) known.delete(`${name}/${job.jobId}`);
         } catch (err) {
           const error = err instanceof Error ? err : new Error(String(err));
-          const final = job.attempt >= job.maxAttempts || closed;
+          // Final only when the tries ran out; a runner closing just stops retrying here (the
+          // start-up requeue of the next process picks the work up).
+          const final = job.attempt >= job.maxAttempts;
           options.onError?.(name, error, job.data, final);
           const policy = options.retry?.[name];
-          if (final) {
+          if (final || closed) {
             if (job.jobId) known.delete(`${name}/${job.jobId}`);
           } else {
             const timer = setTimeout(

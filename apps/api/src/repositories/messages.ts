@@ -14,6 +14,8 @@ export interface MessageView {
   fanName: string | null;
   sources: MessageSource[] | null;
   createdAt: Date;
+  /** The AI gave up on this pending question; the creator answers it. */
+  handedToCreator: boolean;
   fanKey: string | null;
   attachment: {
     id: string;
@@ -37,6 +39,7 @@ function views(db: Db) {
       'm.fan_name',
       'm.sources',
       'm.created_at',
+      'm.ai_handed_over_at',
       'm.creator_id',
       'f.fan_key',
       'a.id as attachment_id',
@@ -58,6 +61,7 @@ function toView(r: ViewRow): MessageView {
     fanName: r.fan_name,
     sources: r.sources,
     createdAt: new Date(r.created_at),
+    handedToCreator: r.ai_handed_over_at !== null && r.status === 'pending',
     fanKey: r.fan_key,
     attachment:
       r.attachment_id && r.file_type && r.original_filename !== null && r.file_size !== null

@@ -25,7 +25,10 @@ function toBubbles(history: FanChatMessage[], locals: LocalMessage[], creatorNam
       ? { name: message.fileAttachment.originalFilename, size: message.fileAttachment.fileSize }
       : undefined;
     const base = { key: `m-${message.id}`, text: message.message, time: message.created_at, attachment };
-    if (message.from === 'fan') return { ...base, side: 'fan', sender: texts.you, kind: 'fan' };
+    if (message.from === 'fan') {
+      const note = message.handedToCreator ? texts.willAnswerPersonally(creatorName) : undefined;
+      return { ...base, side: 'fan', sender: texts.you, kind: 'fan', note };
+    }
     if (message.from === 'Creatorai') return { ...base, side: 'reply', sender: texts.aiLabel, kind: 'ai' };
     return { ...base, side: 'reply', sender: creatorName, kind: 'creator' };
   });

@@ -1,4 +1,4 @@
-import { ANSWER_QUEUE, answerJobId, CREDITS_PER_AI_ANSWER } from '@fanpilot/contracts';
+import { ANSWER_QUEUE, answerJobId, answerJobSchema, CREDITS_PER_AI_ANSWER } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
 import { runEvery } from '../periodic.ts';
@@ -129,7 +129,7 @@ async function awaitingAi(
       select m.id, row_number() over (partition by m.creator_id order by m.id) as priority, a.room
       from messages m
       join allowance a on a.creator_id = m.creator_id
-      where m.sender = 'fan' and m.status = 'pending'
+      where m.sender = 'fan' and m.status = 'pending' and m.ai_handed_over_at is null
         ${options.olderThanMs !== undefined ? sql`and m.created_at <= ${new Date(now - options.olderThanMs)}` : none}
         ${options.newerThanMs !== undefined ? sql`and m.created_at >= ${new Date(now - options.newerThanMs)}` : none}
     )
@@ -190,4 +190,48 @@ export function startAnswerSweep(
     },
     { onError: options.onError },
   );
+}
+
+/**
+ * The AI's tries at a question ran out (the model kept failing for the whole retry budget): from now
+ * on the question is the creator's. It stays pending in their dashboard, the fan's chat says the
+ * creator will answer personally, and no sweep hands it to the AI again. Returns whether it was
+ * still pending (an answer that landed meanwhile wins).
+ */
+export async function handOverToCreator(db: Kysely<Database>, messageId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('messages')
+    .set({ ai_handed_over_at: new Date() })
+    .where('id', '=', messageId)
+    .where('sender', '=', 'fan')
+    .where('status', '=', 'pending')
+    .where('ai_handed_over_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * The job runner's `onError` part for answer jobs: a failure that was the last try hands the
+ * question over to the creator. Other queues and non-final failures are left alone.
+ */
+export function handOverOnFinalFailure(
+  db: Kysely<Database>,
+  log: { warn: (obj: object, msg: string) => void },
+) {
+  return (queue: string, data: unknown, final: boolean): void => {
+    if (queue !== ANSWER_QUEUE || !final) return;
+    const parsed = answerJobSchema.safeParse(data);
+    if (!parsed.success) return;
+    handOverToCreator(db, parsed.data.messageId).then(
+      (handed) => {
+        if (handed)
+          log.warn(
+            { messageId: parsed.data.messageId },
+            'the AI gave up on a question; the creator answers it',
+          );
+      },
+      (err: unknown) =>
+        log.warn({ err, messageId: parsed.data.messageId }, 'could not hand a question over to the creator'),
+    );
+  };
 }
