@@ -13,4 +13,5 @@ export * from './ingest/sitemap.ts';
 export * from './ingest/store.ts';
 export * from './ingest/sweeper.ts';
 export * from './ingest/youtube.ts';
+export * from './periodic.ts';
 export * from './retrieve.ts';

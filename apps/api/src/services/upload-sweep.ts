@@ -1,4 +1,5 @@
 import type { Database } from '@fanpilot/db';
+import { runEvery } from '@fanpilot/knowledge';
 import { PENDING_UPLOAD_PREFIX } from '@fanpilot/storage';
 import type { Kysely } from 'kysely';
 import type { Storage } from '../plugins/storage.ts';
@@ -49,20 +50,11 @@ export function startUploadSweep(
   onError: (err: unknown) => void,
   intervalMs = UPLOAD_SWEEP_INTERVAL_MS,
 ): () => void {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return runEvery(
+    intervalMs,
+    async () => {
       await sweepUnusedUploads(db, storage);
-    } catch (err) {
-      onError(err);
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
+    },
+    { now: true, onError },
+  );
 }
