@@ -1,51 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, FanBrowser, freePort, json, onboard, sent, startTestApp, type TestApp } from '../helpers.ts';
-
-/** A TCP proxy in front of PostgreSQL that the test can make refuse every connection. */
-async function pgProxy(target: URL) {
-  const targetPort = Number(target.port || 5432);
-  const targetHost = target.hostname;
-  const port = await freePort();
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      if (server?.listening) return resolve();
-      server = createServer((client) => {
-        const upstream = tcpConnect(targetPort, targetHost);
-        sockets.add(client).add(upstream);
-        const drop = () => {
-          client.destroy();
-          upstream.destroy();
-          sockets.delete(client);
-          sockets.delete(upstream);
-        };
-        client.on('error', drop).on('close', drop);
-        upstream.on('error', drop).on('close', drop);
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(port, '127.0.0.1', () => resolve());
-    });
-  await listen();
-  return {
-    port,
-    /** PostgreSQL "goes down": open connections are cut, new ones refused. */
-    async refuse() {
-      await new Promise<void>((resolve) => {
-        server?.close(() => resolve());
-        for (const s of sockets) s.destroy();
-        sockets.clear();
-      });
-    },
-    restore: listen,
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
-    },
-  };
-}
+import { call, FanBrowser, json, onboard, sent, startTestApp, type TestApp } from '../helpers.ts';
+import { hasRedisServer, ownRedis, pgProxy } from '../support/faults.ts';
 
 const baseUrl = process.env.TEST_DATABASE_URL;
 
@@ -57,11 +12,8 @@ describe.runIf(baseUrl)('PostgreSQL refusing connections', () => {
   beforeAll(async () => {
     t = await startTestApp({
       databaseUrlVia: async (url) => {
-        const target = new URL(url);
-        proxy = await pgProxy(target);
-        target.hostname = '127.0.0.1';
-        target.port = String(proxy.port);
-        return target.toString();
+        proxy = await pgProxy(new URL(url));
+        return proxy.urlFor(url);
       },
     });
     cookie = await onboard(t, 'pia');
@@ -125,37 +77,18 @@ describe.runIf(baseUrl)('PostgreSQL refusing connections', () => {
   }, 60_000);
 });
 
-const hasRedisServer = await new Promise<boolean>((resolve) => {
-  const probe = spawn('redis-server', ['--version'], { stdio: 'ignore' });
-  probe.once('error', () => resolve(false));
-  probe.once('exit', (code) => resolve(code === 0));
-});
+const redisServer = await hasRedisServer();
 
-describe.runIf(baseUrl && hasRedisServer)('Redis going away', () => {
+describe.runIf(baseUrl && redisServer)('Redis going away', () => {
   let t: TestApp;
-  let redis: ChildProcess;
-  let redisPort: number;
+  let redis: Awaited<ReturnType<typeof ownRedis>>;
   let cookie: string;
-
-  const startRedis = async () => {
-    redis = spawn(
-      'redis-server',
-      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    await new Promise((r) => setTimeout(r, 300));
-  };
-  const killRedis = () =>
-    new Promise<void>((resolve) => {
-      if (redis.exitCode !== null || redis.signalCode !== null) return resolve();
-      redis.once('exit', () => resolve());
-      redis.kill('SIGKILL');
-    });
+  const killRedis = () => redis.kill();
+  const startRedis = () => redis.start();
 
   beforeAll(async () => {
-    redisPort = await freePort();
-    await startRedis();
-    t = await startTestApp({ redisUrl: `redis://127.0.0.1:${redisPort}` });
+    redis = await ownRedis();
+    t = await startTestApp({ redisUrl: redis.url });
     cookie = await onboard(t, 'rudy');
   });
   afterAll(async () => {
