@@ -61,8 +61,20 @@ export async function verifyUploadedImage(
       badRequest(`The image is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`, 'image_too_large'),
     );
   }
-  const prefix = await readPrefix(storage, uploaded);
-  // Moved by a request sent at the same time (a double submit).
+  // A request sent at the same time (a double submit) may move the upload while this one reads it.
+  const movedMeanwhile = async (err?: unknown): Promise<string> => {
+    if (pending && (await storage.head(accepted))) return accepted;
+    if (!(await storage.head(uploaded))) {
+      throw badRequest('The uploaded image was not found. Please upload it again.', 'upload_not_found');
+    }
+    throw err;
+  };
+  let prefix: Buffer | null;
+  try {
+    prefix = await readPrefix(storage, uploaded);
+  } catch (err) {
+    return movedMeanwhile(err);
+  }
   if (!prefix && pending && (await storage.head(accepted))) return accepted;
   const type = prefix ? await fileTypeFromBuffer(prefix) : undefined;
   if (!type || !IMAGE_TYPES.has(type.mime)) {
@@ -72,9 +84,7 @@ export async function verifyUploadedImage(
     try {
       await storage.copy(uploaded, accepted);
     } catch (err) {
-      // A double submit moved it first.
-      if (await storage.head(accepted)) return accepted;
-      throw err;
+      return movedMeanwhile(err);
     }
     await storage.remove(uploaded).catch(() => {});
   }

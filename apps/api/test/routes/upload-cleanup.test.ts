@@ -58,6 +58,29 @@ describe('profile image uploads', () => {
     expect(served.headers.get('content-type')).toBe('image/png');
   });
 
+  it('eight submits of one upload at once: each is accepted or refused with a 4xx, never a 500', async () => {
+    const cookie = await t.signIn(identity('rhea'));
+    await signup(t, cookie, await uploadAs(t, cookie, PNG_1PX));
+    const image = await uploadAs(t, cookie, PNG_1PX);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        fetch(`${t.url}/api/creators/username/rhea/profile-image`, {
+          method: 'PUT',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify({ profileImageURL: image }),
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses).toContain(200);
+    const id = keyOf(t, image).split('/').pop()!;
+    const me = (await json(await fetch(`${t.url}/api/creators/username/rhea`, { headers: { cookie } }))) as {
+      profileImageUrl: string;
+    };
+    expect(me.profileImageUrl).toMatch(new RegExp(`/${id}$`));
+  });
+
   it('a replaced profile image is deleted', async () => {
     const cookie = await t.signIn(identity('sven'));
     const first = await signup(t, cookie, await uploadAs(t, cookie, PNG_1PX));
