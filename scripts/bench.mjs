@@ -2,7 +2,8 @@
 // `pnpm bench`: builds, then runs every benchmark; each prints its own numbers.
 //   1. the api under SPEC's polling mix, beside a bare Fastify (PostgreSQL)
 //   2. ingestion through a worker process, beside the bare parsers (PostgreSQL, Redis)
-//   3. the fan app's first-screen bundle size (when the fan app is built)
+//   3. retrieval over 100,000 chunks: hybrid search time and recall against exact search (PGlite, PostgreSQL)
+//   4. the fan app's first-screen bundle size (when the fan app is built)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,7 @@ if (existsSync(path.join(root, 'apps/fan-pwa/index.html'))) apps.push('@fanpilot
 step('pnpm', ['exec', 'turbo', 'run', 'build', ...apps.map((app) => `--filter=${app}`)]);
 step(process.execPath, ['scripts/bench/api-polling.mjs']);
 step('pnpm', ['--filter', '@fanpilot/ingest-worker', 'bench']);
+step('pnpm', ['--filter', '@fanpilot/knowledge', 'bench']);
 if (existsSync(path.join(root, 'apps/fan-pwa/dist/index.html'))) {
   step(process.execPath, ['scripts/bench/fan-bundle.mjs']);
 } else {
