@@ -157,3 +157,60 @@ self.addEventListener('sync', (event) => {
   const sync = event as SyncEvent;
   if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(flushOutbox());
 });
+
+interface PushMessage {
+  title: string;
+  body: string;
+  url: string;
+  tag: string;
+}
+
+/** What the api pushes (see apps/api/src/services/push.ts); anything else shows a plain notice. */
+function readPush(event: PushEvent): PushMessage {
+  try {
+    const data = event.data?.json() as Partial<PushMessage> | undefined;
+    if (data && typeof data.title === 'string' && typeof data.url === 'string') {
+      return { title: data.title, body: data.body ?? '', url: data.url, tag: data.tag ?? 'fanpilot' };
+    }
+  } catch {
+    // Not JSON: fall through.
+  }
+  return { title: 'New message', body: '', url: self.registration.scope, tag: 'fanpilot' };
+}
+
+const samePage = (a: string, b: string) => new URL(a).pathname === new URL(b).pathname;
+
+// Web Push: a reply, an AI answer or an announcement. The notification opens that creator's chat.
+// When the fan is looking at that chat already, it shows there and no notification is needed.
+self.addEventListener('push', (event) => {
+  const message = readPush(event);
+  const url = new URL(message.url, self.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      if (windows.some((w) => w.visibilityState === 'visible' && w.focused && samePage(w.url, url))) return;
+      await self.registration.showNotification(message.title, {
+        body: message.body,
+        tag: message.tag,
+        data: { url },
+      });
+    })(),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = (event.notification.data as { url?: string } | null)?.url ?? self.registration.scope;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((w) => samePage(w.url, url));
+      if (open) {
+        await open.focus();
+        if (open.url !== url) await open.navigate(url);
+        return;
+      }
+      await self.clients.openWindow(url);
+    })(),
+  );
+});

@@ -1,0 +1,357 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import path from 'node:path';
+import {
+  PUSH_PAYLOAD_MAX_BYTES,
+  PUSH_PREVIEW_CHARS,
+  PUSH_QUEUE,
+  type PushJob,
+  type PushPayload,
+  pushDeliveryJobId,
+  pushFanOutJobId,
+  pushJobSchema,
+} from '@fanpilot/contracts';
+import type { Database, FanRow } from '@fanpilot/db';
+import type { JobRunner } from '@fanpilot/jobs';
+import { resolveAllowedAddress } from '@fanpilot/knowledge';
+import type { Kysely } from 'kysely';
+import webpush from 'web-push';
+import { badRequest } from '../errors.ts';
+
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+
+const VAPID_FILE = 'vapid.json';
+
+/**
+ * The VAPID key pair: from VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY, else the pair kept under DATA_DIR
+ * (made on first start, readable by this user only). The subject is VAPID_SUBJECT, else a mailto:
+ * at the public origin's host.
+ */
+export function loadVapidKeys(
+  env: {
+    VAPID_PUBLIC_KEY?: string | undefined;
+    VAPID_PRIVATE_KEY?: string | undefined;
+    VAPID_SUBJECT?: string | undefined;
+    DATA_DIR: string;
+  },
+  publicOrigin: string,
+): VapidKeys {
+  const subject = env.VAPID_SUBJECT ?? `mailto:push@${new URL(publicOrigin).hostname}`;
+  if (env.VAPID_PUBLIC_KEY || env.VAPID_PRIVATE_KEY) {
+    if (!env.VAPID_PUBLIC_KEY || !env.VAPID_PRIVATE_KEY) {
+      throw new Error('Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither.');
+    }
+    // Throws with a clear message when a key is malformed.
+    webpush.setVapidDetails(subject, env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY);
+    return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject };
+  }
+  const file = path.resolve(env.DATA_DIR, VAPID_FILE);
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
+    return { ...kept, subject };
+  }
+  const keys = webpush.generateVAPIDKeys();
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { ...keys, subject };
+}
+
+/**
+ * A push endpoint the api may send to: https (http only for hosts allowed for tests), and by the
+ * SSRF rules of knowledge fetching: every address the host resolves to is public. Returns the
+ * address to connect to, so the check and the connection use the same answer.
+ */
+export async function checkPushEndpoint(
+  endpoint: string,
+  allowedPrivateHosts: string[],
+): Promise<{ url: URL; address: string; family: number }> {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw badRequest('The push subscription endpoint is not a valid URL.', 'invalid_subscription');
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const allowed = allowedPrivateHosts.includes(host) || allowedPrivateHosts.includes(url.host.toLowerCase());
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowed)) {
+    throw badRequest('A push subscription endpoint must be an https:// URL.', 'invalid_subscription');
+  }
+  if (url.username || url.password) {
+    throw badRequest(
+      'A push subscription endpoint cannot carry a user name or password.',
+      'invalid_subscription',
+    );
+  }
+  try {
+    const resolved = await resolveAllowedAddress(url, { allowedPrivateHosts: allowed ? [host] : [] });
+    return { url, address: resolved.address, family: resolved.family };
+  } catch {
+    throw badRequest(
+      'The push subscription endpoint is not a public push service address.',
+      'invalid_subscription',
+    );
+  }
+}
+
+export interface PushSubscriptionInput {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/** Checks the subscription's keys the way web-push will use them (a P-256 point, a 16-byte secret). */
+export function checkSubscriptionKeys(keys: PushSubscriptionInput['keys']) {
+  const p256dh = Buffer.from(keys.p256dh, 'base64url');
+  const auth = Buffer.from(keys.auth, 'base64url');
+  if (p256dh.length !== 65 || p256dh[0] !== 0x04) {
+    throw badRequest(
+      'The subscription key p256dh is not an uncompressed P-256 public key.',
+      'invalid_subscription',
+    );
+  }
+  if (auth.length !== 16) {
+    throw badRequest('The subscription secret auth is not 16 bytes.', 'invalid_subscription');
+  }
+}
+
+/** Keeps a fan's subscription (one row per fan and device; a repeat updates its keys and preview). */
+export async function saveSubscription(
+  db: Kysely<Database>,
+  fan: FanRow,
+  subscription: PushSubscriptionInput,
+  preview: boolean,
+) {
+  return db
+    .insertInto('push_subscriptions')
+    .values({
+      creator_id: fan.creator_id,
+      fan_id: fan.id,
+      endpoint: subscription.endpoint,
+      p256dh: subscription.keys.p256dh,
+      auth: subscription.keys.auth,
+      preview,
+    })
+    .onConflict((oc) =>
+      oc.columns(['fan_id', 'endpoint']).doUpdateSet({
+        p256dh: subscription.keys.p256dh,
+        auth: subscription.keys.auth,
+        preview,
+      }),
+    )
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Asks for a push about a message or an announcement; never fails the caller (push is a courtesy). */
+export async function requestPush(
+  jobs: JobRunner,
+  job: Omit<PushJob, 'subscriptionId'>,
+  log?: { warn: (obj: object, msg: string) => void },
+): Promise<void> {
+  try {
+    await jobs.enqueue(PUSH_QUEUE, job, { jobId: pushFanOutJobId(job) });
+  } catch (err) {
+    log?.warn({ err, job }, 'push not requested');
+  }
+}
+
+const cut = (text: string, max: number) => {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+};
+
+export interface PushDeps {
+  db: Kysely<Database>;
+  jobs: JobRunner;
+  vapid: VapidKeys;
+  allowedPrivateHosts: string[];
+  logger?: { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
+  /** How long one delivery may take (10 s). */
+  timeoutMs?: number;
+}
+
+/** What a notification about this message or announcement says, and where a tap goes. */
+async function payloadFor(db: Kysely<Database>, job: PushJob, preview: boolean): Promise<PushPayload | null> {
+  if (job.kind === 'message') {
+    const row = await db
+      .selectFrom('messages')
+      .innerJoin('creators', 'creators.id', 'messages.creator_id')
+      .select(['messages.id', 'messages.sender', 'messages.body', 'creators.name', 'creators.username'])
+      .where('messages.id', '=', job.id)
+      .executeTakeFirst();
+    if (!row || row.sender === 'fan') return null;
+    const who = row.sender === 'creator' ? row.name : `${row.name}'s AI assistant`;
+    return {
+      title: row.sender === 'creator' ? `${row.name} replied` : `${who} replied`,
+      body: preview ? cut(row.body, PUSH_PREVIEW_CHARS) : 'You have a new message. Tap to read it.',
+      url: `/pwa/${encodeURIComponent(row.username)}?message=${row.id}`,
+      tag: `chat-${row.username}`,
+    };
+  }
+  const notice = await db
+    .selectFrom('notices')
+    .innerJoin('creators', 'creators.id', 'notices.creator_id')
+    .select(['notices.id', 'notices.message', 'creators.name', 'creators.username'])
+    .where('notices.id', '=', job.id)
+    .executeTakeFirst();
+  if (!notice) return null;
+  return {
+    title: `${notice.name}: announcement`,
+    body: preview ? cut(notice.message, PUSH_PREVIEW_CHARS) : 'A new announcement. Tap to read it.',
+    url: `/pwa/${encodeURIComponent(notice.username)}`,
+    tag: `notice-${notice.username}`,
+  };
+}
+
+/** Thrown for a delivery worth trying again (the push service is down or busy). */
+class PushRetry extends Error {}
+
+/** POSTs web-push's request to the endpoint's checked address; returns the status. */
+function send(
+  details: {
+    method: string;
+    headers: Record<string, string | number>;
+    body: Buffer | null;
+    endpoint: string;
+  },
+  target: { url: URL; address: string; family: number },
+  timeoutMs: number,
+): Promise<number> {
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) {
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
+    } else callback(null, target.address, target.family);
+  };
+  const client = target.url.protocol === 'http:' ? http : https;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      target.url,
+      { method: details.method, headers: details.headers, lookup, timeout: timeoutMs },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('push service timed out')));
+    req.on('error', reject);
+    req.end(details.body ?? undefined);
+  });
+}
+
+/** Fans a message or announcement out to delivery jobs, one per device. */
+async function fanOut(deps: PushDeps, job: PushJob): Promise<number> {
+  let query = deps.db.selectFrom('push_subscriptions').select('push_subscriptions.id');
+  if (job.kind === 'message') {
+    const message = await deps.db
+      .selectFrom('messages')
+      .select(['fan_id', 'sender'])
+      .where('id', '=', job.id)
+      .executeTakeFirst();
+    if (!message?.fan_id || message.sender === 'fan') return 0;
+    query = query.where('fan_id', '=', message.fan_id);
+  } else {
+    const notice = await deps.db
+      .updateTable('notices')
+      .set({ push: true })
+      .where('id', '=', job.id)
+      .returning('creator_id')
+      .executeTakeFirst();
+    if (!notice) return 0;
+    query = query.where('creator_id', '=', notice.creator_id);
+  }
+  const subscriptions = await query.execute();
+  for (const { id } of subscriptions) {
+    const delivery = { ...job, subscriptionId: id };
+    await deps.jobs.enqueue(PUSH_QUEUE, delivery, { jobId: pushDeliveryJobId(delivery) });
+  }
+  return subscriptions.length;
+}
+
+/** Delivers one push to one device: gone subscriptions are deleted, busy services retried. */
+async function deliver(deps: PushDeps, job: PushJob & { subscriptionId: string }) {
+  const sub = await deps.db
+    .selectFrom('push_subscriptions')
+    .selectAll()
+    .where('id', '=', job.subscriptionId)
+    .executeTakeFirst();
+  if (!sub) return 'gone';
+  const payload = await payloadFor(deps.db, job, sub.preview);
+  if (!payload) return 'nothing';
+  let body = JSON.stringify(payload);
+  if (Buffer.byteLength(body) > PUSH_PAYLOAD_MAX_BYTES) body = JSON.stringify({ ...payload, body: '' });
+  let target: Awaited<ReturnType<typeof checkPushEndpoint>>;
+  try {
+    target = await checkPushEndpoint(sub.endpoint, deps.allowedPrivateHosts);
+  } catch {
+    // Its host now points somewhere private: never sent to again.
+    await deps.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
+    return 'refused';
+  }
+  const details = webpush.generateRequestDetails(
+    { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+    body,
+    {
+      vapidDetails: deps.vapid,
+      TTL: 24 * 60 * 60,
+      urgency: 'normal',
+      topic: payload.tag.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32),
+      contentEncoding: webpush.supportedContentEncodings.AES_128_GCM,
+    },
+  );
+  let status: number;
+  try {
+    status = await send(details as never, target, deps.timeoutMs ?? 10_000);
+  } catch (err) {
+    throw new PushRetry(`push service unreachable: ${(err as Error).message}`);
+  }
+  if (status >= 200 && status < 300) {
+    await deps.db
+      .updateTable('push_subscriptions')
+      .set({ last_pushed_at: new Date() })
+      .where('id', '=', sub.id)
+      .execute();
+    if (job.kind === 'notice') {
+      await deps.db
+        .updateTable('notices')
+        .set((eb) => ({ pushed_count: eb('pushed_count', '+', 1) }))
+        .where('id', '=', job.id)
+        .execute();
+    }
+    return 'delivered';
+  }
+  if (status === 404 || status === 410) {
+    await deps.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
+    return 'gone';
+  }
+  if (status === 429 || status >= 500) throw new PushRetry(`push service answered ${status}`);
+  deps.logger?.warn({ status, subscriptionId: sub.id }, 'push refused by the push service');
+  return 'refused';
+}
+
+/** The PUSH_QUEUE job handler: fan-out jobs and delivery jobs. */
+export function createPushHandler(deps: PushDeps) {
+  return async (data: unknown): Promise<void> => {
+    const parsed = pushJobSchema.safeParse(data);
+    if (!parsed.success) {
+      deps.logger?.warn({ data }, 'push job: malformed payload dropped');
+      return;
+    }
+    const job = parsed.data;
+    if (!job.subscriptionId) {
+      const devices = await fanOut(deps, job);
+      deps.logger?.info({ kind: job.kind, id: job.id, devices }, 'push fanned out');
+      return;
+    }
+    const outcome = await deliver(deps, { ...job, subscriptionId: job.subscriptionId });
+    deps.logger?.info({ kind: job.kind, id: job.id, subscriptionId: job.subscriptionId, outcome }, 'push');
+  };
+}
