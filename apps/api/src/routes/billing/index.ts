@@ -1,0 +1,174 @@
+import {
+  billingSchema,
+  checkoutRequestSchema,
+  checkoutResponseSchema,
+  usernameParamsSchema,
+} from '@fanpilot/contracts';
+import { requeueAwaitingAnswers } from '@fanpilot/knowledge/answer';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { billingOf, completePurchase, type Payments, startCheckout } from '../../services/billing.ts';
+
+export interface BillingRoutesOptions {
+  payments: Payments;
+  publicOrigin: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * Buying credits: the creator's billing, a checkout for a pack, Stripe's webhook (signed, each event
+ * applied once) and, without Stripe, a local test checkout that says plainly it is one.
+ */
+export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { payments } = opts;
+  const testMode = payments.stripe === null;
+
+  /** Questions that waited for credits go to the AI, in order (the answer jobs dedupe). */
+  const answerWaiting = async (log: { warn: (o: object, m: string) => void }) => {
+    try {
+      await requeueAwaitingAnswers(app.db, app.jobs);
+    } catch (err) {
+      log.warn({ err }, 'waiting questions not requeued after a purchase (the sweep will)');
+    }
+  };
+
+  r.get(
+    '/api/creators/username/:username/billing',
+    { schema: { params: usernameParamsSchema, response: { 200: billingSchema } } },
+    async (request, reply) => {
+      const creator = await app.requireOwner(request, request.params.username);
+      reply.header('cache-control', 'no-store');
+      return billingOf(app.db, creator.id, testMode);
+    },
+  );
+
+  r.post(
+    '/api/creators/username/:username/billing/checkout',
+    {
+      schema: {
+        params: usernameParamsSchema,
+        body: checkoutRequestSchema,
+        response: { 200: checkoutResponseSchema },
+      },
+    },
+    async (request) => {
+      const creator = await app.requireOwner(request, request.params.username);
+      return startCheckout(app.db, payments, creator, request.body.pack, opts.publicOrigin);
+    },
+  );
+
+  // Stripe's webhook: the signature is checked on the exact bytes Stripe sent.
+  await app.register(async (webhook) => {
+    webhook.removeAllContentTypeParsers();
+    webhook.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+    webhook.post('/api/stripe/webhook', async (request, reply) => {
+      if (!payments.stripe || !payments.webhookSecret) {
+        throw notFound('Stripe is not configured on this server.');
+      }
+      const signature = request.headers['stripe-signature'];
+      if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
+        throw badRequest('A Stripe-Signature header and a body are required.', 'bad_signature');
+      }
+      let event: Stripe.Event;
+      try {
+        event = payments.stripe.webhooks.constructEvent(request.body, signature, payments.webhookSecret);
+      } catch {
+        throw badRequest('The webhook signature does not match.', 'bad_signature');
+      }
+      if (
+        event.type !== 'checkout.session.completed' &&
+        event.type !== 'checkout.session.async_payment_succeeded'
+      ) {
+        return { received: true };
+      }
+      const session = event.data.object as Stripe.Checkout.Session;
+      const purchaseId = session.metadata?.purchaseId ?? session.client_reference_id ?? '';
+      if (session.payment_status !== 'paid' || !UUID.test(purchaseId)) return { received: true };
+      let receiptUrl: string | null = null;
+      if (typeof session.payment_intent === 'string') {
+        try {
+          const intent = await payments.stripe.paymentIntents.retrieve(session.payment_intent, {
+            expand: ['latest_charge'],
+          });
+          const charge = intent.latest_charge;
+          receiptUrl = charge && typeof charge === 'object' ? (charge.receipt_url ?? null) : null;
+        } catch (err) {
+          request.log.warn({ err, session: session.id }, 'receipt not found for a paid checkout');
+        }
+      }
+      const credited = await app.db.transaction().execute(async (trx) => {
+        const fresh = await trx
+          .insertInto('stripe_events')
+          .values({ id: event.id, type: event.type })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!fresh) return false;
+        return completePurchase(trx, purchaseId, { receiptUrl, sessionId: session.id });
+      });
+      if (credited) await answerWaiting(request.log);
+      reply.code(200);
+      return { received: true, credited };
+    });
+  });
+
+  // The local test checkout (no STRIPE_SECRET_KEY): a page that says plainly it is a test.
+  if (testMode) await app.register(async (page) => testCheckout(page));
+
+  async function testCheckout(app: FastifyInstance) {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    // The page's form posts url-encoded; it carries nothing the route reads.
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_req, _body, done) => done(null, {}),
+    );
+    const ownPending = async (request: Parameters<typeof app.requireCreator>[0], id: string) => {
+      const creator = await app.requireCreator(request);
+      const purchase = UUID.test(id)
+        ? await app.db.selectFrom('credit_purchases').selectAll().where('id', '=', id).executeTakeFirst()
+        : undefined;
+      if (!purchase) throw notFound('No such checkout.');
+      if (purchase.creator_id !== creator.id) throw forbidden();
+      return { creator, purchase };
+    };
+    r.get(
+      '/billing/test-checkout/:id',
+      { schema: { params: z.object({ id: z.string().max(100) }) } },
+      async (request, reply) => {
+        const { purchase } = await ownPending(request, request.params.id);
+        const credits = purchase.credits.toLocaleString('en-US');
+        const price = `$${(purchase.amount_cents / 100).toFixed(2)}`;
+        reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+        return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Test checkout</title></head>
+<body><main><h1>Test checkout: no real payment</h1>
+<p>This server has no payment provider configured (STRIPE_SECRET_KEY is not set), so this checkout is a local test, like the local sign-in. No card is charged and nothing is bought.</p>
+<p>Pack: <strong>${escapeHtml(credits)} credits</strong> for ${escapeHtml(price)} (test).</p>
+${
+  purchase.status === 'paid'
+    ? '<p>These test credits were already granted.</p>'
+    : `<form method="post" action="/billing/test-checkout/${escapeHtml(purchase.id)}"><button type="submit">Grant ${escapeHtml(credits)} test credits</button></form>`
+}
+</main></body></html>`;
+      },
+    );
+    r.post(
+      '/billing/test-checkout/:id',
+      { schema: { params: z.object({ id: z.string().max(100) }) } },
+      async (request, reply) => {
+        const { creator, purchase } = await ownPending(request, request.params.id);
+        if (await completePurchase(app.db, purchase.id)) await answerWaiting(request.log);
+        return reply.redirect(`/dashboard/${encodeURIComponent(creator.username)}?billing=paid`, 303);
+      },
+    );
+  }
+}

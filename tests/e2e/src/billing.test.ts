@@ -1,0 +1,121 @@
+import { createDb, createTestDatabase, type DbHandle } from '@fanpilot/db';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { launchChromium, screenshot } from './helpers/browser.ts';
+import { makePng } from './helpers/png.ts';
+import { type RunningApi, startApi } from './helpers/server.ts';
+
+/**
+ * Running low and running out, in Chromium against the built api on PostgreSQL (so the test can
+ * spend the creator's credits directly), without Stripe: the warnings in the status card and the
+ * banner, the fan app's honest line at 0, and buying credits through the local test checkout.
+ */
+
+const USERNAME = 'creator';
+const BASE_DB = process.env.TEST_DATABASE_URL;
+const SLOW = 120_000;
+
+describe.runIf(BASE_DB)('credits: warnings and buying', () => {
+  let api: RunningApi;
+  let database: { url: string; drop: () => Promise<void> };
+  let db: DbHandle;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  /** Spends credits as AI answers would, down to `left`. */
+  const leaveCredits = async (left: number) => {
+    const creator = await db.db
+      .selectFrom('creators')
+      .select('id')
+      .where('username', '=', USERNAME)
+      .executeTakeFirstOrThrow();
+    const row = await db.db
+      .selectFrom('credit_ledger')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delta'), eb.lit(0)).as('n'))
+      .where('creator_id', '=', creator.id)
+      .executeTakeFirstOrThrow();
+    await db.db
+      .insertInto('credit_ledger')
+      .values({ creator_id: creator.id, delta: left - Number(row.n), reason: 'adjustment' })
+      .execute();
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(BASE_DB!);
+    db = createDb({ databaseUrl: database.url, poolSize: 2 });
+    api = await startApi({
+      env: {
+        REDIS_URL: undefined,
+        DATABASE_URL: database.url,
+        OPENAI_API_KEY: undefined,
+        STRIPE_SECRET_KEY: undefined,
+      },
+    });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: api.origin });
+    page = await context.newPage();
+  }, SLOW);
+
+  afterAll(async () => {
+    await context?.close().catch(() => {});
+    await browser?.close();
+    await api?.stop();
+    await db?.close();
+    await database?.drop();
+  });
+
+  it(
+    'warns when credits run low, says the AI is paused at 0 (and the fan is told), and a test purchase restores it',
+    async () => {
+      await page.goto('/auth/google');
+      await page.waitForURL(`${api.origin}/creator-signup`, { timeout: 20_000 });
+      await page
+        .getByLabel('Profile image')
+        .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: makePng(256, 256) });
+      await page.getByText('Image uploaded').waitFor({ timeout: 20_000 });
+      await page.getByLabel('Chatbot name').fill('Coach Credits');
+      await page.getByRole('button', { name: 'Create my chatbot' }).click();
+      await page.waitForURL(`${api.origin}/dashboard/${USERNAME}`, { timeout: 10_000 });
+      await page.getByText('AI Chatbot Active').waitFor();
+
+      await leaveCredits(42);
+      await page.reload();
+      await page.getByRole('alert').getByText('Low on credits: 42 left').waitFor();
+      await page.getByText('AI Chatbot Active').waitFor();
+
+      await leaveCredits(0);
+      await page.reload();
+      await page.getByRole('alert').getByText('Out of credits: the AI is paused').waitFor();
+      await page.getByText('AI paused', { exact: true }).waitFor();
+      await screenshot(page, 'dashboard-out-of-credits');
+
+      // The fan sees an honest line instead of waiting in silence.
+      const fan = await context.newPage();
+      await fan.goto(`/pwa/${USERNAME}`);
+      await fan.getByRole('status').getByText('Local Creator will answer personally.').waitFor();
+
+      // Buy: the Billing section, the local test checkout (which says so), back with the credits.
+      await page.getByRole('alert').getByRole('button', { name: 'Buy credits' }).click();
+      await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor();
+      await page.getByText(/Test mode: no payment provider is configured/).waitFor();
+      await page.getByRole('button', { name: 'Buy 10,000 credits for $1.00' }).click();
+      await page.getByRole('heading', { name: 'Test checkout: no real payment' }).waitFor();
+      await page.getByRole('button', { name: 'Grant 10,000 test credits' }).click();
+      await page.waitForURL(new RegExp(`/dashboard/${USERNAME}`));
+      await page.getByText('Payment received: your credits were added.').first().waitFor();
+      await page.getByText('10,000 credits', { exact: true }).waitFor();
+      await page.getByText('10,000 credits · $1.00').waitFor();
+      await screenshot(page, 'dashboard-billing');
+      if ((await page.getByRole('alert').filter({ hasText: 'Out of credits' }).count()) > 0) {
+        throw new Error('the out-of-credits banner stayed after the purchase');
+      }
+      await fan.reload();
+      await fan.getByRole('textbox', { name: 'Message' }).waitFor();
+      if ((await fan.getByText('Local Creator will answer personally.').count()) > 0) {
+        throw new Error('the fan still reads that the creator answers personally');
+      }
+    },
+    SLOW,
+  );
+});
