@@ -1,0 +1,176 @@
+import {
+  articlePage,
+  type LoopbackServer,
+  makePdf,
+  startSite,
+  startYoutubeStandIn,
+} from '@fanpilot/knowledge/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FanFakeAi,
+  type FanTestApi,
+  type FanTestCreator,
+  launchFanChromium,
+  newFanPhoneContext,
+  onboardFanTestCreator,
+  saveFanScreenshot,
+  startFanFakeAi,
+  startFanTestApi,
+} from './fan-helpers.ts';
+
+/**
+ * Citations in Chromium: the creator's knowledge is a web page, a PDF and a video (ingested by the
+ * built api from loopback stand-ins for the site and YouTube); the AI's answer carries them as
+ * chips under its bubble that open the passage on the page (text fragment), the PDF at its page
+ * and the video at its moment. The chatbot's opening lines are the chat's first bubbles.
+ */
+describe('fan app: citations a fan can open', () => {
+  let api: FanTestApi;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let creator: FanTestCreator;
+  let site: LoopbackServer;
+  let youtube: LoopbackServer;
+  let ai: FanFakeAi;
+
+  const creatorCall = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${api.url}${path}`, {
+      method,
+      headers: {
+        cookie: creator.cookie,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+
+  beforeAll(async () => {
+    site = await startSite({
+      '/sauna-guide': {
+        body: articlePage('Sauna guide', [
+          'The sauna at the studio is heated to eighty degrees and opens at seven in the morning.',
+        ]),
+      },
+    });
+    youtube = await startYoutubeStandIn({
+      vid00000001: {
+        title: 'Sauna routine explained',
+        captions: [
+          // Ninety seconds of other talk first, so the sauna part is a passage of its own.
+          ...Array.from({ length: 30 }, (_, i) => ({
+            start: i * 3,
+            duration: 3,
+            text: `Part ${i} of the warm up: roll your shoulders, breathe slowly and keep your back straight while stretching.`,
+          })),
+          {
+            start: 95,
+            duration: 6,
+            text: 'Now the sauna part: stay in the sauna for twelve minutes at most.',
+          },
+        ],
+      },
+    });
+    ai = await startFanFakeAi('Stay twelve minutes at most, and it opens at seven.');
+    api = await startFanTestApi({
+      OPENAI_API_KEY: 'sk-citations',
+      OPENAI_BASE_URL: ai.baseUrl,
+      INGEST_ALLOWED_PRIVATE_HOSTS: '127.0.0.1,localhost',
+      INGEST_YOUTUBE_ORIGIN: youtube.url,
+    });
+    browser = await launchFanChromium();
+    creator = await onboardFanTestCreator(api, 'Citation bot');
+    const bot = await creatorCall('GET', `/api/creators/username/${creator.username}/chatbot`);
+    const chatbotId = String(bot.id);
+    await creatorCall('PUT', `/api/chatbots/${chatbotId}/settings`, {
+      name: 'Citation bot',
+      instructions: '',
+      model: 'gpt-4o-mini',
+      temp: '0.7',
+      initialMessages: ['Hi! I am the studio assistant.', 'Ask me about the sauna.'],
+    });
+    await creatorCall('POST', '/api/add-knowledge', {
+      chatbotId,
+      url: `http://localhost:${site.port}/sauna-guide`,
+    });
+    await creatorCall('POST', `/api/chatbots/${chatbotId}/knowledge/youtube`, {
+      youtubeUrl: 'https://www.youtube.com/watch?v=vid00000001',
+    });
+    const form = new FormData();
+    const pdf = makePdf([
+      ['Membership terms and opening hours.'],
+      ['Sauna rules: towels are required in the sauna.'],
+    ]);
+    form.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'studio-rules.pdf');
+    const upload = await fetch(`${api.url}/api/chatbots/${chatbotId}/knowledge/upload`, {
+      method: 'POST',
+      headers: { cookie: creator.cookie },
+      body: form,
+    });
+    expect(upload.status, await upload.clone().text()).toBe(200);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const progress = await creatorCall('GET', `/api/chatbots/${chatbotId}/knowledge/progress`);
+      if (progress.pending === 0) {
+        expect(progress).toMatchObject({ total: 3, active: 3, failed: 0 });
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`knowledge not ready: ${JSON.stringify(progress)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    context = await newFanPhoneContext(browser, api, { blockServiceWorkers: true });
+    page = await context.newPage();
+  }, 150_000);
+
+  afterAll(async () => {
+    await context?.close().catch(() => {});
+    await browser?.close();
+    await api?.stop();
+    await site?.close();
+    await youtube?.close();
+    await ai?.stop();
+  });
+
+  it('opens with the chatbot’s lines, and the answer’s chips link to the page passage, the PDF page and the video moment', async () => {
+    await page.goto(`/pwa/${creator.username}`);
+    const openings = page.getByTestId('message-opening');
+    await openings.first().waitFor();
+    expect(await openings.allInnerTexts()).toEqual([
+      expect.stringContaining('Hi! I am the studio assistant.'),
+      expect.stringContaining('Ask me about the sauna.'),
+    ]);
+
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('How long should I stay in the sauna?');
+    await box.press('Enter');
+    await page.getByTestId('message-ai').waitFor({ timeout: 30_000 });
+    const chips = page.getByRole('list', { name: 'Sources' }).getByTestId('citation');
+    await chips.first().waitFor();
+    const links = await chips.evaluateAll((els) =>
+      els.map((a) => ({ text: a.textContent ?? '', href: a.getAttribute('href') ?? '' })),
+    );
+    await saveFanScreenshot(page, 'citations');
+    expect(links).toHaveLength(3);
+    const web = links.find((l) => l.href.startsWith(`http://localhost:${site.port}/sauna-guide`));
+    const pdf = links.find((l) => l.href.includes('/api/public/knowledge/'));
+    const video = links.find((l) => l.href.startsWith('https://www.youtube.com/watch?v=vid00000001'));
+    expect(web?.href).toMatch(/#:~:text=The%20sauna%20at%20the%20studio/);
+    expect(pdf?.href).toMatch(/\/file#page=2$/);
+    expect(pdf?.text).toContain('studio-rules.pdf');
+    expect(pdf?.text).toContain('p. 2');
+    // The moment of the caption that answers (the sauna part, at 95 s), not the passage's start.
+    expect(video?.href).toContain('t=95s');
+    expect(video?.text).toContain('1:35');
+
+    // The PDF chip opens the creator's file itself.
+    const file = await page.request.get(pdf!.href.split('#')[0]!);
+    expect(file.status()).toBe(200);
+    expect(file.headers()['content-type']).toBe('application/pdf');
+    expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-');
+    // The answer's text no longer carries a raw "Sources:" line.
+    expect(await page.getByTestId('message-ai').innerText()).not.toContain('Sources:');
+  });
+});
