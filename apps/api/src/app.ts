@@ -21,17 +21,23 @@ import { sessionPlugin } from './plugins/session.ts';
 import { type Storage, storagePlugin } from './plugins/storage.ts';
 import { type WebRoots, webPlugin } from './plugins/web.ts';
 import { authRoutes } from './routes/auth/index.ts';
+import { billingRoutes } from './routes/billing/index.ts';
 import { chatbotsRoutes } from './routes/chatbots/index.ts';
 import { creatorsRoutes } from './routes/creators/index.ts';
 import { fanChatRoutes } from './routes/fan-chat/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { knowledgeRoutes } from './routes/knowledge/index.ts';
+import { knowledgeGapsRoutes } from './routes/knowledge-gaps/index.ts';
 import { messagesRoutes } from './routes/messages/index.ts';
 import { objectsRoutes } from './routes/objects/index.ts';
 import { onboardingRoutes } from './routes/onboarding/index.ts';
+import { publicKnowledgeRoutes } from './routes/public-knowledge/index.ts';
+import { pushRoutes } from './routes/push/index.ts';
 import { pwaRoutes } from './routes/pwa/index.ts';
 import { statusRoutes } from './routes/status/index.ts';
 import { uploadsRoutes } from './routes/uploads/index.ts';
+import { createPayments, type Payments } from './services/billing.ts';
+import { loadVapidKeys, type VapidKeys } from './services/push.ts';
 
 export interface AppDeps {
   config: RuntimeConfig;
@@ -46,6 +52,10 @@ export interface AppDeps {
   onRoute?: (route: RouteOptions) => void;
   /** Connection timeouts (SERVER_TIMEOUTS unless a test shortens them). */
   timeouts?: Partial<ServerTimeouts>;
+  /** The Web Push key pair; loaded from the environment or DATA_DIR when not given. */
+  vapid?: VapidKeys;
+  /** How credits are paid for; from STRIPE_* when not given (tests pass a loopback Stripe). */
+  payments?: Payments;
 }
 
 export interface ServerTimeouts {
@@ -194,6 +204,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(statusRoutes);
   await app.register(chatbotsRoutes);
   await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });
+  await app.register(knowledgeGapsRoutes);
+  await app.register(publicKnowledgeRoutes);
+  await app.register(billingRoutes, {
+    payments: deps.payments ?? createPayments(deps.config.env),
+    publicOrigin: deps.config.publicOrigin,
+  });
+  await app.register(pushRoutes, {
+    vapid: deps.vapid ?? loadVapidKeys(deps.config.env, deps.config.publicOrigin),
+    allowedPrivateHosts: deps.config.env.PUSH_ALLOWED_PRIVATE_HOSTS,
+  });
   await app.register(pwaRoutes);
   await app.register(uploadsRoutes);
 

@@ -1,4 +1,4 @@
-import { ANSWER_QUEUE } from '@fanpilot/contracts';
+import { ANSWER_QUEUE, PUSH_QUEUE } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import {
@@ -9,6 +9,7 @@ import {
 } from '@fanpilot/knowledge/answer';
 import type { Kysely } from 'kysely';
 import type { Env } from './env.ts';
+import { createPushHandler, requestPush, type VapidKeys } from './services/push.ts';
 
 export interface AnsweringOptions {
   db: Kysely<Database>;
@@ -19,6 +20,8 @@ export interface AnsweringOptions {
   consume?: boolean;
   /** Fault injection for tests, passed to the answer handler; never set in production. */
   beforeWrite?: AnswerOptions['beforeWrite'];
+  /** Web Push: this process delivers PUSH_QUEUE (with Redis too: pushes are the api's to send). */
+  push?: { vapid: VapidKeys; allowedPrivateHosts: string[] };
 }
 
 /**
@@ -35,8 +38,14 @@ export async function startAnswering(options: AnsweringOptions): Promise<void> {
         db,
         env,
         logger,
+        onAnswered: (replyId) => requestPush(jobs, { kind: 'message', id: replyId }, logger),
         ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
       }),
+    });
+  }
+  if (options.push) {
+    jobs.work({
+      [PUSH_QUEUE]: createPushHandler({ db, jobs, logger, ...options.push }),
     });
   }
   try {

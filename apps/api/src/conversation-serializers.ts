@@ -52,6 +52,11 @@ export function toNotice(row: NoticeRow): Notice {
   return { id: row.id, message: row.message, timestamp: iso(row.created_at), sentCount: row.sent_count };
 }
 
+/** The creator's view of an announcement: also whether, and to how many devices, it was pushed. */
+export function toCreatorNotice(row: NoticeRow): Notice {
+  return { ...toNotice(row), pushed: row.push, pushedCount: row.pushed_count };
+}
+
 export function toTemplate(row: TemplateRow): Template {
   return { id: row.id, title: row.title, content: row.content, createdAt: iso(row.created_at) };
 }
@@ -67,7 +72,12 @@ export function toFan(s: FanStats): Fan {
   };
 }
 
-export function toPublicCreator(row: CreatorRow, notice: NoticeRow | undefined): PublicCreator {
+export function toPublicCreator(
+  row: CreatorRow,
+  notice: NoticeRow | undefined,
+  initialMessages: string[] = [],
+  aiAvailable = true,
+): PublicCreator {
   return {
     username: row.username,
     name: row.name,
@@ -75,5 +85,7 @@ export function toPublicCreator(row: CreatorRow, notice: NoticeRow | undefined):
     isOnline: row.is_online,
     statusText: row.status_text || DEFAULT_STATUS_TEXT_OFFLINE,
     notice: notice ? toNotice(notice) : null,
+    initialMessages,
+    aiAvailable,
   };
 }

@@ -129,6 +129,32 @@ export const envSchema = z.object({
         }
       }),
   ),
+  /**
+   * Web Push (VAPID, RFC 8292): the key pair (base64url, as web-push's generateVAPIDKeys() gives
+   * them) and a contact (mailto: or https:). Keys unset: generated once and kept under DATA_DIR.
+   */
+  VAPID_PUBLIC_KEY: optionalString,
+  VAPID_PRIVATE_KEY: optionalString,
+  VAPID_SUBJECT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: address or an https:// URL')
+      .optional(),
+  ),
+  /** Push endpoints on private addresses allowed anyway (host[:port], comma-separated; tests only). */
+  PUSH_ALLOWED_PRIVATE_HOSTS: z.preprocess(
+    (v) => (v === undefined ? '' : v),
+    z.string().transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ),
+  /** Stripe (credit purchases): the secret API key and the webhook endpoint's signing secret. Unset: a local test checkout. */
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,
   /** Prefix of BullMQ's keys (and of the rate-limit counters) in Redis; the worker's must match. */

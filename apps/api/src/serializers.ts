@@ -35,6 +35,7 @@ export function toKnowledgeItem(row: KnowledgeItemRow): KnowledgeItem {
     createdAt: iso(row.created_at),
     processedAt: row.processed_at ? iso(row.processed_at) : null,
     chunkCount: row.chunk_count,
+    fileSize: row.file_size,
   };
 }
 

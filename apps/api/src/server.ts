@@ -7,15 +7,21 @@ import {
   enqueueIngest,
   IngestEnvError,
   loadIngestEnv,
+  runEvery,
   startSweeper,
 } from '@fanpilot/knowledge';
 import { answerRetryPolicy, handOverOnFinalFailure } from '@fanpilot/knowledge/answer';
 import { createStorage } from '@fanpilot/storage';
+import { sql } from 'kysely';
 import { buildApp, defaultWebRoots } from './app.ts';
 import { startAnswering } from './background.ts';
 import { resolveConfig } from './config.ts';
 import { EnvError, loadEnv } from './env.ts';
+import { loadVapidKeys } from './services/push.ts';
 import { startUploadSweep } from './services/upload-sweep.ts';
+
+/** How often the embedded database's planner and search statistics are refreshed. */
+const ANALYZE_INTERVAL_MS = 60 * 60_000;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -60,7 +66,8 @@ async function main() {
     },
     onConnection: (event) => logRedisConnection(app.log, event),
   });
-  const app = await buildApp({ config, db, storage, jobs, web: defaultWebRoots(), ingest: ingestEnv });
+  const vapid = loadVapidKeys(env, config.publicOrigin);
+  const app = await buildApp({ config, db, storage, jobs, web: defaultWebRoots(), ingest: ingestEnv, vapid });
   const handOver = handOverOnFinalFailure(db.db, app.log);
 
   // Without Redis the knowledge jobs run here; with it, apps/ingest-worker consumes them.
@@ -87,6 +94,19 @@ async function main() {
       ? () => {}
       : startUploadSweep(db.db, storage, (err) => app.log.warn({ err }, 'upload sweep failed'));
 
+  // PGlite has no autovacuum: refresh the statistics that retrieval reads to tell a library's common
+  // words from its telling ones (packages/knowledge/src/retrieve.ts). PostgreSQL does this itself.
+  const stopAnalyze =
+    db.kind === 'pglite'
+      ? runEvery(
+          ANALYZE_INTERVAL_MS,
+          async () => {
+            await sql`analyze chunks`.execute(db.db);
+          },
+          { now: true, onError: (err) => app.log.warn({ err }, 'analyze failed') },
+        )
+      : () => {};
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -96,6 +116,7 @@ async function main() {
     force.unref();
     try {
       stopUploadSweep();
+      stopAnalyze();
       await app.close();
       await jobs.close();
       await stopIngest();
@@ -109,7 +130,13 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port, host: env.HOST });
-  await startAnswering({ db: db.db, jobs, env, logger: app.log });
+  await startAnswering({
+    db: db.db,
+    jobs,
+    env,
+    logger: app.log,
+    push: { vapid, allowedPrivateHosts: env.PUSH_ALLOWED_PRIVATE_HOSTS },
+  });
   const parts = [
     `database: ${db.kind === 'pglite' ? `embedded PGlite under ${env.DATA_DIR}` : 'PostgreSQL'}`,
     `storage: ${env.S3_ENDPOINT ? 'S3' : `embedded S3 at ${config.s3.endpoint}`}`,

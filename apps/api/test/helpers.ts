@@ -22,6 +22,7 @@ import {
 } from '../src/embedded.ts';
 import { loadEnv } from '../src/env.ts';
 import type { WebRoots } from '../src/plugins/web.ts';
+import { loadVapidKeys } from '../src/services/push.ts';
 
 /** Leaves the shared test Redis as it was found. */
 async function removeRedisKeys(url: string, pattern: string) {
@@ -102,6 +103,8 @@ export interface TestAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Shorter connection timeouts than the server's (slow-client tests). */
   timeouts?: AppDeps['timeouts'];
+  /** How credits are paid for (a Stripe client on a loopback Stripe); the local test checkout when unset. */
+  payments?: AppDeps['payments'];
   /** The api reaches the test database through this address instead (a proxy the test controls). */
   databaseUrlVia?: (url: string) => Promise<string>;
 }
@@ -167,6 +170,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.web ? { web: options.web } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.payments ? { payments: options.payments } : {}),
   });
   const ingest = options.ingestInProcess
     ? createIngestHandler({ db: db.db, storage, env: ingestEnv, embedder: null })
@@ -179,6 +183,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     env,
     logger: app.log,
     consume: true,
+    push: {
+      vapid: loadVapidKeys(env, config.publicOrigin),
+      allowedPrivateHosts: env.PUSH_ALLOWED_PRIVATE_HOSTS,
+    },
     ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
   });
   const url = `http://127.0.0.1:${port}`;

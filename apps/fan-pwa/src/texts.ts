@@ -24,6 +24,8 @@ export const texts = {
   /** Under a question the AI gave up on (the model kept failing): the creator has it now. */
   willAnswerPersonally: (name: string) => `${name} will answer personally.`,
   aiLabel: 'AI Coach',
+  sources: 'Sources',
+  citationPage: (page: number) => `p. ${page}`,
   aiLabelLong: (name: string) => `AI Coach for ${name}`,
   attachment: 'Attachment',
   waitingForConnection: 'Waiting for connection. It will be sent when you’re back online.',

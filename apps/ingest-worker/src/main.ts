@@ -58,7 +58,7 @@ async function main() {
     logger: log,
   });
   jobs.work(
-    { [INGEST_QUEUE]: ingest, ...answerHandlers({ db: db.db, env, logger: log }) },
+    { [INGEST_QUEUE]: ingest, ...answerHandlers({ db: db.db, env, logger: log, jobs }) },
     { concurrency: env.WORKER_CONCURRENCY },
   );
   const stopSweeper = startSweeper(db.db, {

@@ -30,6 +30,8 @@ export const knowledgeItemSchema = z.object({
   createdAt: z.string(),
   processedAt: z.string().nullable(),
   chunkCount: z.number().int(),
+  /** A file's size in bytes (null for pages and videos). */
+  fileSize: z.number().int().nullable().optional(),
 });
 export type KnowledgeItem = z.infer<typeof knowledgeItemSchema>;
 
@@ -91,6 +93,8 @@ export const knowledgeProgressSchema = z.object({
   total: z.number().int(),
   active: z.number().int(),
   pending: z.number().int(),
+  /** Sources that failed for good (counted apart: neither ready nor pending). */
+  failed: z.number().int().optional(),
   progressPercentage: z.number(),
   isComplete: z.boolean(),
   items: z.array(knowledgeItemSchema),

@@ -16,3 +16,22 @@ export const answerJobSchema = z.object({ messageId: z.string().regex(/^[1-9][0-
 export type AnswerJob = z.infer<typeof answerJobSchema>;
 /** The job id that deduplicates answer jobs for one question. */
 export const answerJobId = (messageId: string) => `answer-${messageId}`;
+
+export const PUSH_QUEUE = 'fan-push';
+
+/**
+ * Web Push. Without `subscriptionId` the job fans out: one delivery job per subscription that
+ * should hear of the message (its fan's devices) or announcement (every device of the creator's
+ * fans). With it, the job delivers to that one device.
+ */
+export const pushJobSchema = z.object({
+  kind: z.enum(['message', 'notice']),
+  id: z.string().min(1).max(64),
+  subscriptionId: z.string().uuid().optional(),
+});
+export type PushJob = z.infer<typeof pushJobSchema>;
+/** One fan-out per message or announcement. */
+export const pushFanOutJobId = (job: { kind: string; id: string }) => `push-${job.kind}-${job.id}`;
+/** One delivery per device and message: a repeated fan-out never notifies twice. */
+export const pushDeliveryJobId = (job: { kind: string; id: string; subscriptionId: string }) =>
+  `push-${job.kind}-${job.id}-${job.subscriptionId}`;

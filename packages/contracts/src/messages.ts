@@ -21,8 +21,21 @@ export const fileAttachmentSchema = z.object({
 });
 export type FileAttachment = z.infer<typeof fileAttachmentSchema>;
 
-/** Where an AI answer's knowledge came from. */
-export const messageSourceSchema = z.object({ title: z.string(), source: z.string() });
+/**
+ * Where an AI answer's knowledge came from: a citation the fan can open. `url` goes to the very
+ * place: a web page with a text fragment (`#:~:text=`), a PDF at its page (`#page=N`), a video at
+ * the moment (`&t=Ns`), another file as a download. Older answers carry only title and source.
+ */
+export const messageSourceSchema = z.object({
+  title: z.string(),
+  source: z.string(),
+  kind: z.enum(['web', 'pdf', 'video', 'file']).optional(),
+  url: z.string().optional(),
+  /** The PDF page the passage is on. */
+  page: z.number().int().optional(),
+  /** Seconds into the video where the passage starts. */
+  seconds: z.number().int().optional(),
+});
 export type MessageSource = z.infer<typeof messageSourceSchema>;
 
 export const messageStatusSchema = z.enum(['pending', 'answered']);
@@ -73,6 +86,13 @@ export const publicCreatorSchema = z.object({
   isOnline: z.boolean(),
   statusText: z.string(),
   notice: noticeSchema.nullable(),
+  /** The chatbot's opening lines: the first bubbles of every fan conversation. */
+  initialMessages: z.array(z.string()).optional(),
+  /**
+   * Whether the AI can answer now (credits left, today's budget not used up). False while the
+   * creator is Offline means questions wait for the creator, and the fan app says so.
+   */
+  aiAvailable: z.boolean().optional(),
 });
 export type PublicCreator = z.infer<typeof publicCreatorSchema>;
 

@@ -18,6 +18,9 @@ export const noticeSchema = z.object({
   timestamp: z.string(),
   /** The creator's fans when it was sent: 'Delivered to N fans'. */
   sentCount: z.number().int(),
+  /** Whether it was pushed to fans who allow notifications, and to how many devices so far. */
+  pushed: z.boolean().optional(),
+  pushedCount: z.number().int().optional(),
 });
 export type Notice = z.infer<typeof noticeSchema>;
 
@@ -45,6 +48,8 @@ export const setNoticeRequestSchema = z.object({
     .max(ANNOUNCEMENT_HARD_CAP, 'The announcement is far too long')
     .trim()
     .min(1, ANNOUNCEMENT_REQUIRED_MESSAGE),
+  /** Also send it as a notification to fans who allowed them (not in SPEC; default false). */
+  push: z.boolean().optional(),
 });
 export type SetNoticeRequest = z.input<typeof setNoticeRequestSchema>;
 export const setNoticeResponseSchema = z.object({ success: z.literal(true), notice: noticeSchema });

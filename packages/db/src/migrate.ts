@@ -7,6 +7,10 @@ import * as askIdempotency from './migrations/2026-11-22T03-00_ask_idempotency.t
 import * as fanTransfer from './migrations/2026-11-22T10-00_fan_transfer.ts';
 import * as aiBudget from './migrations/2026-11-22T10-10_ai_budget.ts';
 import * as aiHandedOver from './migrations/2026-11-22T12-30_ai_handed_over.ts';
+import * as knowledgeGaps from './migrations/2026-11-22T16-20_knowledge_gaps.ts';
+import * as push from './migrations/2026-11-22T16-30_push.ts';
+import * as contentHash from './migrations/2026-11-22T16-40_content_hash.ts';
+import * as billing from './migrations/2026-11-22T16-50_billing.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -18,6 +22,10 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T10-00_fan_transfer': fanTransfer,
   '2026-11-22T10-10_ai_budget': aiBudget,
   '2026-11-22T12-30_ai_handed_over': aiHandedOver,
+  '2026-11-22T16-20_knowledge_gaps': knowledgeGaps,
+  '2026-11-22T16-30_push': push,
+  '2026-11-22T16-40_content_hash': contentHash,
+  '2026-11-22T16-50_billing': billing,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

@@ -49,6 +49,8 @@ export interface KnowledgeItemsTable {
   file_name: string | null;
   file_key: string | null;
   file_size: number | null;
+  /** A hash of what the chunks were made from (and the embedding model), for re-syncs. */
+  content_hash: string | null;
   title: string | null;
   status: Generated<'pending' | 'processing' | 'completed' | 'active' | 'failed'>;
   error: string | null;
@@ -116,6 +118,10 @@ export interface MessagesTable {
   client_key: string | null;
   /** When the AI gave up on this fan question (its retry budget ran out); the creator answers it. */
   ai_handed_over_at: Date | string | null;
+  /** When the AI answered this fan question without grounding in the creator's knowledge (a gap). */
+  knowledge_gap_at: Date | string | null;
+  /** When the creator answered the gap from the gaps card or set it aside. */
+  gap_closed_at: Date | string | null;
 }
 
 export interface FileAttachmentsTable {
@@ -136,6 +142,22 @@ export interface NoticesTable {
   message: string;
   sent_count: number;
   created_at: CreatedAt;
+  /** The creator chose to push this announcement to fans who allowed notifications. */
+  push: Generated<boolean>;
+  /** Devices the push reached. */
+  pushed_count: Generated<number>;
+}
+
+export interface PushSubscriptionsTable {
+  id: Generated<string>;
+  creator_id: string;
+  fan_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  preview: Generated<boolean>;
+  created_at: CreatedAt;
+  last_pushed_at: Date | string | null;
 }
 
 export interface TemplatesTable {
@@ -152,7 +174,30 @@ export interface CreditLedgerTable {
   delta: number;
   reason: 'free_grant' | 'ai_answer' | 'purchase' | 'adjustment';
   message_id: string | null;
+  /** The purchase a 'purchase' row credits (once). */
+  purchase_id: string | null;
   created_at: CreatedAt;
+}
+
+export interface CreditPurchasesTable {
+  id: Generated<string>;
+  creator_id: string;
+  pack: string;
+  credits: number;
+  amount_cents: number;
+  currency: Generated<string>;
+  status: Generated<'pending' | 'paid'>;
+  provider: 'stripe' | 'test';
+  checkout_session_id: string | null;
+  receipt_url: string | null;
+  created_at: CreatedAt;
+  paid_at: Date | string | null;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  received_at: CreatedAt;
 }
 
 export interface Database {
@@ -166,8 +211,11 @@ export interface Database {
   messages: MessagesTable;
   file_attachments: FileAttachmentsTable;
   notices: NoticesTable;
+  push_subscriptions: PushSubscriptionsTable;
   templates: TemplatesTable;
   credit_ledger: CreditLedgerTable;
+  credit_purchases: CreditPurchasesTable;
+  stripe_events: StripeEventsTable;
 }
 
 export type CreatorRow = Selectable<CreatorsTable>;
@@ -181,6 +229,7 @@ export type FanTransferRow = Selectable<FanTransfersTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type FileAttachmentRow = Selectable<FileAttachmentsTable>;
 export type NoticeRow = Selectable<NoticesTable>;
+export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
 export type TemplateRow = Selectable<TemplatesTable>;
 export type CreditLedgerRow = Selectable<CreditLedgerTable>;
 export type SessionRow = Selectable<SessionsTable>;

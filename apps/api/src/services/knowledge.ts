@@ -105,11 +105,13 @@ export function progressOf(items: KnowledgeItemRow[]): KnowledgeProgress {
   const total = items.length;
   const active = items.filter((i) => i.status === 'completed' || i.status === 'active').length;
   const pending = items.filter((i) => i.status === 'pending' || i.status === 'processing').length;
+  const failed = items.filter((i) => i.status === 'failed').length;
   const progressPercentage = total === 0 ? 0 : Math.round(((total - pending) / total) * 100);
   return {
     total,
     active,
     pending,
+    failed,
     progressPercentage,
     isComplete: total > 0 && pending === 0,
     items: items.map(toKnowledgeItem),

@@ -131,10 +131,15 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
         ['Creatorai', null],
       ]);
       const answer = chat[1]!;
-      expect(answer.message).toBe(
-        'Feed it twice a day. Bake on!\n\nSources: Starter care (https://olga.example/starter)',
-      );
-      expect(answer.sources).toEqual([{ title: 'Starter care', source: 'https://olga.example/starter' }]);
+      expect(answer.message).toBe('Feed it twice a day. Bake on!');
+      expect(answer.sources).toEqual([
+        {
+          title: 'Starter care',
+          source: 'https://olga.example/starter',
+          kind: 'web',
+          url: 'https://olga.example/starter#:~:text=Feed%20your%20sourdough%20starter%20twice%20a%20day%20with',
+        },
+      ]);
       expect(answer.replyTo).toBe(question);
 
       // The crash made the model answer twice; the fan still has one answer and paid one credit.
@@ -327,7 +332,7 @@ describe('AI answers without a model key', () => {
     const quote = chat.find((m) => m.from === 'Creatorai')!;
     expect(quote.message).toContain("quoting Quinn Tester's own material");
     expect(quote.message).toContain('Feed your sourdough starter twice a day');
-    expect(quote.message).toContain('Source: Starter care (https://quinn.example/starter)');
+    expect(quote.sources).toMatchObject([{ title: 'Starter care', kind: 'web' }]);
 
     // Nothing of Quinn's matches: the fan still gets an AI reply, charged like any other, once.
     const asked = await sent(await fan.ask('quinn', 'Do you like jazz?'));

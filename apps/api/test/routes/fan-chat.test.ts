@@ -367,8 +367,19 @@ describe('fan chat', () => {
     });
     expect(body.profileImageUrl).toMatch(/^\/objects\/uploads\//);
     expect(Object.keys(body).sort()).toEqual(
-      ['isOnline', 'name', 'notice', 'profileImageUrl', 'statusText', 'username'].sort(),
+      [
+        'aiAvailable',
+        'initialMessages',
+        'isOnline',
+        'name',
+        'notice',
+        'profileImageUrl',
+        'statusText',
+        'username',
+      ].sort(),
     );
+    // The chatbot's opening lines, which the fan app shows as its first bubbles.
+    expect(Array.isArray(body.initialMessages)).toBe(true);
   });
 
   const fanId = 'mobile_fan_valid';

@@ -28,6 +28,11 @@ describe('knowledgeSource and knowledgeLink', () => {
     );
     const file = item({ type: 'file', fileName: 'plan.txt' });
     expect(knowledgeSource(file)).toBe('plan.txt');
+    // A file's line is its size (its title is its name); a video's is its real name.
+    expect(knowledgeSource({ ...file, fileSize: 1_258_291 })).toBe('1.2 MB');
+    expect(knowledgeSource({ ...file, fileSize: 14_336 })).toBe('14 KB');
+    expect(knowledgeSource({ ...video, title: 'How to shape a boule' })).toBe('How to shape a boule');
+    expect(knowledgeSource({ ...video, title: 'YouTube Video' })).toBe('https://youtu.be/abc');
     expect(knowledgeLink(file)).toBeNull();
   });
 });
@@ -41,6 +46,7 @@ describe('progressTexts', () => {
       percentageText: '25%',
       readyText: '1 of 4 sources ready',
       badgeText: '3 pending',
+      tone: 'warning',
     });
   });
 
@@ -48,6 +54,39 @@ describe('progressTexts', () => {
     expect(
       progressTexts({ total: 2, active: 2, pending: 0, progressPercentage: 100, isComplete: true }),
     ).toMatchObject({ percentageText: '100%', readyText: '2 of 2 sources ready', badgeText: 'Complete' });
+  });
+
+  it("counts failed sources apart: never 'Complete' while one failed", () => {
+    expect(
+      progressTexts({
+        total: 1,
+        active: 0,
+        pending: 0,
+        failed: 1,
+        progressPercentage: 100,
+        isComplete: true,
+      }),
+    ).toMatchObject({ readyText: '0 of 1 ready, 1 failed', badgeText: '1 failed', tone: 'danger' });
+    expect(
+      progressTexts({
+        total: 4,
+        active: 3,
+        pending: 0,
+        failed: 1,
+        progressPercentage: 100,
+        isComplete: true,
+      }),
+    ).toMatchObject({ readyText: '3 of 4 ready, 1 failed', badgeText: '1 failed' });
+    expect(
+      progressTexts({
+        total: 4,
+        active: 2,
+        pending: 1,
+        failed: 1,
+        progressPercentage: 75,
+        isComplete: false,
+      }),
+    ).toMatchObject({ badgeText: '1 pending', tone: 'warning' });
   });
 
   it('keeps the percentage between 0 and 100', () => {

@@ -12,14 +12,34 @@ export function knowledgeTitle(item: Pick<KnowledgeItem, 'type' | 'fileName'>): 
   return t.titles.unknown;
 }
 
-/** Where the item came from: the video link, the address, or the file name. */
+/** A size in bytes as a person reads it: '820 B', '14 KB', '1.2 MB'. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * The line under an item's title: a video's real name (its title stays SPEC's 'YouTube Video'),
+ * a file's size (its title is its name), a page's address.
+ */
 export function knowledgeSource(
-  item: Pick<KnowledgeItem, 'type' | 'url' | 'youtubeUrl' | 'fileName'> & { source?: string | undefined },
+  item: Pick<KnowledgeItem, 'type' | 'url' | 'youtubeUrl' | 'fileName'> & {
+    source?: string | undefined;
+    title?: string | null | undefined;
+    fileSize?: number | null | undefined;
+  },
 ): string {
-  if (item.source) return item.source;
-  if (item.type === 'youtube') return item.youtubeUrl ?? item.url ?? '';
-  if (item.type === 'url') return item.url ?? '';
-  return item.fileName ?? '';
+  if (item.type === 'youtube') {
+    const name = item.title?.trim();
+    if (name && name !== t.titles.youtube) return name;
+    return item.source || item.youtubeUrl || item.url || '';
+  }
+  if (item.type === 'file') {
+    if (typeof item.fileSize === 'number' && item.fileSize >= 0) return formatBytes(item.fileSize);
+    return item.source || item.fileName || '';
+  }
+  return item.source || item.url || '';
 }
 
 /** An address the open-link icon may point at: http(s) only; files have none. */
@@ -31,13 +51,25 @@ export function knowledgeLink(item: Pick<KnowledgeItem, 'type' | 'url' | 'youtub
 
 /** The texts of the progress bar: percentage, 'N of M sources ready' and 'Complete' or 'N pending'. */
 export function progressTexts(
-  progress: Pick<KnowledgeProgress, 'total' | 'active' | 'pending' | 'progressPercentage' | 'isComplete'>,
+  progress: Pick<
+    KnowledgeProgress,
+    'total' | 'active' | 'pending' | 'failed' | 'progressPercentage' | 'isComplete'
+  >,
 ) {
   const percentage = Math.min(100, Math.max(0, Math.round(progress.progressPercentage)));
+  const failed = progress.failed ?? 0;
+  // Failed sources are counted apart: never 'Complete' while one of them failed.
+  const badgeText =
+    progress.pending > 0 ? t.pending(progress.pending) : failed > 0 ? t.failedCount(failed) : t.complete;
   return {
     percentage,
     percentageText: `${percentage}%`,
-    readyText: t.ready(progress.active, progress.total),
-    badgeText: progress.isComplete ? t.complete : t.pending(progress.pending),
+    readyText:
+      failed > 0
+        ? t.readyAndFailed(progress.active, progress.total, failed)
+        : t.ready(progress.active, progress.total),
+    badgeText,
+    tone:
+      progress.pending > 0 ? ('warning' as const) : failed > 0 ? ('danger' as const) : ('success' as const),
   };
 }

@@ -1,9 +1,11 @@
 import {
+  type Billing,
   type Chatbot,
   CURRENT_USER_CACHE_MS,
   type CurrentNoticeResponse,
   type CurrentUser,
   type Fan,
+  type KnowledgeGap,
   type KnowledgeProgress,
   type Message,
   type Notice,
@@ -90,6 +92,22 @@ export const usageQuery = (username: string) =>
   queryOptions({
     queryKey: [...creatorPath(username), 'usage'],
     queryFn: getQueryFn<Usage>({ on401: 'throw' }),
+    refetchInterval: POLL_USAGE_MS,
+  });
+
+/** GET /api/creators/username/{u}/billing: balance, purchases and AI answers per day; polled with usage. */
+export const billingQuery = (username: string) =>
+  queryOptions({
+    queryKey: [...creatorPath(username), 'billing'],
+    queryFn: getQueryFn<Billing>({ on401: 'throw' }),
+    refetchInterval: POLL_USAGE_MS,
+  });
+
+/** GET /api/creators/username/{u}/knowledge-gaps: ungrounded fan questions, grouped; polled with usage. */
+export const knowledgeGapsQuery = (username: string) =>
+  queryOptions({
+    queryKey: [...creatorPath(username), 'knowledge-gaps'],
+    queryFn: getQueryFn<{ gaps: KnowledgeGap[] }>({ on401: 'throw' }),
     refetchInterval: POLL_USAGE_MS,
   });
 

@@ -1,6 +1,9 @@
+import { toast } from '@fanpilot/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { AnnouncementsSection } from '../components/dashboard/announcements/AnnouncementsSection.tsx';
+import { BillingSection } from '../components/dashboard/billing/BillingSection.tsx';
+import { CreditBanner } from '../components/dashboard/billing/CreditBanner.tsx';
 import { ChatManagementSection } from '../components/dashboard/chats/ChatManagementSection.tsx';
 import { DashboardHeader } from '../components/dashboard/DashboardHeader.tsx';
 import { DashboardOverview } from '../components/dashboard/overview/DashboardOverview.tsx';
@@ -22,7 +25,23 @@ export function DashboardPage() {
   const fans = useQuery(fansQuery(user.username)).data;
   useNewMessageBanner(messages);
   // SPEC: the local view is state, not part of the address, and starts at the dashboard.
-  const [section, setSection] = useState<DashboardSection>('dashboard');
+  // Back from a checkout (?billing=paid or cancelled): the Billing section, with a word on how it went.
+  const [section, setSection] = useState<DashboardSection>(() =>
+    new URLSearchParams(window.location.search).has('billing') ? 'billing' : 'dashboard',
+  );
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    const outcome = params.get('billing');
+    if (!outcome) return;
+    toast(
+      outcome === 'paid'
+        ? { title: TEXT.billing.paidToast, variant: 'success' }
+        : { title: TEXT.billing.cancelledToast },
+    );
+    params.delete('billing');
+    const rest = params.toString();
+    window.history.replaceState(null, '', `${window.location.pathname}${rest ? `?${rest}` : ''}`);
+  }, []);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const focusComposer = useRef(false);
@@ -52,6 +71,7 @@ export function DashboardPage() {
       <div className="flex">
         <Sidebar current={section} onSelect={select} status={status} />
         <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          {section !== 'billing' && <CreditBanner username={user.username} onBuy={() => select('billing')} />}
           {section === 'dashboard' && (
             <DashboardOverview
               headingRef={headingRef}
@@ -78,6 +98,7 @@ export function DashboardPage() {
             />
           )}
           {section === 'profile' && <ProfileSettingsSection headingRef={headingRef} user={user} />}
+          {section === 'billing' && <BillingSection headingRef={headingRef} username={user.username} />}
         </main>
       </div>
     </div>

@@ -16,6 +16,11 @@ import { useFanChat } from './useFanChat.ts';
 // Loaded only when used: moving a chat away (with the QR encoder), and taking one over from a link.
 const TransferPanel = lazy(() => import('../transfer/TransferPanel.tsx'));
 const RedeemTransfer = lazy(() => import('../transfer/RedeemTransfer.tsx'));
+// Web Push: loaded once the fan has asked something, never on page load.
+const PushOffer = lazy(() => import('../push/PushControls.tsx').then((m) => ({ default: m.PushOffer })));
+const PushToggle = lazy(() => import('../push/PushControls.tsx').then((m) => ({ default: m.PushToggle })));
+const pushSupported = () =>
+  'serviceWorker' in navigator && 'PushManager' in window && typeof Notification !== 'undefined';
 
 /** The fan's chat with one creator: /pwa/:username, or /fanchat-mobile and /mobile-chat with ?creator=. */
 export function ChatScreen({ username }: { username: string }) {
@@ -62,15 +67,40 @@ function Chat({ creator }: { creator: PublicCreator }) {
   const online = useOnline();
   const [moving, setMoving] = useState(false);
   const canMove = !chat.heldElsewhere && chat.messages.length > 0;
+  const push =
+    !chat.heldElsewhere && chat.messages.some((m) => m.from === 'fan') && pushSupported()
+      ? { creator: creator.username, creatorName: creator.name, fanId: chat.fanId }
+      : null;
   return (
     <div className="app-frame mx-auto flex max-w-2xl flex-col bg-white">
-      <ChatHeader creator={creator} onMoveChat={canMove ? () => setMoving(true) : undefined} />
+      <ChatHeader
+        creator={creator}
+        onMoveChat={canMove ? () => setMoving(true) : undefined}
+        extra={
+          push && (
+            <Suspense fallback={null}>
+              <PushToggle {...push} />
+            </Suspense>
+          )
+        }
+      />
+      {push && (
+        <Suspense fallback={null}>
+          <PushOffer {...push} />
+        </Suspense>
+      )}
       {moving && (
         <Suspense fallback={null}>
           <TransferPanel creator={creator.username} fanId={chat.fanId} onClose={() => setMoving(false)} />
         </Suspense>
       )}
       {creator.notice?.message && <AnnouncementBanner notice={creator.notice} />}
+      {!creator.isOnline && creator.aiAvailable === false && (
+        // The AI cannot answer now (no credits, or today's budget used up): said, not left to silence.
+        <p role="status" className="shrink-0 bg-amber-50 px-4 py-1.5 text-center text-xs text-amber-900">
+          {texts.willAnswerPersonally(creator.name)}
+        </p>
+      )}
       {!online && (
         <p role="status" className="shrink-0 bg-slate-800 px-4 py-1.5 text-center text-xs text-white">
           {texts.offlineBanner}
@@ -80,6 +110,7 @@ function Chat({ creator }: { creator: PublicCreator }) {
         history={chat.messages}
         locals={chat.locals}
         creatorName={creator.name}
+        openingLines={chat.heldElsewhere ? [] : (creator.initialMessages ?? [])}
         stickToBottomSignal={chat.sendSignal}
         showEmptyHint={!chat.heldElsewhere}
       />

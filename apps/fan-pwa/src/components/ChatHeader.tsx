@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { PublicCreator } from '../lib/api.ts';
 import { useInstallPrompt } from '../lib/browser.ts';
 import { texts } from '../texts.ts';
@@ -6,8 +7,11 @@ import { CreatorAvatar } from './CreatorAvatar.tsx';
 export function ChatHeader({
   creator,
   onMoveChat,
+  extra,
 }: {
   creator: PublicCreator;
+  /** More controls at the right (the notifications bell). */
+  extra?: ReactNode;
   /** Opens the panel that moves this chat to another phone; no button without it. */
   onMoveChat?: (() => void) | undefined;
 }) {
@@ -26,6 +30,7 @@ export function ChatHeader({
           <span className="truncate">{status}</span>
         </p>
       </div>
+      {extra}
       {onMoveChat && (
         <button
           type="button"

@@ -16,10 +16,43 @@ interface Bubble {
   time: string;
   attachment?: { name: string; size: number } | undefined;
   note?: string | undefined;
-  kind: 'fan' | 'creator' | 'ai' | 'queued' | 'sent';
+  kind: 'fan' | 'creator' | 'ai' | 'queued' | 'sent' | 'opening';
+  /** An AI answer's sources, as chips the fan can open. */
+  citations?: Citation[] | undefined;
 }
 
-function toBubbles(history: FanChatMessage[], locals: LocalMessage[], creatorName: string): Bubble[] {
+type Citation = NonNullable<FanChatMessage['sources']>[number];
+
+/** "p. 4" for a PDF page, "1:35" for a video moment. */
+function citationWhere(c: Citation): string | null {
+  if (c.kind === 'pdf' && c.page) return texts.citationPage(c.page);
+  if (c.kind === 'video' && c.seconds !== undefined) {
+    const m = Math.floor(c.seconds / 60);
+    const sec = String(c.seconds % 60).padStart(2, '0');
+    return `${m}:${sec}`;
+  }
+  return null;
+}
+
+function toBubbles(
+  history: FanChatMessage[],
+  locals: LocalMessage[],
+  creatorName: string,
+  openingLines: string[],
+): Bubble[] {
+  // The chatbot's opening lines start every conversation (not stored, not charged).
+  const opening = openingLines
+    .filter((line) => line.trim())
+    .map(
+      (line, i): Bubble => ({
+        key: `o-${i}`,
+        side: 'reply',
+        sender: texts.aiLabel,
+        text: line.trim(),
+        time: '',
+        kind: 'opening',
+      }),
+    );
   const fromServer = history.map((message): Bubble => {
     const attachment = message.fileAttachment
       ? { name: message.fileAttachment.originalFilename, size: message.fileAttachment.fileSize }
@@ -29,7 +62,10 @@ function toBubbles(history: FanChatMessage[], locals: LocalMessage[], creatorNam
       const note = message.handedToCreator ? texts.willAnswerPersonally(creatorName) : undefined;
       return { ...base, side: 'fan', sender: texts.you, kind: 'fan', note };
     }
-    if (message.from === 'Creatorai') return { ...base, side: 'reply', sender: texts.aiLabel, kind: 'ai' };
+    if (message.from === 'Creatorai') {
+      const citations = message.sources?.filter((c) => c.url);
+      return { ...base, side: 'reply', sender: texts.aiLabel, kind: 'ai', citations };
+    }
     return { ...base, side: 'reply', sender: creatorName, kind: 'creator' };
   });
   const pending = locals.map(
@@ -46,7 +82,7 @@ function toBubbles(history: FanChatMessage[], locals: LocalMessage[], creatorNam
       kind: local.state,
     }),
   );
-  return [...fromServer, ...pending];
+  return [...opening, ...fromServer, ...pending];
 }
 
 export function MessageList({
@@ -55,8 +91,11 @@ export function MessageList({
   creatorName,
   stickToBottomSignal,
   showEmptyHint = true,
+  openingLines = [],
 }: {
   history: FanChatMessage[];
+  /** The chatbot's initialMessages: its first bubbles in every conversation. */
+  openingLines?: string[];
   locals: LocalMessage[];
   creatorName: string;
   /** False when the chat cannot be used here (held by another browser): no "Say hello" invitation. */
@@ -66,7 +105,8 @@ export function MessageList({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
-  const bubbles = toBubbles(history, locals, creatorName);
+  const bubbles = toBubbles(history, locals, creatorName, openingLines);
+  const hasConversation = bubbles.some((b) => b.kind !== 'opening');
   const newestKey = `${bubbles.length}:${bubbles[bubbles.length - 1]?.key ?? ''}`;
 
   useLayoutEffect(() => {
@@ -99,13 +139,14 @@ export function MessageList({
       className="message-log min-h-0 flex-1 overflow-y-auto bg-slate-50 px-3 py-4"
     >
       <div role="log" aria-live="polite" aria-label={texts.conversation} className="flex flex-col gap-3">
-        {bubbles.length === 0
-          ? showEmptyHint && (
-              <p className="mx-auto mt-8 max-w-xs text-center text-sm text-slate-600">
-                {texts.emptyConversation(creatorName)}
-              </p>
-            )
-          : bubbles.map((bubble) => <MessageBubble key={bubble.key} bubble={bubble} />)}
+        {bubbles.map((bubble) => (
+          <MessageBubble key={bubble.key} bubble={bubble} />
+        ))}
+        {!hasConversation && showEmptyHint && (
+          <p className="mx-auto mt-8 max-w-xs text-center text-sm text-slate-600">
+            {texts.emptyConversation(creatorName)}
+          </p>
+        )}
       </div>
     </div>
   );
@@ -117,7 +158,7 @@ function MessageBubble({ bubble }: { bubble: Bubble }) {
     ? bubble.kind === 'queued'
       ? 'border border-dashed border-indigo-700 bg-indigo-50 text-slate-900'
       : 'bg-indigo-700 text-white'
-    : bubble.kind === 'ai'
+    : bubble.kind === 'ai' || bubble.kind === 'opening'
       ? 'border border-slate-200 bg-white text-slate-900'
       : 'bg-slate-200 text-slate-900';
   const linkTone = fan && bubble.kind !== 'queued' ? 'text-white underline' : 'text-indigo-800 underline';
@@ -146,9 +187,32 @@ function MessageBubble({ bubble }: { bubble: Bubble }) {
           </p>
         )}
       </div>
-      <span className="mt-0.5 px-1 text-[11px] text-slate-600">
-        {bubble.note ?? <time dateTime={bubble.time}>{formatMessageTime(bubble.time)}</time>}
-      </span>
+      {bubble.citations && bubble.citations.length > 0 && (
+        <ul aria-label={texts.sources} className="mt-1 flex max-w-[85%] flex-wrap gap-1.5">
+          {bubble.citations.map((c) => {
+            const where = citationWhere(c);
+            return (
+              <li key={c.url} className="min-w-0">
+                <a
+                  href={c.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  data-testid="citation"
+                  className="block max-w-full truncate rounded-full border border-indigo-200 bg-indigo-50 px-2.5 py-1 text-xs font-medium text-indigo-800 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+                >
+                  {c.title}
+                  {where && <span className="text-indigo-600"> · {where}</span>}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {bubble.kind !== 'opening' && (
+        <span className="mt-0.5 px-1 text-[11px] text-slate-600">
+          {bubble.note ?? <time dateTime={bubble.time}>{formatMessageTime(bubble.time)}</time>}
+        </span>
+      )}
     </div>
   );
 }

@@ -151,11 +151,15 @@ describe('answering a fan question', () => {
     expect(s.status).toBe('answered');
     expect(s.replies).toHaveLength(1);
     expect(s.replies[0]).toMatchObject({ sender: 'Creatorai', fan_name: 'Finn', status: null });
-    expect(s.replies[0]!.body).toBe(
-      'Twice a day. (gpt-4o-mini)\n\nSources: Starter care (https://coach.example/starter)',
-    );
+    // The citation travels as data, not in the text: a link to the passage on the page.
+    expect(s.replies[0]!.body).toBe('Twice a day. (gpt-4o-mini)');
     expect(s.replies[0]!.sources).toEqual([
-      { title: 'Starter care', source: 'https://coach.example/starter' },
+      {
+        title: 'Starter care',
+        source: 'https://coach.example/starter',
+        kind: 'web',
+        url: expect.stringMatching(/^https:\/\/coach\.example\/starter#:~:text=Feed%20your%20sourdough/),
+      },
     ]);
     expect(s.charges).toHaveLength(1);
     expect(s.charges[0]).toMatchObject({ delta: -1, message_id: f.question });
@@ -271,7 +275,9 @@ describe('answering a fan question', () => {
     const s = await f.state();
     expect(s.replies[0]!.body).toContain("quoting Bea Baker's own material");
     expect(s.replies[0]!.body).toContain('Feed your sourdough starter twice a day');
-    expect(s.replies[0]!.body).toContain('Source: Starter care (https://coach.example/starter)');
+    expect(s.replies[0]!.sources).toMatchObject([
+      { title: 'Starter care', source: 'https://coach.example/starter', kind: 'web' },
+    ]);
     expect(s.charges).toHaveLength(1);
 
     // Nothing of the creator's matches: a fallback reply, stored and charged like any AI answer.

@@ -1,11 +1,12 @@
 import { answerJobSchema, CREDITS_PER_AI_ANSWER, type MessageSource } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
-import { retrieve } from '../retrieve.ts';
+import { PASSAGES_FOR_MODEL, retrieve } from '../retrieve.ts';
+import { citationFor, citationsFor } from './citations.ts';
 import { aiAnswersToday, creditBalance } from './credits.ts';
 import { createChatModel, type ModelEnv } from './models.ts';
-import { offlineAnswer, sourceLabel } from './offline.ts';
-import { buildPrompt, type KnowledgeExcerpt, replyText } from './prompt.ts';
+import { offlineAnswer } from './offline.ts';
+import { buildPrompt, type KnowledgeExcerpt, replyText, withoutGapTag } from './prompt.ts';
 
 export interface AnswerLogger {
   info: (obj: object, msg: string) => void;
@@ -29,6 +30,8 @@ export interface AnswerOptions {
   beforeWrite?: (messageId: string) => Promise<void> | void;
   /** The clock the daily AI answer budget is counted by (midnight UTC); tests inject one. */
   now?: () => Date;
+  /** Told the AI reply's message id once it is stored (e.g. to push it to the fan); must not throw. */
+  onAnswered?: (replyId: string) => Promise<void> | void;
 }
 
 /** What became of a question; every outcome but `answered` leaves it as it was. */
@@ -42,22 +45,7 @@ export type AnswerOutcome =
   | 'over_budget'
   | 'no_chatbot';
 
-const DEFAULT_KNOWLEDGE_LIMIT = 5;
 const DEFAULT_HISTORY_LIMIT = 12;
-const MAX_LISTED_SOURCES = 3;
-
-function uniqueSources(knowledge: KnowledgeExcerpt[]): MessageSource[] {
-  const seen = new Set<string>();
-  const out: MessageSource[] = [];
-  for (const k of knowledge) {
-    const key = `${k.title}\u0000${k.source}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ title: k.title, source: k.source });
-  }
-  return out.slice(0, MAX_LISTED_SOURCES);
-}
-
 /**
  * Answers one fan question with the creator's chatbot, at most once.
  *
@@ -104,7 +92,7 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
   const chunks = await retrieve(db, {
     chatbotId: chatbot.id,
     question: question.body,
-    limit: options.knowledgeLimit ?? DEFAULT_KNOWLEDGE_LIMIT,
+    limit: options.knowledgeLimit ?? PASSAGES_FOR_MODEL,
   });
   const knowledge: KnowledgeExcerpt[] = chunks.map((c) => ({
     title: c.title,
@@ -114,6 +102,8 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
 
   let body: string;
   let sources: MessageSource[];
+  /** Whether the answer rests on nothing of the creator's knowledge: a gap to show the creator. */
+  let gap: boolean;
   const model = await createChatModel(chatbot.model, options.env, {
     temperature: chatbot.temperature,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
@@ -152,22 +142,28 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
       knowledge,
     });
     const reply = await model.invoke(prompt);
-    const text = replyText(reply.content);
+    const tagged = withoutGapTag(replyText(reply.content));
+    const text = tagged.text;
     if (!text) throw new Error('The model returned an empty answer');
-    sources = uniqueSources(knowledge);
-    // Answers that rest on the creator's knowledge say where it came from, in the text itself too.
-    body = sources.length > 0 ? `${text}\n\nSources: ${sources.map(sourceLabel).join('; ')}` : text;
+    // Material the model said does not answer the question is not cited.
+    gap = tagged.gap || knowledge.length === 0;
+    // The answer's citations travel as data (shown as chips the fan can open), not in its text.
+    sources = tagged.gap ? [] : citationsFor(chunks, question.body);
+    body = text;
   } else {
     // No key for the provider: the creator's own material quoted, or a polite fallback when
     // nothing matches; stored and charged below like any AI answer.
     const quoted = offlineAnswer(question.creatorName, knowledge);
     body = quoted.text;
-    sources = quoted.sources;
+    const best = chunks.find((c) => c.content.trim());
+    sources = quoted.sources.length > 0 && best ? [citationFor(best, question.body)] : [];
+    gap = sources.length === 0;
   }
 
   await options.beforeWrite?.(question.id);
 
-  return db.transaction().execute(async (trx): Promise<AnswerOutcome> => {
+  let replyId: string | undefined;
+  const outcome = await db.transaction().execute(async (trx): Promise<AnswerOutcome> => {
     // The creator row lock serialises spending, so two answers never share the last credit.
     // (NO KEY UPDATE: fans' new messages, which only reference the row, are not held up.)
     const creator = await trx
@@ -223,11 +219,14 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
       .execute();
     await trx
       .updateTable('messages')
-      .set({ status: 'answered', answered_at: new Date() })
+      .set({ status: 'answered', answered_at: new Date(), ...(gap ? { knowledge_gap_at: new Date() } : {}) })
       .where('id', '=', current.id)
       .execute();
+    replyId = String(inserted.id);
     return 'answered';
   });
+  if (outcome === 'answered' && replyId) await options.onAnswered?.(replyId);
+  return outcome;
 }
 
 /**

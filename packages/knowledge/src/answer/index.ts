@@ -1,4 +1,6 @@
+export * from './citations.ts';
 export * from './credits.ts';
+export * from './gaps.ts';
 export * from './handler.ts';
 export * from './models.ts';
 export * from './offline.ts';

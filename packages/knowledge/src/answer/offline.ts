@@ -14,9 +14,6 @@ export function excerpt(text: string, max = EXCERPT_MAX_CHARS): string {
   return `${head.slice(0, space > max / 2 ? space : max)}…`;
 }
 
-export const sourceLabel = (s: MessageSource) =>
-  s.source && s.source !== s.title ? `${s.title} (${s.source})` : s.title;
-
 /**
  * The reply when nothing of the creator's matches the question: said plainly, not a personal
  * reply, and the question is in the creator's messages (SPEC: while Offline, the AI answers fans).
@@ -40,8 +37,6 @@ export function offlineAnswer(
     `${creatorName} is away right now. This is not a personal reply: I am quoting ${creatorName}'s own material that best matches your question.`,
     '',
     `"${excerpt(best.content)}"`,
-    '',
-    `Source: ${sourceLabel(source)}`,
   ].join('\n');
   return { text, sources: [source] };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { modelRoute, providerKey } from './models.ts';
 import { excerpt, offlineAnswer } from './offline.ts';
-import { buildPrompt, knowledgeBlock, replyText } from './prompt.ts';
+import { buildPrompt, knowledgeBlock, NOT_IN_KNOWLEDGE, replyText, withoutGapTag } from './prompt.ts';
 
 describe('buildPrompt', () => {
   const base = {
@@ -60,7 +60,6 @@ describe('offline answerer', () => {
     ]);
     expect(answer.text).toContain("quoting Bea's own material");
     expect(answer.text).toContain('"Feed it twice a day."');
-    expect(answer.text).toContain('Source: Bread basics (https://coach.example/bread)');
     expect(answer.sources).toEqual([{ title: 'Bread basics', source: 'https://coach.example/bread' }]);
   });
 
@@ -105,5 +104,33 @@ describe('model routes', () => {
       ]),
     ).toBe('ab');
     expect(replyText(undefined)).toBe('');
+  });
+});
+
+describe('withoutGapTag', () => {
+  it('removes the not-in-knowledge tag wherever and however the model wrote it, and says it was there', () => {
+    expect(withoutGapTag('I could not find that. [not in knowledge]')).toEqual({
+      text: 'I could not find that.',
+      gap: true,
+    });
+    expect(withoutGapTag('[ Not In Knowledge ] Sorry, no idea.')).toEqual({
+      text: 'Sorry, no idea.',
+      gap: true,
+    });
+    expect(withoutGapTag('Feed it twice a day.')).toEqual({ text: 'Feed it twice a day.', gap: false });
+  });
+
+  it('is what the prompt tells the model to write', () => {
+    const [system] = buildPrompt({
+      instructions: '',
+      chatbotName: 'Bot',
+      creatorName: 'Bea',
+      initialMessages: [],
+      history: [],
+      question: 'Hi?',
+      knowledge: [],
+    });
+    expect(String(system?.content)).toContain(`end your reply with ${NOT_IN_KNOWLEDGE}`);
+    expect(withoutGapTag(`Sorry. ${NOT_IN_KNOWLEDGE}`).gap).toBe(true);
   });
 });

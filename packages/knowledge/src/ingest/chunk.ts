@@ -59,6 +59,14 @@ export function chunkTranscript(
     if (group.length === 0) return;
     const first = group[0]!;
     const last = group[group.length - 1]!;
+    // Where each caption starts, in the text and in the video: [character offset, second], so a
+    // citation can point at the very caption that answers, not only the passage's start.
+    const moments: [number, number][] = [];
+    let offset = 0;
+    for (const s of group) {
+      moments.push([offset, Math.floor(s.start)]);
+      offset += s.text.length + 1;
+    }
     chunks.push({
       content: group.map((s) => s.text).join(' '),
       metadata: {
@@ -66,6 +74,7 @@ export function chunkTranscript(
         start: Math.floor(first.start),
         end: Math.ceil(last.start + last.duration),
         timestampUrl: watchUrl(base.videoId, first.start),
+        moments,
       },
     });
   };

@@ -74,6 +74,11 @@ describe('ingest handler (PGlite, loopback sites)', () => {
         ]),
       }),
       '/busy': { status: 503 },
+      '/static': {
+        body: articlePage('Static page', [
+          'This page never changes: the studio opens at seven and the sauna is kept at 83 degrees.',
+        ]),
+      },
       '/cars': {
         body: articlePage('Vehicles', [
           'Our studio van is an automobile painted bright orange so members can spot it from far away in the lot.',
@@ -191,6 +196,41 @@ describe('ingest handler (PGlite, loopback sites)', () => {
     const hits = await retrieve(h.db, { chatbotId, question: 'How hot is the sauna?', embedder: null });
     expect(hits[0]).toMatchObject({ knowledgeItemId: id, title: 'Recovery Guide' });
     expect(hits[0]?.content).toContain('83 degrees');
+  });
+
+  it('a re-sync that finds the same content keeps its chunks: nothing deleted, re-inserted or re-embedded', async () => {
+    const chunkIds = (id: string) =>
+      h.db.selectFrom('chunks').select('id').where('knowledge_item_id', '=', id).orderBy('id').execute();
+    const resync = async (id: string, n: number, run = embeddingIngest) => {
+      await h.db
+        .updateTable('knowledge_items')
+        .set({ job_run: `${id}-resync-${n}`, status: 'pending' })
+        .where('id', '=', id)
+        .execute();
+      await run({ knowledgeItemId: id, run: `${id}-resync-${n}` }, ctx);
+    };
+    const id = await addItem({ type: 'url', url: local('/static') });
+    await embeddingIngest({ knowledgeItemId: id, run: id }, ctx);
+    const first = await item(id);
+    expect(first.status).toBe('active');
+    expect(first.content_hash).toMatch(/^[0-9a-f]{64}:text-embedding-3-small$/);
+    const ids = await chunkIds(id);
+    const embedCalls = embeddings.requests();
+
+    await resync(id, 1);
+    const again = await item(id);
+    expect(again).toMatchObject({ status: 'active', error: null, content_hash: first.content_hash });
+    expect(new Date(again.processed_at!).getTime()).toBeGreaterThanOrEqual(
+      new Date(first.processed_at!).getTime(),
+    );
+    expect(await chunkIds(id)).toEqual(ids);
+    expect(embeddings.requests()).toBe(embedCalls);
+
+    // Without the embedding model the content is the same but the chunks' vectors would not be: the
+    // key differs, so the chunks are made again (full text only).
+    await resync(id, 2, ingest);
+    expect((await item(id)).status).toBe('completed');
+    expect(await chunkIds(id)).not.toEqual(ids);
   });
 
   it('ignores a run that a newer one superseded, and an item deleted meanwhile', async () => {

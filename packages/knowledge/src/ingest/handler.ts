@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ingestJobSchema, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
 import type { Database, KnowledgeItemRow } from '@fanpilot/db';
 import type { Storage } from '@fanpilot/storage';
@@ -14,6 +15,12 @@ import { parseSitemap } from './sitemap.ts';
 import { storeChunks } from './store.ts';
 import { decodeText } from './text.ts';
 import { fetchTranscriptSegments, fetchYoutubeTitle, parseYoutubeUrl } from './youtube.ts';
+
+/** The reason a source failed for good: without "It will be retried.", with what the creator can do. */
+export function finalReason(reason: string): string {
+  const kept = reason.replace(/\s*It will be retried\.?\s*$/i, '').trim();
+  return kept === reason.trim() ? reason : `${kept} Tries ran out; press Retry to try again.`;
+}
 
 export interface IngestLogger {
   info: (obj: object, msg: string) => void;
@@ -238,6 +245,35 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
             : await ingestYoutube(item, signal);
       if (outcome.chunks.length === 0) throw permanent('No text was found in this source.');
       const t1 = performance.now();
+      // A re-sync that finds the same content (and the same embedding model) keeps the chunks it
+      // has: nothing is deleted, re-inserted or re-embedded.
+      const digest = createHash('sha256')
+        .update(JSON.stringify(outcome.chunks.map((c) => [c.content, c.metadata])))
+        .digest('hex');
+      const unchangedKey = `${digest}:${embedder?.model ?? 'text'}`;
+      if (item.content_hash === unchangedKey && item.chunk_count === outcome.chunks.length) {
+        const kept = await mark(item.id, run)
+          .where('status', '=', 'processing')
+          .set({
+            status: embedder ? 'active' : 'completed',
+            error: null,
+            started_at: null,
+            processed_at: new Date(),
+            updated_at: new Date(),
+            ...(item.type !== 'file' && outcome.title ? { title: outcome.title.slice(0, 500) } : {}),
+          })
+          .executeTakeFirst();
+        deps.logger?.info(
+          {
+            item: item.id,
+            unchanged: true,
+            kept: Number(kept.numUpdatedRows),
+            chunks: outcome.chunks.length,
+          },
+          'ingest finished',
+        );
+        return;
+      }
       let embeddings: number[][] | null = null;
       if (embedder) {
         try {
@@ -254,6 +290,7 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
         chunks: outcome.chunks,
         embeddings,
         title: item.type === 'file' ? null : outcome.title,
+        contentHash: `${digest}:${embeddings && embedder ? embedder.model : 'text'}`,
       });
       deps.logger?.info(
         {
@@ -269,7 +306,8 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
     } catch (err) {
       const isPermanent = err instanceof IngestError ? err.permanent : false;
       const final = isPermanent || context.attempt >= maxAttempts;
-      const reason = reasonOf(err);
+      // A failure that is final says so: never "It will be retried." once nothing will be.
+      const reason = final ? finalReason(reasonOf(err)) : reasonOf(err);
       deps.logger?.warn({ item: item.id, reason, final, err: (err as Error)?.message }, 'ingest failed');
       await mark(item.id, run)
         .set({

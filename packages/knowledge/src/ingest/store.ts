@@ -2,6 +2,7 @@ import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
 import type { ChunkDraft } from './chunk.ts';
 import { vectorLiteral } from './embeddings.ts';
+import { ensureVectorIndex } from './vector-index.ts';
 
 const vectorColumn = new WeakMap<object, Promise<boolean>>();
 
@@ -27,6 +28,8 @@ export interface StoreChunksInput {
   chunks: ChunkDraft[];
   embeddings: number[][] | null;
   title: string | null;
+  /** What the chunks were made from (see the ingest handler); kept so a re-sync can skip work. */
+  contentHash?: string | null;
 }
 
 export type StoreOutcome = 'stored' | 'superseded' | 'gone';
@@ -45,6 +48,8 @@ const clean = (s: string) => s.replaceAll('\u0000', '');
  */
 export async function storeChunks(db: Kysely<Database>, input: StoreChunksInput): Promise<StoreOutcome> {
   const vectors = input.embeddings && (await hasVectorColumn(db)) ? input.embeddings : null;
+  // Without the index search still works (an exact scan), so a failed build only costs speed.
+  if (vectors?.[0]) await ensureVectorIndex(db, vectors[0].length).catch(() => {});
   const rows = input.chunks.map((c, ordinal) => ({
     ordinal,
     content: clean(c.content),
@@ -53,6 +58,7 @@ export async function storeChunks(db: Kysely<Database>, input: StoreChunksInput)
   }));
   const now = new Date();
   const title = input.title ? sql`, title = ${clean(input.title).slice(0, 500)}` : sql``;
+  const hash = sql`, content_hash = ${input.contentHash ?? null}`;
   const run = input.run;
   const owner = run ? sql` and (job_run = ${run} or job_run is null)` : sql``;
   // The embedding column is not in the typed schema: it exists only with pgvector.
@@ -62,7 +68,7 @@ export async function storeChunks(db: Kysely<Database>, input: StoreChunksInput)
     with owned as (
       update knowledge_items
       set status = ${vectors ? 'active' : 'completed'}, error = null, processed_at = ${now},
-        updated_at = ${now}, started_at = null, chunk_count = ${input.chunks.length}${title}
+        updated_at = ${now}, started_at = null, chunk_count = ${input.chunks.length}${title}${hash}
       where id = ${input.itemId}${owner}
       returning id, chatbot_id
     ), cleared as (

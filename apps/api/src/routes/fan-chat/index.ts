@@ -15,7 +15,7 @@ import {
   usernameParamsSchema,
 } from '@fanpilot/contracts';
 import type { CreatorRow } from '@fanpilot/db';
-import { enqueueAnswer, forecastAiAnswer } from '@fanpilot/knowledge/answer';
+import { aiRefusal, enqueueAnswer, forecastAiAnswer } from '@fanpilot/knowledge/answer';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
@@ -287,9 +287,17 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     { schema: { params: usernameParamsSchema, response: { 200: publicCreatorSchema } } },
     async (request, reply) => {
       const creator = await onboarded(request.params.username);
-      const notice = await noticesRepository(app.db).current(creator.id);
+      const [notice, chatbot, refusal] = await Promise.all([
+        noticesRepository(app.db).current(creator.id),
+        app.db
+          .selectFrom('chatbots')
+          .select('initial_messages')
+          .where('creator_id', '=', creator.id)
+          .executeTakeFirst(),
+        aiRefusal(app.db, creator.id),
+      ]);
       reply.header('cache-control', 'no-store');
-      return toPublicCreator(creator, notice);
+      return toPublicCreator(creator, notice, chatbot?.initial_messages ?? [], refusal === null);
     },
   );
 }

@@ -30,6 +30,7 @@ import {
   mayActAsFan,
   sendToFan,
 } from '../../services/conversations.ts';
+import { requestPush } from '../../services/push.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 500;
 const CONVERSATION_LIMIT = 2000;
@@ -136,6 +137,7 @@ export async function messagesRoutes(app: FastifyInstance) {
         request.body.messageId,
         request.body.response,
       );
+      await requestPush(app.jobs, { kind: 'message', id: replyId }, request.log);
       const stored = await messages.findView(replyId);
       return {
         success: true as const,
@@ -153,6 +155,7 @@ export async function messagesRoutes(app: FastifyInstance) {
       const fan = await fans.findByKey(creator.id, request.body.fanId);
       if (!fan) throw notFound('Cannot find fan ID. Please try again.');
       const sent = await sendToFan(app.db, creator.id, fan, request.body.message);
+      await requestPush(app.jobs, { kind: 'message', id: sent.messageId }, request.log);
       const stored = await messages.findView(sent.messageId);
       return {
         success: true as const,

@@ -19,12 +19,13 @@ import {
 import { requeueAwaitingAnswers } from '@fanpilot/knowledge/answer';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { toNotice, toTemplate } from '../../conversation-serializers.ts';
+import { toCreatorNotice, toNotice, toTemplate } from '../../conversation-serializers.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { creditsRepository } from '../../repositories/credits.ts';
 import { noticesRepository } from '../../repositories/notices.ts';
 import { statusRepository } from '../../repositories/status.ts';
 import { templatesRepository } from '../../repositories/templates.ts';
+import { requestPush } from '../../services/push.ts';
 
 const NOTICE_HISTORY_LIMIT = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -81,7 +82,7 @@ export async function statusRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       reply.header('cache-control', 'no-store');
-      return (await notices.history(creator.id, NOTICE_HISTORY_LIMIT)).map(toNotice);
+      return (await notices.history(creator.id, NOTICE_HISTORY_LIMIT)).map(toCreatorNotice);
     },
   );
 
@@ -96,8 +97,13 @@ export async function statusRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
-      const notice = await notices.insert(creator.id, request.body.message);
-      return { success: true as const, notice: toNotice(notice) };
+      let notice = await notices.insert(creator.id, request.body.message);
+      if (request.body.push) {
+        notice = { ...notice, push: true };
+        await app.db.updateTable('notices').set({ push: true }).where('id', '=', notice.id).execute();
+        await requestPush(app.jobs, { kind: 'notice', id: notice.id }, request.log);
+      }
+      return { success: true as const, notice: toCreatorNotice(notice) };
     },
   );
 

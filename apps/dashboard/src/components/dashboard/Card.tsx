@@ -13,7 +13,8 @@ interface CardProps {
 /** A titled panel of a dashboard section. */
 export function Card({ title, Icon, action, children, className }: CardProps) {
   return (
-    <section className={cn('rounded-2xl border border-slate-200 bg-white p-5 shadow-sm', className)}>
+    // min-w-0: a long address inside never widens the grid column (or a 390 px page).
+    <section className={cn('min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm', className)}>
       <div className="flex items-center justify-between gap-3">
         <h2 className="flex items-center gap-2 text-base font-semibold text-slate-900">
           {Icon && <Icon className="size-5 text-brand-600" />}

@@ -1,7 +1,7 @@
 import { TEXT } from '../../texts.ts';
-import { ChatIcon, HomeIcon, MegaphoneIcon, UserIcon } from '../icons.tsx';
+import { ChatIcon, HomeIcon, MegaphoneIcon, SparkIcon, UserIcon } from '../icons.tsx';
 
-export type DashboardSection = 'dashboard' | 'chats' | 'announcements' | 'profile';
+export type DashboardSection = 'dashboard' | 'chats' | 'announcements' | 'profile' | 'billing';
 
 /** Sidebar order. Profile Settings is reachable from the desktop sidebar only (SPEC section 2). */
 export const SECTIONS = [
@@ -9,4 +9,6 @@ export const SECTIONS = [
   { id: 'chats', label: TEXT.shell.sections.chats, Icon: ChatIcon, onMobile: true },
   { id: 'announcements', label: TEXT.shell.sections.announcements, Icon: MegaphoneIcon, onMobile: true },
   { id: 'profile', label: TEXT.shell.sections.profile, Icon: UserIcon, onMobile: false },
+  // Not in SPEC: reachable from the desktop sidebar, and on phones from the low-credit notices.
+  { id: 'billing', label: TEXT.shell.sections.billing, Icon: SparkIcon, onMobile: false },
 ] as const satisfies readonly { id: DashboardSection; label: string; Icon: unknown; onMobile: boolean }[];

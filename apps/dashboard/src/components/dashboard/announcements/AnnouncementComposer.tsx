@@ -24,9 +24,13 @@ export function AnnouncementComposer({ username, textareaRef }: AnnouncementComp
   const id = useId();
   const queryClient = useQueryClient();
   const [message, setMessage] = useState('');
+  const [push, setPush] = useState(false);
   const send = useMutation({
     mutationFn: (text: string) =>
-      apiRequest<SetNoticeResponse>('POST', creatorUrl(username, 'set-notice'), { message: text }),
+      apiRequest<SetNoticeResponse>('POST', creatorUrl(username, 'set-notice'), {
+        message: text,
+        ...(push ? { push: true } : {}),
+      }),
     onSuccess: ({ notice }) => {
       setMessage('');
       toast({ title: t.sent, variant: 'success' });
@@ -78,6 +82,15 @@ export function AnnouncementComposer({ username, textareaRef }: AnnouncementComp
             <p id={`${id}-hint`} className="text-slate-600">
               {t.keyHint}
             </p>
+            <label className="mt-2 flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                checked={push}
+                onChange={(event) => setPush(event.target.checked)}
+                className="size-4 accent-brand-600"
+              />
+              {t.pushOption}
+            </label>
           </div>
           <Button type="submit" disabled={send.isPending}>
             {send.isPending ? t.sending : t.send}

@@ -74,6 +74,7 @@ function HistoryEntry({ notice }: { notice: Notice }) {
       <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600">
         <TimeAgo iso={notice.timestamp} />
         <span>{t.delivered(notice.sentCount)}</span>
+        {notice.pushed && <span>{t.pushed(notice.pushedCount ?? 0)}</span>}
         <Badge tone="success">
           <CheckIcon className="mr-1 size-3.5" />
           {t.sentBadge}

@@ -173,6 +173,28 @@ function MessageBubble({ message, fanName }: { message: Message; fanName: string
             </a>
           </div>
         )}
+        {message.sources?.some((c) => c.url) && (
+          <ul aria-label={t.sources} className="mt-2 flex flex-wrap gap-1.5">
+            {message.sources
+              .filter((c) => c.url)
+              .map((c) => (
+                <li key={c.url} className="min-w-0">
+                  <a
+                    href={c.url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="block max-w-full truncate rounded-full bg-brand-700 px-2.5 py-0.5 text-xs font-medium text-white underline-offset-2 hover:underline"
+                  >
+                    {c.title}
+                    {c.kind === 'pdf' && c.page ? ` · p. ${c.page}` : ''}
+                    {c.kind === 'video' && c.seconds !== undefined
+                      ? ` · ${Math.floor(c.seconds / 60)}:${String(c.seconds % 60).padStart(2, '0')}`
+                      : ''}
+                  </a>
+                </li>
+              ))}
+          </ul>
+        )}
         <div
           className={cn(
             'mt-1 flex flex-wrap items-center gap-2 text-xs',

@@ -15,6 +15,7 @@ import { SectionHeading } from '../SectionHeading.tsx';
 import type { DashboardSection } from '../sections.ts';
 import { ChatbotStatusCard } from './ChatbotStatusCard.tsx';
 import { KnowledgeBaseCard } from './KnowledgeBaseCard.tsx';
+import { KnowledgeGapsCard } from './KnowledgeGapsCard.tsx';
 import { QuickActions } from './QuickActions.tsx';
 import { RecentActivityCard } from './RecentActivityCard.tsx';
 import { StatCards } from './StatCards.tsx';
@@ -69,6 +70,7 @@ export function DashboardOverview({
             failed={chatbot.isError}
             usage={usage.data ?? undefined}
             onCreateChatbot={() => setModal('create')}
+            onBuyCredits={() => onSelect('billing')}
           />
           <QuickActions
             username={user.username}
@@ -83,6 +85,7 @@ export function DashboardOverview({
             onAddKnowledge={() => setModal('knowledge')}
           />
           <RecentActivityCard messages={messages} />
+          {chatbot.data && <KnowledgeGapsCard username={user.username} chatbotId={chatbot.data.id} />}
           {/* SPEC: the profile modal and the dashboard show the /admin/{username} and /pwa/{username} addresses. */}
           <Card title={TEXT.profile.linksHeading} Icon={ExternalIcon} className="xl:col-span-2">
             <CreatorLinks username={user.username} />

@@ -80,6 +80,16 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
       }),
   });
 
+  const resync = useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<unknown>('POST', `/api/knowledge/${encodeURIComponent(id)}/resync`),
+    onSuccess: () => {
+      toast({ title: t.resyncStarted, variant: 'success' });
+      return refresh();
+    },
+    onError: (error) => toast({ title: t.resyncFailed, description: serverMessage(error), variant: 'error' }),
+  });
+
   const summary = progress.data;
   const texts = summary && summary.total > 0 ? progressTexts(summary) : null;
 
@@ -100,7 +110,7 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
             <span className="font-medium text-slate-800">{texts.readyText}</span>
             <span className="flex items-center gap-2">
               <span className="font-semibold text-slate-900">{texts.percentageText}</span>
-              <Badge tone={summary?.isComplete ? 'success' : 'warning'}>{texts.badgeText}</Badge>
+              <Badge tone={texts.tone}>{texts.badgeText}</Badge>
             </span>
           </div>
           <div
@@ -135,6 +145,8 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
               }}
               onRetry={() => retry.mutate(item.id)}
               retrying={retry.isPending && retry.variables === item.id}
+              onResync={() => resync.mutate(item.id)}
+              resyncing={resync.isPending && resync.variables === item.id}
             />
           ))}
         </ul>
@@ -148,12 +160,18 @@ function KnowledgeRow({
   onDelete,
   onRetry,
   retrying,
+  onResync,
+  resyncing,
 }: {
   item: KnowledgeItem;
   onDelete: () => void;
   onRetry: () => void;
   retrying: boolean;
+  /** Fetch a page or video again (unchanged content is kept as it is). */
+  onResync: () => void;
+  resyncing: boolean;
 }) {
+  const canResync = item.type !== 'file' && (item.status === 'completed' || item.status === 'active');
   const title = knowledgeTitle(item);
   const source = knowledgeSource(item);
   const link = knowledgeLink(item);
@@ -187,6 +205,18 @@ function KnowledgeRow({
         )}
       </div>
       <div className="flex shrink-0 items-center gap-1">
+        {canResync && (
+          <button
+            type="button"
+            onClick={onResync}
+            disabled={resyncing}
+            aria-label={t.resyncLabel(title)}
+            title={t.resyncLabel(title)}
+            className="rounded-md p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900 disabled:opacity-50"
+          >
+            <RetryIcon className="size-4" />
+          </button>
+        )}
         {link && (
           <a
             href={link}
