@@ -5,6 +5,7 @@ export * from './creator.ts';
 export * from './errors.ts';
 export * from './fan-transfer.ts';
 export * from './gaps.ts';
+export * from './inbox.ts';
 export * from './jobs.ts';
 export * from './messages.ts';
 export * from './push.ts';
