@@ -26,6 +26,7 @@ import { chatbotsRoutes } from './routes/chatbots/index.ts';
 import { creatorsRoutes } from './routes/creators/index.ts';
 import { fanChatRoutes } from './routes/fan-chat/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
+import { inboxRoutes } from './routes/inbox/index.ts';
 import { knowledgeRoutes } from './routes/knowledge/index.ts';
 import { knowledgeGapsRoutes } from './routes/knowledge-gaps/index.ts';
 import { messagesRoutes } from './routes/messages/index.ts';
@@ -201,6 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   await app.register(messagesRoutes);
+  await app.register(inboxRoutes);
   await app.register(statusRoutes);
   await app.register(chatbotsRoutes);
   await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });

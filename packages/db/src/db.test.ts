@@ -214,6 +214,134 @@ describe.each(targets)('data model on %s', (kind, make) => {
     expect(hits.map((h) => h.content)).toEqual(['Sourdough needs a lively starter.']);
   });
 
+  it("keeps each fan's message counts, waiting questions and last activity, whoever writes", async () => {
+    const { db } = handle;
+    const creator = await db
+      .insertInto('creators')
+      .values({ google_sub: 's9', email: 'c@x.io', name: 'C', username: 'counter', description: '' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const [a, b] = await db
+      .insertInto('fans')
+      .values([
+        { creator_id: creator.id, fan_key: 'count_a' },
+        { creator_id: creator.id, fan_key: 'count_b' },
+      ])
+      .returning(['id', 'created_at'])
+      .execute();
+    const row = (id: string) =>
+      db
+        .selectFrom('fans')
+        .select([
+          'message_count',
+          'pending_count',
+          'last_message_at',
+          'last_fan_message_at',
+          'last_activity_at',
+        ])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    expect(await row(a!.id)).toMatchObject({ message_count: 0, pending_count: 0, last_message_at: null });
+    expect(new Date((await row(a!.id)).last_activity_at).getTime()).toBe(new Date(a!.created_at).getTime());
+
+    const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 12, 0, s));
+    const [q1, q2] = await db
+      .insertInto('messages')
+      .values([
+        {
+          creator_id: creator.id,
+          fan_id: a!.id,
+          sender: 'fan',
+          body: 'q1',
+          status: 'pending',
+          created_at: at(1),
+        },
+        {
+          creator_id: creator.id,
+          fan_id: a!.id,
+          sender: 'fan',
+          body: 'q2',
+          status: 'pending',
+          created_at: at(2),
+        },
+      ] as never)
+      .returning('id')
+      .execute();
+    await db
+      .insertInto('messages')
+      .values({
+        creator_id: creator.id,
+        fan_id: a!.id,
+        sender: 'Creatorai',
+        body: 'r1',
+        created_at: at(3),
+      } as never)
+      .execute();
+    await db.updateTable('messages').set({ status: 'answered' }).where('id', '=', q1!.id).execute();
+    // An update that does not change the status leaves the counts alone.
+    await db.updateTable('messages').set({ status: 'answered' }).where('id', '=', q1!.id).execute();
+    let counts = await row(a!.id);
+    expect(counts).toMatchObject({ message_count: 3, pending_count: 1 });
+    expect(new Date(counts.last_message_at!).toISOString()).toBe(at(3).toISOString());
+    expect(new Date(counts.last_fan_message_at!).toISOString()).toBe(at(2).toISOString());
+    expect(new Date(counts.last_activity_at).toISOString()).toBe(at(3).toISOString());
+
+    await db.deleteFrom('messages').where('id', '=', q2!.id).execute();
+    counts = await row(a!.id);
+    expect(counts).toMatchObject({ message_count: 2, pending_count: 0 });
+    expect(await row(b!.id)).toMatchObject({ message_count: 0, pending_count: 0 });
+    // Deleting the fan takes its messages with it, without an error from the counters.
+    await db.deleteFrom('fans').where('id', '=', a!.id).execute();
+    expect(
+      await db.selectFrom('fans').select('id').where('id', '=', a!.id).executeTakeFirst(),
+    ).toBeUndefined();
+  });
+
+  it('keeps the credit totals equal to the ledger, which is append-only', async () => {
+    const { db } = handle;
+    const creator = await db
+      .insertInto('creators')
+      .values({ google_sub: 's10', email: 'l@x.io', name: 'L', username: 'ledger', description: '' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('credit_ledger')
+      .values([
+        { creator_id: creator.id, delta: 1000, reason: 'free_grant' },
+        { creator_id: creator.id, delta: -1, reason: 'ai_answer' },
+        { creator_id: creator.id, delta: -1, reason: 'ai_answer' },
+        { creator_id: creator.id, delta: 10000, reason: 'purchase' },
+        { creator_id: creator.id, delta: -8, reason: 'adjustment' },
+      ])
+      .execute();
+    const totals = await db
+      .selectFrom('credit_totals')
+      .selectAll()
+      .where('creator_id', '=', creator.id)
+      .executeTakeFirstOrThrow();
+    expect([totals.balance, totals.used, totals.free, totals.purchased].map(Number)).toEqual([
+      10990, 2, 1000, 10000,
+    ]);
+    const sum = await db
+      .selectFrom('credit_ledger')
+      .select(sql<string>`sum(delta)`.as('s'))
+      .where('creator_id', '=', creator.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(sum.s)).toBe(Number(totals.balance));
+    await expect(
+      db.updateTable('credit_ledger').set({ delta: 5 }).where('creator_id', '=', creator.id).execute(),
+    ).rejects.toThrow(/not changed/);
+    // A deleted creator takes its ledger and totals with it.
+    await db.deleteFrom('creators').where('id', '=', creator.id).execute();
+    expect(
+      await db
+        .selectFrom('credit_totals')
+        .select('creator_id')
+        .where('creator_id', '=', creator.id)
+        .executeTakeFirst(),
+    ).toBeUndefined();
+  });
+
   it('has the vector column where the extension exists', async () => {
     expect(await handle.hasVector()).toBe(kind === 'pglite');
   });

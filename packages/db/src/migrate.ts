@@ -11,6 +11,8 @@ import * as knowledgeGaps from './migrations/2026-11-22T16-20_knowledge_gaps.ts'
 import * as push from './migrations/2026-11-22T16-30_push.ts';
 import * as contentHash from './migrations/2026-11-22T16-40_content_hash.ts';
 import * as billing from './migrations/2026-11-22T16-50_billing.ts';
+import * as inbox from './migrations/2026-11-23T10-00_inbox.ts';
+import * as creditTotals from './migrations/2026-11-23T10-10_credit_totals.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -26,6 +28,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T16-30_push': push,
   '2026-11-22T16-40_content_hash': contentHash,
   '2026-11-22T16-50_billing': billing,
+  '2026-11-23T10-00_inbox': inbox,
+  '2026-11-23T10-10_credit_totals': creditTotals,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

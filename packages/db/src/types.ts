@@ -86,6 +86,13 @@ export interface FansTable {
   cookie_hash: string | null;
   created_at: CreatedAt;
   last_seen_at: Timestamp;
+  /** Kept by a trigger on messages: the conversation's size, waiting questions and last activity. */
+  message_count: ColumnType<number, never, never>;
+  pending_count: ColumnType<number, never, never>;
+  last_message_at: ColumnType<Date | null, never, never>;
+  last_fan_message_at: ColumnType<Date | null, never, never>;
+  /** The latest message either way, or the fan's first visit. */
+  last_activity_at: ColumnType<Date, never, never>;
 }
 
 /** A one-time link that moves a fan's conversations to another browser; only its token's hash is kept. */
@@ -179,6 +186,15 @@ export interface CreditLedgerTable {
   created_at: CreatedAt;
 }
 
+/** A creator's credit totals, kept by a trigger on credit_ledger (never written by the app). */
+export interface CreditTotalsTable {
+  creator_id: ColumnType<string, never, never>;
+  balance: ColumnType<string, never, never>;
+  used: ColumnType<string, never, never>;
+  free: ColumnType<string, never, never>;
+  purchased: ColumnType<string, never, never>;
+}
+
 export interface CreditPurchasesTable {
   id: Generated<string>;
   creator_id: string;
@@ -214,6 +230,7 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   templates: TemplatesTable;
   credit_ledger: CreditLedgerTable;
+  credit_totals: CreditTotalsTable;
   credit_purchases: CreditPurchasesTable;
   stripe_events: StripeEventsTable;
 }

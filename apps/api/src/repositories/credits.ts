@@ -1,21 +1,17 @@
 import { DEFAULT_DAILY_AI_BUDGET } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import { aiAnswersToday } from '@fanpilot/knowledge/answer';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 export function creditsRepository(db: Db) {
   return {
     async usage(creatorId: string) {
+      // The ledger's totals, kept by a trigger on credit_ledger.
       const ledger = await db
-        .selectFrom('credit_ledger')
-        .select([
-          sql<string>`coalesce(sum(delta), 0)`.as('remaining'),
-          sql<string>`coalesce(-sum(delta) filter (where reason = 'ai_answer'), 0)`.as('used'),
-          sql<string>`coalesce(sum(delta) filter (where reason = 'free_grant'), 0)`.as('free'),
-          sql<string>`coalesce(sum(delta) filter (where reason = 'purchase'), 0)`.as('purchased'),
-        ])
+        .selectFrom('credit_totals')
+        .select(['balance as remaining', 'used', 'free', 'purchased'])
         .where('creator_id', '=', creatorId)
         .executeTakeFirst();
       // Counted from the ledger, so deleting a conversation does not rewrite today's figure.

@@ -1,5 +1,5 @@
 import type { Database } from '@fanpilot/db';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -91,30 +91,24 @@ export function fansRepository(db: Db) {
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
-    /** The creator's fans with their conversation counts, latest activity first. */
+    /**
+     * The creator's fans with their conversation counts, latest message first (fans without one
+     * last, newest first): the counters a trigger keeps on each fan's row.
+     */
     async listWithStats(creatorId: string): Promise<FanStats[]> {
       const rows = await db
-        .selectFrom('fans as f')
-        .leftJoin('messages as m', 'm.fan_id', 'f.id')
-        .select([
-          'f.fan_key',
-          'f.name',
-          'f.created_at',
-          sql<string>`count(m.id)`.as('message_count'),
-          sql<string>`count(m.id) filter (where m.status = 'pending')`.as('pending_count'),
-          sql<Date | null>`max(m.created_at)`.as('last_message_time'),
-        ])
-        .where('f.creator_id', '=', creatorId)
-        .groupBy(['f.id', 'f.fan_key', 'f.name', 'f.created_at'])
-        .orderBy(sql`max(m.created_at)`, (ob) => ob.desc().nullsLast())
-        .orderBy('f.created_at', 'desc')
+        .selectFrom('fans')
+        .select(['fan_key', 'name', 'created_at', 'message_count', 'pending_count', 'last_message_at'])
+        .where('creator_id', '=', creatorId)
+        .orderBy('last_message_at', (ob) => ob.desc().nullsLast())
+        .orderBy('created_at', 'desc')
         .execute();
       return rows.map((r) => ({
         fanKey: r.fan_key,
         name: r.name,
-        messageCount: Number(r.message_count),
-        pendingCount: Number(r.pending_count),
-        lastMessageTime: r.last_message_time ? new Date(r.last_message_time) : null,
+        messageCount: r.message_count,
+        pendingCount: r.pending_count,
+        lastMessageTime: r.last_message_at ? new Date(r.last_message_at) : null,
         createdAt: new Date(r.created_at),
       }));
     },

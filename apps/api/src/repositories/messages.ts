@@ -103,6 +103,15 @@ export function messagesRepository(db: Db) {
       const row = await views(db).where('m.id', '=', id).executeTakeFirst();
       return row ? toView(row) : undefined;
     },
+    /** These messages (in no particular order). */
+    async viewsByIds(ids: readonly string[]): Promise<MessageView[]> {
+      if (ids.length === 0) return [];
+      return (
+        await views(db)
+          .where('m.id', 'in', [...ids])
+          .execute()
+      ).map(toView);
+    },
     /** The creator's latest messages, newest first. */
     async latestForCreator(creatorId: string, limit: number): Promise<MessageView[]> {
       const rows = await views(db)

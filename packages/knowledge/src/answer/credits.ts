@@ -1,14 +1,17 @@
 import { CREDITS_PER_AI_ANSWER } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** A creator's credit balance: the sum of their ledger (grants, purchases, adjustments, answers). */
+/**
+ * A creator's credit balance: the sum of their ledger (grants, purchases, adjustments, answers),
+ * which a trigger keeps in credit_totals as the ledger grows.
+ */
 export async function creditBalance(db: Db, creatorId: string): Promise<number> {
   const row = await db
-    .selectFrom('credit_ledger')
-    .select(sql<string>`coalesce(sum(delta), 0)`.as('balance'))
+    .selectFrom('credit_totals')
+    .select('balance')
     .where('creator_id', '=', creatorId)
     .executeTakeFirst();
   return Number(row?.balance ?? 0);

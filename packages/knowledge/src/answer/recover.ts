@@ -116,7 +116,7 @@ async function awaitingAi(
   const result = await sql<{ id: string; priority: string }>`
     with allowance as (
       select c.id as creator_id, least(
-        (select coalesce(sum(l.delta), 0) from credit_ledger l where l.creator_id = c.id) / ${CREDITS_PER_AI_ANSWER},
+        (select coalesce(max(t.balance), 0) from credit_totals t where t.creator_id = c.id) / ${CREDITS_PER_AI_ANSWER},
         b.daily_ai_budget - (select count(*) from credit_ledger l where l.creator_id = c.id
           and l.reason = 'ai_answer' and l.created_at >= ${startOfUtcDay(new Date(now))})
       ) as room

@@ -1,0 +1,117 @@
+import {
+  CONVERSATION_PAGE_SIZE,
+  CONVERSATIONS_PAGE_SIZE,
+  conversationPageParamsSchema,
+  conversationPageQuerySchema,
+  conversationPageSchema,
+  conversationsPageSchema,
+  conversationsQuerySchema,
+  inboxStatsQuerySchema,
+  inboxStatsSchema,
+  usernameParamsSchema,
+} from '@fanpilot/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { toMessage } from '../../conversation-serializers.ts';
+import { notFound } from '../../errors.ts';
+import { creditsRepository } from '../../repositories/credits.ts';
+import { fansRepository } from '../../repositories/fans.ts';
+import { inboxRepository, startOfToday } from '../../repositories/inbox.ts';
+
+/**
+ * The dashboard's inbox at any volume: exact counts, every conversation reachable in keyset pages
+ * (searchable, filterable), and a conversation read from its newest end. SPEC's own calls stay as
+ * they are; these are what the dashboard reads.
+ */
+export async function inboxRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const inbox = inboxRepository(app.db);
+
+  r.get(
+    '/api/creators/username/:username/stats',
+    {
+      schema: {
+        params: usernameParamsSchema,
+        querystring: inboxStatsQuerySchema,
+        response: { 200: inboxStatsSchema },
+      },
+    },
+    async (request, reply) => {
+      const creator = await app.requireOwner(request, request.params.username);
+      const timeZone = request.query.tz ?? 'UTC';
+      const todayStart = startOfToday(timeZone);
+      const [counts, usage] = await Promise.all([
+        inbox.counts(creator.id, todayStart),
+        creditsRepository(app.db).usage(creator.id),
+      ]);
+      reply.header('cache-control', 'no-store');
+      return {
+        ...counts,
+        credits: usage.creditsRemaining,
+        timeZone,
+        todayStartedAt: todayStart.toISOString(),
+      };
+    },
+  );
+
+  r.get(
+    '/api/creators/username/:username/conversations',
+    {
+      schema: {
+        params: usernameParamsSchema,
+        querystring: conversationsQuerySchema,
+        response: { 200: conversationsPageSchema },
+      },
+    },
+    async (request, reply) => {
+      const creator = await app.requireOwner(request, request.params.username);
+      const { filter = 'all', q = '', cursor, limit = CONVERSATIONS_PAGE_SIZE } = request.query;
+      const page = await inbox.conversations(creator.id, {
+        filter,
+        search: q,
+        limit,
+        ...(cursor ? { cursor } : {}),
+      });
+      reply.header('cache-control', 'no-store');
+      return {
+        conversations: page.rows.map((row) => ({
+          fanId: row.fanKey,
+          fanName: row.name,
+          messageCount: row.messageCount,
+          pendingCount: row.pendingCount,
+          lastActivityAt: row.lastActivityAt.toISOString(),
+          firstSeenAt: row.createdAt.toISOString(),
+          latestFanMessage: row.latestFanMessage ? toMessage(row.latestFanMessage) : null,
+          latestReply: row.latestReply ? toMessage(row.latestReply) : null,
+          newestPending: row.newestPending ? toMessage(row.newestPending) : null,
+        })),
+        nextCursor: page.nextCursor,
+      };
+    },
+  );
+
+  r.get(
+    '/api/creators/username/:username/fans/:fanId/conversation',
+    {
+      schema: {
+        params: conversationPageParamsSchema,
+        querystring: conversationPageQuerySchema,
+        response: { 200: conversationPageSchema },
+      },
+    },
+    async (request, reply) => {
+      const creator = await app.requireOwner(request, request.params.username);
+      const fan = await fansRepository(app.db).findByKey(creator.id, request.params.fanId);
+      if (!fan) throw notFound('Cannot find fan ID. Please try again.');
+      const { before, limit = CONVERSATION_PAGE_SIZE } = request.query;
+      const page = await inbox.conversationPage(fan.id, { limit, ...(before ? { before } : {}) });
+      reply.header('cache-control', 'no-store');
+      return {
+        fanId: fan.fan_key,
+        fanName: fan.name,
+        messages: page.messages.map(toMessage),
+        olderCursor: page.olderCursor,
+      };
+    },
+  );
+}
