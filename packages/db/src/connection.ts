@@ -22,12 +22,81 @@ export interface DbHandle {
   db: Kysely<Database>;
   kind: 'postgres' | 'pglite';
   hasVector: () => Promise<boolean>;
+  /**
+   * LISTENs on `channel`: `onMessage` gets each NOTIFY payload, `onState` says when the listening
+   * connection is up or lost (notifications sent meanwhile are missed). On PostgreSQL it is a
+   * connection of its own, reconnected with backoff; on PGlite, in-process. Returns a stop function.
+   */
+  listen: (
+    channel: string,
+    onMessage: (payload: string) => void,
+    onState?: (up: boolean) => void,
+  ) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
+}
+
+const CHANNEL = /^[a-z_][a-z0-9_]*$/;
+
+/** A LISTEN connection of its own that comes back after PostgreSQL does. */
+async function listenOnPostgres(
+  connectionString: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState: (up: boolean) => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | null = null;
+  let wake: (() => void) | null = null;
+  let firstAttempt!: () => void;
+  const attempted = new Promise<void>((resolve) => {
+    firstAttempt = resolve;
+  });
+  const loop = async () => {
+    let delay = 250;
+    while (!stopped) {
+      const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000, keepAlive: true });
+      current = client;
+      const lost = new Promise<void>((resolve) => {
+        client.once('error', () => resolve());
+        client.once('end', () => resolve());
+      });
+      try {
+        await client.connect();
+        client.on('notification', (n) => {
+          if (n.channel === channel) onMessage(n.payload ?? '');
+        });
+        await client.query(`listen ${channel}`);
+        delay = 250;
+        onState(true);
+        firstAttempt();
+        await lost;
+      } catch {
+        // Refused or dropped: try again below.
+      }
+      firstAttempt();
+      if (stopped) break;
+      onState(false);
+      client.end().catch(() => {});
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, delay).unref();
+      });
+      delay = Math.min(delay * 2, 5_000);
+    }
+  };
+  void loop();
+  await attempted;
+  return async () => {
+    stopped = true;
+    wake?.();
+    await current?.end().catch(() => {});
+  };
 }
 
 export function createDb(options: DbOptions): DbHandle {
   let db: Kysely<Database>;
   let kind: DbHandle['kind'];
+  let pgliteInstance: PGlite | null = null;
   if (options.databaseUrl) {
     kind = 'postgres';
     // A database that does not answer fails a request within 5 s (503) rather than holding it.
@@ -58,6 +127,7 @@ export function createDb(options: DbOptions): DbHandle {
       parsers: { [INT8_OID]: (value: string) => value },
     });
     db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    pgliteInstance = pglite;
   }
   let vectorKnown: boolean | undefined;
   return {
@@ -71,6 +141,15 @@ export function createDb(options: DbOptions): DbHandle {
         vectorKnown = (r.rows[0]?.n ?? 0) > 0;
       }
       return vectorKnown;
+    },
+    async listen(channel, onMessage, onState = () => {}) {
+      if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);
+      if (pgliteInstance) {
+        const stop = await pgliteInstance.listen(channel, onMessage);
+        onState(true);
+        return () => stop();
+      }
+      return listenOnPostgres(options.databaseUrl!, channel, onMessage, onState);
     },
     close: () => db.destroy(),
   };

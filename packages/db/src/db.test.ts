@@ -342,6 +342,61 @@ describe.each(targets)('data model on %s', (kind, make) => {
     ).toBeUndefined();
   });
 
+  it('announces each committed change with a new version (the change feed), never a rolled-back one', async () => {
+    const { db } = handle;
+    const heard: string[] = [];
+    const stop = await handle.listen('fp_changes', (payload) => heard.push(payload));
+    try {
+      const creator = await db
+        .insertInto('creators')
+        .values({ google_sub: 's11', email: 'n@x.io', name: 'N', username: 'notes', description: '' })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const fan = await db
+        .insertInto('fans')
+        .values({ creator_id: creator.id, fan_key: 'feed_fan' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const waitFor = async (match: (p: string) => boolean) => {
+        for (let i = 0; i < 100 && !heard.some(match); i++) await new Promise((r) => setTimeout(r, 20));
+        return heard.filter(match);
+      };
+      expect(await waitFor((p) => p.startsWith(`f:${fan.id}:`))).toHaveLength(1);
+      heard.length = 0;
+      await db
+        .insertInto('messages')
+        .values({ creator_id: creator.id, fan_id: fan.id, sender: 'fan', body: 'hi', status: 'pending' })
+        .execute();
+      const inbox = await waitFor((p) => p.startsWith(`c:${creator.id}:`) && p.includes(':messages:'));
+      expect(inbox[0]).toMatch(new RegExp(`^c:${creator.id}:\\d+:messages:${fan.id}$`));
+      const version = async (scope: string, id: string) =>
+        (
+          await db
+            .selectFrom('change_versions')
+            .select('version')
+            .where('scope', '=', scope as never)
+            .where('id', '=', id as never)
+            .executeTakeFirstOrThrow()
+        ).version;
+      const before = await version('f', fan.id);
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .insertInto('messages')
+            .values({ creator_id: creator.id, fan_id: fan.id, sender: 'fan', body: 'lost', status: 'pending' })
+            .execute();
+          throw new Error('rolled back');
+        })
+        .catch(() => {});
+      expect(await version('f', fan.id)).toBe(before);
+      await db.updateTable('creators').set({ is_online: true }).where('id', '=', creator.id).execute();
+      expect(await waitFor((p) => p.startsWith(`p:${creator.id}:`))).not.toHaveLength(0);
+    } finally {
+      await stop();
+    }
+  });
+
   it('has the vector column where the extension exists', async () => {
     expect(await handle.hasVector()).toBe(kind === 'pglite');
   });

@@ -13,6 +13,7 @@ import * as contentHash from './migrations/2026-11-22T16-40_content_hash.ts';
 import * as billing from './migrations/2026-11-22T16-50_billing.ts';
 import * as inbox from './migrations/2026-11-23T10-00_inbox.ts';
 import * as creditTotals from './migrations/2026-11-23T10-10_credit_totals.ts';
+import * as changeFeed from './migrations/2026-11-23T11-00_change_feed.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T16-50_billing': billing,
   '2026-11-23T10-00_inbox': inbox,
   '2026-11-23T10-10_credit_totals': creditTotals,
+  '2026-11-23T11-00_change_feed': changeFeed,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

@@ -195,6 +195,13 @@ export interface CreditTotalsTable {
   purchased: ColumnType<string, never, never>;
 }
 
+/** The change feed's versions (migration 2026-11-23T11-00_change_feed), written by triggers only. */
+export interface ChangeVersionsTable {
+  scope: ColumnType<'c' | 'p' | 'f' | 's', never, never>;
+  id: ColumnType<string, never, never>;
+  version: ColumnType<string, never, never>;
+}
+
 export interface CreditPurchasesTable {
   id: Generated<string>;
   creator_id: string;
@@ -231,6 +238,7 @@ export interface Database {
   templates: TemplatesTable;
   credit_ledger: CreditLedgerTable;
   credit_totals: CreditTotalsTable;
+  change_versions: ChangeVersionsTable;
   credit_purchases: CreditPurchasesTable;
   stripe_events: StripeEventsTable;
 }
