@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { RuntimeConfig } from './config.ts';
 import { loggerOptions } from './logging.ts';
+import { changesPlugin } from './plugins/changes.ts';
 import { cleanInputPlugin, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/clean-input.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -38,6 +39,7 @@ import { pwaRoutes } from './routes/pwa/index.ts';
 import { statusRoutes } from './routes/status/index.ts';
 import { uploadsRoutes } from './routes/uploads/index.ts';
 import { createPayments, type Payments } from './services/billing.ts';
+import { ChangeFeed } from './services/changes.ts';
 import { loadVapidKeys, type VapidKeys } from './services/push.ts';
 
 export interface AppDeps {
@@ -152,6 +154,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One rule for text in paths, queries, bodies and cookies (after the cookies are parsed).
   await app.register(cleanInputPlugin);
   await app.register(dbPlugin, { handle: deps.db });
+  // The change feed: validators for unchanged polls, caches of sessions and fans, live events.
+  const feed = new ChangeFeed(deps.db.db, deps.db, { log: app.log });
+  await feed.start();
+  app.addHook('onClose', () => feed.close());
+  await app.register(changesPlugin, { feed });
   await app.register(storagePlugin, { storage: deps.storage });
   await app.register(jobsPlugin, { jobs: deps.jobs });
   await app.register(sessionPlugin, { secure });
