@@ -108,15 +108,18 @@ describe('live event streams', () => {
   });
 
   it('resumes: a reconnect that missed a change is told to sync, one that missed nothing is not', async () => {
+    // Saved replies set off nothing else (a status change may send the AI to waiting questions).
+    const template = (title: string) =>
+      call(t, 'POST', '/api/creators/username/liv/templates', cookie, { title, content: 'Thanks!' });
     const first = await open('/api/creators/username/liv/events', { cookie });
-    await call(t, 'POST', '/api/toggle-status', cookie, { creator: 'liv' });
-    const seen = await first.next(kindIs('status'));
+    await template('One');
+    const seen = await first.next(kindIs('templates'));
     first.close();
     const caughtUp = await open('/api/creators/username/liv/events', { cookie, 'last-event-id': seen.id! });
     await new Promise((r) => setTimeout(r, 300));
     expect(caughtUp.events.filter((e) => e.event === 'sync')).toEqual([]);
     caughtUp.close();
-    await call(t, 'POST', '/api/toggle-status', cookie, { creator: 'liv' });
+    await template('Two');
     const behind = await open('/api/creators/username/liv/events', { cookie, 'last-event-id': seen.id! });
     await behind.next((e) => e.event === 'sync', 2_000);
   });
