@@ -384,7 +384,13 @@ describe.each(targets)('data model on %s', (kind, make) => {
         .execute(async (trx) => {
           await trx
             .insertInto('messages')
-            .values({ creator_id: creator.id, fan_id: fan.id, sender: 'fan', body: 'lost', status: 'pending' })
+            .values({
+              creator_id: creator.id,
+              fan_id: fan.id,
+              sender: 'fan',
+              body: 'lost',
+              status: 'pending',
+            })
             .execute();
           throw new Error('rolled back');
         })

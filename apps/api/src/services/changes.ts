@@ -25,6 +25,22 @@ export interface Change {
 
 const SCOPES = new Set(['c', 'p', 'f', 's']);
 
+/** An AI answer as it is being written (packages/knowledge answer/drafts.ts). */
+export interface Draft {
+  fanId: string;
+  replyTo: string;
+  done: boolean;
+  text: string;
+}
+
+export function parseDraft(payload: string): Draft | null {
+  if (!payload.startsWith('d:')) return null;
+  const parts = payload.split(':');
+  const [, fanId, replyTo, done] = parts;
+  if (!fanId || !replyTo || (done !== '0' && done !== '1')) return null;
+  return { fanId, replyTo, done: done === '1', text: parts.slice(4).join(':') };
+}
+
 export function parseChange(payload: string): Change | null {
   const [scope, id, version, table, fanId] = payload.split(':');
   if (!scope || !SCOPES.has(scope) || !id || !version || !/^\d+$/.test(version) || !table) return null;
@@ -41,6 +57,7 @@ export class ChangeFeed {
   private readonly versions: LRUCache<string, string>;
   private readonly listeners = new Set<(change: Change) => void>();
   private readonly resetListeners = new Set<() => void>();
+  private readonly draftListeners = new Set<(draft: Draft) => void>();
   private live = false;
   /** Bumped whenever the feed is lost or regained: a read begun before is not cached after. */
   private epoch = 0;
@@ -91,6 +108,11 @@ export class ChangeFeed {
   }
 
   private receive(payload: string) {
+    const draft = parseDraft(payload);
+    if (draft) {
+      for (const listener of this.draftListeners) listener(draft);
+      return;
+    }
     const change = parseChange(payload);
     if (!change) return;
     if (this.live) this.versions.set(`${change.scope}:${change.id}`, change.version);
@@ -107,6 +129,12 @@ export class ChangeFeed {
   subscribe(listener: (change: Change) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Every answer draft from now on; returns the unsubscribe function. */
+  onDraft(listener: (draft: Draft) => void): () => void {
+    this.draftListeners.add(listener);
+    return () => this.draftListeners.delete(listener);
   }
 
   /** Called whenever what was heard before can no longer be trusted (the feed lost or regained). */

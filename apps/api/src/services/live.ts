@@ -111,7 +111,14 @@ export class LiveHub {
   private readonly unreset: () => void;
 
   constructor(private readonly feed: ChangeFeed) {
-    this.unsubscribe = feed.subscribe((change) => this.onChange(change));
+    const unchange = feed.subscribe((change) => this.onChange(change));
+    const undraft = feed.onDraft((d) =>
+      this.draft(d.fanId, { replyTo: d.replyTo, text: d.text, done: d.done }),
+    );
+    this.unsubscribe = () => {
+      unchange();
+      undraft();
+    };
     // Announcements may have been missed while the feed was lost: every stream re-reads.
     this.unreset = feed.onReset(() => {
       this.heard.clear();

@@ -1,5 +1,6 @@
+import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/knowledge/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, FanBrowser, json, onboard, startTestApp, type TestApp } from '../helpers.ts';
+import { call, eventually, FanBrowser, json, onboard, startTestApp, type TestApp } from '../helpers.ts';
 import { openSse, type SseClient } from '../support/sse.ts';
 
 const kindIs = (kind: string) => (e: { event: string; data: string }) =>
@@ -169,6 +170,63 @@ describe.runIf(process.env.TEST_DATABASE_URL)('live events across two api proces
       await s.next(kindIs('messages'));
     } finally {
       s.close();
+    }
+  });
+});
+
+describe('the AI answer, streamed to the fan as it is written', () => {
+  let t: TestApp;
+  let openai: FakeOpenAI;
+  beforeAll(async () => {
+    openai = await startFakeOpenAI();
+    openai.answerWith(() => 'Water it once a week [not in knowledge] and keep it in the light.');
+    openai.streamWordsEvery(120);
+    t = await startTestApp({ env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.baseUrl } });
+    await onboard(t, 'drafty');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await openai?.close();
+  });
+
+  it('sends growing drafts to the asking fan only, then the stored answer replaces them', async () => {
+    const fan = new FanBrowser(t);
+    const bystander = new FanBrowser(t);
+    // Known before the question that is streamed: the conversations (and their streams) exist.
+    await bystander.ask('drafty', 'Hello');
+    await fan.ask('drafty', 'Hi');
+    await eventually(async () => (await fan.messages('drafty')).some((m) => m.from === 'Creatorai'), 10_000);
+    const s = await openSse(`${t.url}/api/chatlog/fan/${fan.fanId}/events?creator=drafty`, {
+      cookie: fan.cookie,
+    });
+    const other = await openSse(`${t.url}/api/chatlog/fan/${bystander.fanId}/events?creator=drafty`, {
+      cookie: bystander.cookie,
+    });
+    try {
+      const asked = (await json(await fan.ask('drafty', 'How often do I water it?'))) as unknown as {
+        message: { id: string };
+      };
+      const done = await s.next((e) => e.event === 'draft' && JSON.parse(e.data).done === true, 15_000);
+      const drafts = s.events
+        .filter((e) => e.event === 'draft' && e.at <= done.at)
+        .map((e) => JSON.parse(e.data) as { replyTo: string; text: string; done: boolean });
+      const partial = drafts.filter((d) => !d.done);
+      expect(partial.length).toBeGreaterThanOrEqual(2);
+      expect(partial.every((d) => d.replyTo === asked.message.id)).toBe(true);
+      // Each draft extends the last; none shows the gap tag, whole or begun.
+      for (let i = 1; i < partial.length; i++)
+        expect(partial[i]!.text.startsWith(partial[i - 1]!.text)).toBe(true);
+      expect(partial.some((d) => d.text.includes('['))).toBe(false);
+      expect(partial[0]!.text.length).toBeLessThan('Water it once a week and keep it in the light.'.length);
+      // The stored answer is announced before the draft is dropped.
+      const stored = s.events.find((e) => e.event === 'change' && e.at <= done.at);
+      expect(stored).toBeDefined();
+      const reply = (await fan.messages('drafty')).find((m) => m.replyTo === asked.message.id);
+      expect(reply?.message).toBe('Water it once a week and keep it in the light.');
+      expect(other.events.filter((e) => e.event === 'draft')).toEqual([]);
+    } finally {
+      s.close();
+      other.close();
     }
   });
 });

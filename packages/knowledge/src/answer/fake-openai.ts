@@ -18,6 +18,8 @@ export interface FakeOpenAI {
   failNext: (count: number, status?: number) => void;
   /** Every answer from now on takes this long (a slow model); 0 by default. */
   respondAfter: (ms: number) => void;
+  /** A streamed answer waits this long between its words (a model writing); 0 by default. */
+  streamWordsEvery: (ms: number) => void;
   close: () => Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   let failures = 0;
   let failStatus = 503;
   let delayMs = 0;
+  let streamDelayMs = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -58,17 +61,46 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         return send(failStatus, { error: { message: 'The provider is unavailable', type: 'server_error' } });
       }
       const content = answer(recorded);
+      // stream: true, as a streaming client asks: the answer in word-sized chunks, as server-sent events.
+      const streamed = () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        const id = `chatcmpl-${requests.length}`;
+        const chunk = (delta: object, finish: string | null) =>
+          `data: ${JSON.stringify({
+            id,
+            object: 'chat.completion.chunk',
+            created: Math.floor(Date.now() / 1000),
+            model: body.model,
+            choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+          })}\n\n`;
+        const words = content.match(/\S+\s*/g) ?? [content];
+        res.write(chunk({ role: 'assistant', content: '' }, null));
+        let i = 0;
+        const next = () => {
+          if (i < words.length) {
+            res.write(chunk({ content: words[i++] }, null));
+            if (streamDelayMs > 0) setTimeout(next, streamDelayMs);
+            else setImmediate(next);
+            return;
+          }
+          res.write(chunk({}, 'stop'));
+          res.end('data: [DONE]\n\n');
+        };
+        next();
+      };
       const reply = () =>
-        send(200, {
-          id: `chatcmpl-${requests.length}`,
-          object: 'chat.completion',
-          created: Math.floor(Date.now() / 1000),
-          model: body.model,
-          choices: [
-            { index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null },
-          ],
-          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-        });
+        (body as { stream?: boolean }).stream
+          ? streamed()
+          : send(200, {
+              id: `chatcmpl-${requests.length}`,
+              object: 'chat.completion',
+              created: Math.floor(Date.now() / 1000),
+              model: body.model,
+              choices: [
+                { index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null },
+              ],
+              usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+            });
       if (delayMs > 0) setTimeout(reply, delayMs);
       else reply();
     });
@@ -84,6 +116,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     },
     respondAfter: (ms) => {
       delayMs = ms;
+    },
+    streamWordsEvery: (ms) => {
+      streamDelayMs = ms;
     },
     failNext: (count, status = 503) => {
       failures = count;

@@ -4,9 +4,10 @@ import { type Kysely, sql } from 'kysely';
 import { PASSAGES_FOR_MODEL, retrieve } from '../retrieve.ts';
 import { citationFor, citationsFor } from './citations.ts';
 import { aiAnswersToday, creditBalance } from './credits.ts';
+import { draftPublisher } from './drafts.ts';
 import { createChatModel, type ModelEnv } from './models.ts';
 import { offlineAnswer } from './offline.ts';
-import { buildPrompt, type KnowledgeExcerpt, replyText, withoutGapTag } from './prompt.ts';
+import { buildPrompt, contentText, type KnowledgeExcerpt, withoutGapTag } from './prompt.ts';
 
 export interface AnswerLogger {
   info: (obj: object, msg: string) => void;
@@ -141,8 +142,20 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
         : null,
       knowledge,
     });
-    const reply = await model.invoke(prompt);
-    const tagged = withoutGapTag(replyText(reply.content));
+    // Streamed, so the fan sees the answer as it is written (drafts, every DRAFT_EVERY_MS at most).
+    const drafts = draftPublisher(db, question.fan_id, question.id, options.logger);
+    let written = '';
+    try {
+      for await (const chunk of await model.stream(prompt)) {
+        written += contentText(chunk.content);
+        drafts.update(written);
+      }
+    } catch (err) {
+      await drafts.discard();
+      throw err;
+    }
+    drafts.stop();
+    const tagged = withoutGapTag(written.trim());
     const text = tagged.text;
     if (!text) throw new Error('The model returned an empty answer');
     // Material the model said does not answer the question is not cited.
@@ -226,6 +239,8 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
     return 'answered';
   });
   if (outcome === 'answered' && replyId) await options.onAnswered?.(replyId);
+  // The stored answer (or none) replaces the draft the fan may be watching.
+  if (model) await draftPublisher(db, question.fan_id, question.id, options.logger).discard();
   return outcome;
 }
 

@@ -30,9 +30,10 @@ export const NOT_IN_KNOWLEDGE = '[not in knowledge]';
 
 /** A reply without its not-in-knowledge tag, and whether it had one (anywhere, any case). */
 export function withoutGapTag(text: string): { text: string; gap: boolean } {
-  const pattern = /\[\s*not in knowledge\s*\]/gi;
+  const pattern = /[ \t]*\[\s*not in knowledge\s*\][ \t]*/gi;
   const gap = pattern.test(text);
-  return { text: gap ? text.replace(pattern, '').trim() : text, gap };
+  // The tag inside a sentence leaves one space, not two.
+  return { text: gap ? text.replace(pattern, ' ').replace(/ +\n/g, '\n').trim() : text, gap };
 }
 
 const CHUNK_MAX_CHARS = 2_000;
@@ -96,7 +97,12 @@ export function buildPrompt(input: PromptInput): BaseMessage[] {
 
 /** The text of a chat model's reply, whatever shape its content takes. */
 export function replyText(content: unknown): string {
-  if (typeof content === 'string') return content.trim();
+  return contentText(content).trim();
+}
+
+/** The text of a model message or streamed chunk, as it is (a chunk's spaces matter). */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
       .map((part) =>
@@ -106,8 +112,7 @@ export function replyText(content: unknown): string {
             ? part.text
             : '',
       )
-      .join('')
-      .trim();
+      .join('');
   }
   return '';
 }
