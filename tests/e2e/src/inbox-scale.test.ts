@@ -287,6 +287,29 @@ describe.runIf(BASE_DB)('inbox at scale', () => {
       await page.waitForTimeout(200);
       expect(await inView(oldest, history)).toBe(true);
       await screenshot(page, 'inbox-scale-modal-oldest');
+
+      // Scrolled up, a new message keeps the creator's place and offers a jump down to it.
+      await db.db
+        .insertInto('messages')
+        .values({
+          creator_id: creatorId,
+          fan_id: fanRowIds.get(BIG_FAN) ?? null,
+          sender: 'fan',
+          body: text(BIG_FAN, BIG_COUNT + 2),
+          status: 'pending',
+          fan_name: fanName(BIG_FAN),
+          created_at: new Date(),
+        })
+        .execute();
+      const jump = modal.getByRole('button', { name: 'New messages' });
+      await jump.waitFor({ timeout: 15_000 });
+      expect(await inView(oldest, history)).toBe(true);
+      await jump.click();
+      await page.waitForTimeout(200);
+      expect(await inView(history.getByText(text(BIG_FAN, BIG_COUNT + 2), { exact: true }), history)).toBe(
+        true,
+      );
+      await jump.waitFor({ state: 'detached' });
       await page.getByRole('button', { name: 'Close' }).click();
       await modal.waitFor({ state: 'detached' });
     },
