@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { RuntimeConfig } from './config.ts';
 import { loggerOptions } from './logging.ts';
+import { changesPlugin } from './plugins/changes.ts';
 import { cleanInputPlugin, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/clean-input.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -24,6 +25,7 @@ import { authRoutes } from './routes/auth/index.ts';
 import { billingRoutes } from './routes/billing/index.ts';
 import { chatbotsRoutes } from './routes/chatbots/index.ts';
 import { creatorsRoutes } from './routes/creators/index.ts';
+import { eventsRoutes } from './routes/events/index.ts';
 import { fanChatRoutes } from './routes/fan-chat/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { inboxRoutes } from './routes/inbox/index.ts';
@@ -38,6 +40,8 @@ import { pwaRoutes } from './routes/pwa/index.ts';
 import { statusRoutes } from './routes/status/index.ts';
 import { uploadsRoutes } from './routes/uploads/index.ts';
 import { createPayments, type Payments } from './services/billing.ts';
+import { ChangeFeed } from './services/changes.ts';
+import { LiveHub } from './services/live.ts';
 import { loadVapidKeys, type VapidKeys } from './services/push.ts';
 
 export interface AppDeps {
@@ -152,6 +156,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One rule for text in paths, queries, bodies and cookies (after the cookies are parsed).
   await app.register(cleanInputPlugin);
   await app.register(dbPlugin, { handle: deps.db });
+  // The change feed: validators for unchanged polls, caches of sessions and fans, live events.
+  const feed = new ChangeFeed(deps.db.db, deps.db, { log: app.log });
+  await feed.start();
+  app.addHook('onClose', () => feed.close());
+  await app.register(changesPlugin, { feed });
+  const hub = new LiveHub(feed);
+  // Streams end first when shutting down, so the server can close (clients reconnect elsewhere).
+  app.addHook('preClose', async () => hub.close());
   await app.register(storagePlugin, { storage: deps.storage });
   await app.register(jobsPlugin, { jobs: deps.jobs });
   await app.register(sessionPlugin, { secure });
@@ -203,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(messagesRoutes);
   await app.register(inboxRoutes);
+  await app.register(eventsRoutes, { hub });
   await app.register(statusRoutes);
   await app.register(chatbotsRoutes);
   await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });

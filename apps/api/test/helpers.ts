@@ -107,6 +107,8 @@ export interface TestAppOptions {
   payments?: AppDeps['payments'];
   /** The api reaches the test database through this address instead (a proxy the test controls). */
   databaseUrlVia?: (url: string) => Promise<string>;
+  /** A second api process on another test app's database (its `databaseUrl`); the first one drops it. */
+  joinDatabase?: string;
 }
 
 /**
@@ -152,7 +154,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     stopEmbedded: async () => {},
   };
   const baseUrl = process.env.TEST_DATABASE_URL;
-  const fresh = baseUrl ? await createTestDatabase(baseUrl) : undefined;
+  const fresh = options.joinDatabase
+    ? { url: options.joinDatabase, drop: async () => {} }
+    : baseUrl
+      ? await createTestDatabase(baseUrl)
+      : undefined;
   const dbUrl = fresh && options.databaseUrlVia ? await options.databaseUrlVia(fresh.url) : fresh?.url;
   const db = createDb(dbUrl ? { databaseUrl: dbUrl, poolSize: 5 } : { dataDir: 'memory://' });
   await migrateToLatest(db.db);

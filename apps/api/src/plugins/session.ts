@@ -36,16 +36,16 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { secure: boo
     signed: true,
   };
 
+  const creators = creatorsRepository(app.db);
   const cache = new WeakMap<FastifyRequest, Promise<CreatorRow | null>>();
   app.decorateRequest('currentCreator', function currentCreator(this: FastifyRequest) {
     let pending = cache.get(this);
     if (!pending) {
       pending = (async () => {
-        const raw = this.cookies[SESSION_COOKIE];
-        if (!raw) return null;
-        const unsigned = this.unsignCookie(raw);
-        if (!unsigned.valid || !unsigned.value) return null;
-        return (await repo.findCreator(hash(unsigned.value))) ?? null;
+        // The session from memory while the change feed is heard; the creator, fresh.
+        const session = await app.sessionOf(this);
+        if (!session) return null;
+        return (await creators.findById(session.creatorId)) ?? null;
       })();
       cache.set(this, pending);
     }
@@ -59,6 +59,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { secure: boo
       reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: Math.floor(SESSION_TTL_MS / 1000) });
     },
     async end(request: FastifyRequest, reply: FastifyReply) {
+      app.forgetSession(request);
       const raw = request.cookies[SESSION_COOKIE];
       if (raw) {
         const unsigned = request.unsignCookie(raw);
@@ -74,7 +75,6 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { secure: boo
     return creator;
   });
 
-  const creators = creatorsRepository(app.db);
   app.decorate('requireOwner', async (request: FastifyRequest, username: string) => {
     const creator = await app.requireCreator(request);
     if (creator.username.toLowerCase() === username.toLowerCase()) return creator;

@@ -7,15 +7,6 @@ export function sessionsRepository(db: Kysely<Database>) {
       await db.insertInto('sessions').values({ id, creator_id: creatorId, expires_at: expiresAt }).execute();
     },
     /** The creator of a live session, or undefined. */
-    async findCreator(id: string) {
-      return db
-        .selectFrom('sessions')
-        .innerJoin('creators', 'creators.id', 'sessions.creator_id')
-        .selectAll('creators')
-        .where('sessions.id', '=', id)
-        .where('sessions.expires_at', '>', new Date())
-        .executeTakeFirst();
-    },
     async remove(id: string) {
       await db.deleteFrom('sessions').where('id', '=', id).execute();
     },

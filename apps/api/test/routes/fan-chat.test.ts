@@ -85,7 +85,9 @@ describe('fan chat', () => {
     await fan.ask('cara', 'Second');
     const res = await fan.history('cara');
     expect(res.status).toBe(200);
-    expect(res.headers.get('cache-control')).toBe('no-store');
+    // Kept by no shared cache, revalidated on every poll (test/routes/conditional.test.ts).
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
+    expect(res.headers.get('etag')).toMatch(/^W\//);
     const body = await json(res);
     expect((body.messages as { message: string }[]).map((m) => m.message)).toEqual(['First', 'Second']);
     expect(body.messages).toEqual([

@@ -13,6 +13,7 @@ import type { DashboardSection } from '../components/dashboard/sections.ts';
 import { useNewMessageBanner } from '../hooks/useNewMessageBanner.ts';
 import { useResponseStatus } from '../hooks/useResponseStatus.ts';
 import { useSignedInUser } from '../hooks/useSignedInUser.ts';
+import { useDashboardLive } from '../lib/live.ts';
 import { inboxStatsQuery, messagesQuery } from '../lib/queries.ts';
 import { TEXT } from '../texts.ts';
 
@@ -20,6 +21,8 @@ import { TEXT } from '../texts.ts';
 export function DashboardPage() {
   const user = useSignedInUser();
   const status = useResponseStatus(user.username);
+  // Changes arrive as events; the polls below stay as the fallback.
+  useDashboardLive(user.username);
   // The newest messages (Recent Activity, the toast) and the exact counts feed several sections, so
   // they are read once here, every 5 s.
   const messages = useQuery(messagesQuery(user.username)).data;

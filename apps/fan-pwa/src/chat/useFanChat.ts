@@ -1,5 +1,9 @@
-import { MOBILE_CHAT_POST_SEND_REFRESH_MS, POLL_MOBILE_CHAT_MS } from '@fanpilot/contracts';
-import { useQuery } from '@tanstack/react-query';
+import {
+  LIVE_SAFETY_POLL_MS,
+  MOBILE_CHAT_POST_SEND_REFRESH_MS,
+  POLL_MOBILE_CHAT_MS,
+} from '@fanpilot/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Draft } from '../components/Composer.tsx';
 import { fetchFanChatlog, isOtherBrowsersChat, postAsk, sendOutboxItem } from '../lib/api.ts';
@@ -11,6 +15,7 @@ import type { OutboxItem } from '../lib/outbox.ts';
 import { sendFailure } from '../lib/sendFailure.ts';
 import { texts } from '../texts.ts';
 import { pageOutbox } from './pageOutbox.ts';
+import { useFanLive } from './useFanLive.ts';
 
 const storage = () => {
   try {
@@ -36,6 +41,7 @@ export function useFanChat(creator: string) {
   queuedRef.current = queued;
   /** Outbox items whose direct send failed while online: their failure text goes once they are sent. */
   const failedInOutbox = useRef(new Set<string>());
+  const liveConnected = useRef(false);
 
   const setError = useCallback((message: string | null) => {
     setErrorState(message);
@@ -50,9 +56,21 @@ export function useFanChat(creator: string) {
       // A history the service worker kept (offline) is shown, but says nothing about recent sends.
       return { messages, requestedAt: kept ? undefined : requestedAt };
     },
-    refetchInterval: POLL_MOBILE_CHAT_MS,
+    // SPEC's poll while no event stream is open; a slow safety poll while one is.
+    refetchInterval: () => (liveConnected.current ? LIVE_SAFETY_POLL_MS : POLL_MOBILE_CHAT_MS),
   });
   const { refetch } = history;
+  const queryClient = useQueryClient();
+  const live = useFanLive({
+    fanId,
+    creator,
+    onChange: () => {
+      void refetch();
+      void queryClient.invalidateQueries({ queryKey: ['creator', creator.toLowerCase()] });
+    },
+  });
+  liveConnected.current = live.connected;
+  const retryLive = live.retry;
 
   const refreshSoon = useCallback(() => {
     const timer = setTimeout(() => {
@@ -84,8 +102,10 @@ export function useFanChat(creator: string) {
       const now = Date.now();
       setSent((current) => [...current, ...items.map((item) => fromOutboxItem(item, 'sent', now))]);
       refreshSoon();
+      // The first question starts the conversation, and with it the event stream.
+      retryLive();
     },
-    [refreshSoon],
+    [refreshSoon, retryLive],
   );
 
   const markRejected = useCallback(

@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { ownInboxByParam } from '../../plugins/changes.ts';
 import { billingOf, completePurchase, type Payments, startCheckout } from '../../services/billing.ts';
 
 export interface BillingRoutesOptions {
@@ -41,7 +42,10 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
 
   r.get(
     '/api/creators/username/:username/billing',
-    { schema: { params: usernameParamsSchema, response: { 200: billingSchema } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: usernameParamsSchema, response: { 200: billingSchema } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       reply.header('cache-control', 'no-store');

@@ -13,6 +13,7 @@ import type { KnowledgeItemRow } from '@fanpilot/db';
 import { requeueAwaitingAnswers } from '@fanpilot/knowledge/answer';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ownChatbotByParam, ownInboxByParam } from '../../plugins/changes.ts';
 import { chatbotsRepository } from '../../repositories/chatbots.ts';
 import { knowledgeRepository } from '../../repositories/knowledge.ts';
 import { toChatbot } from '../../serializers.ts';
@@ -23,7 +24,10 @@ export async function chatbotsRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/creators/username/:username/chatbot',
-    { schema: { params: usernameParamsSchema, response: { 200: creatorChatbotResponseSchema } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: usernameParamsSchema, response: { 200: creatorChatbotResponseSchema } },
+    },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
       const bots = chatbotsRepository(app.db);
@@ -89,7 +93,10 @@ export async function chatbotsRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/chatbots/:id',
-    { schema: { params: chatbotIdParamsSchema, response: { 200: chatbotSchema } } },
+    {
+      config: { versionedBy: ownChatbotByParam },
+      schema: { params: chatbotIdParamsSchema, response: { 200: chatbotSchema } },
+    },
     async (request) => {
       const { chatbot } = await ownedChatbot(app, request, request.params.id);
       return toChatbot(chatbot, await chatbotsRepository(app.db).knowledgeFor(chatbot.id));

@@ -7,6 +7,7 @@ import {
 } from '@fanpilot/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ownInboxByParam } from '../../plugins/changes.ts';
 import { creatorsRepository } from '../../repositories/creators.ts';
 import { toCreator } from '../../serializers.ts';
 import { verifyUploadedImage } from '../../services/images.ts';
@@ -16,7 +17,10 @@ export async function creatorsRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/creators/username/:username',
-    { schema: { params: usernameParamsSchema, response: { 200: creatorSchema } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: usernameParamsSchema, response: { 200: creatorSchema } },
+    },
     async (request) => toCreator(await app.requireOwner(request, request.params.username)),
   );
 

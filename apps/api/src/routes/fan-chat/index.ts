@@ -20,6 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
+import { fanChatByParam, publicFaceByParam } from '../../plugins/changes.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { creatorsRepository } from '../../repositories/creators.ts';
 import { fansRepository } from '../../repositories/fans.ts';
@@ -210,6 +211,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
   r.get(
     '/api/chatlog/fan/:fanId',
     {
+      config: { versionedBy: fanChatByParam },
       onRequest: fanReads,
       schema: {
         params: fanIdParamsSchema,
@@ -284,7 +286,10 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
 
   r.get(
     '/api/public/creators/:username',
-    { schema: { params: usernameParamsSchema, response: { 200: publicCreatorSchema } } },
+    {
+      config: { versionedBy: publicFaceByParam },
+      schema: { params: usernameParamsSchema, response: { 200: publicCreatorSchema } },
+    },
     async (request, reply) => {
       const creator = await onboarded(request.params.username);
       const [notice, chatbot, refusal] = await Promise.all([

@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toMessage } from '../../conversation-serializers.ts';
 import { notFound } from '../../errors.ts';
+import { ownInboxByParam } from '../../plugins/changes.ts';
 import { creditsRepository } from '../../repositories/credits.ts';
 import { fansRepository } from '../../repositories/fans.ts';
 import { inboxRepository, startOfToday } from '../../repositories/inbox.ts';
@@ -30,6 +31,7 @@ export async function inboxRoutes(app: FastifyInstance) {
   r.get(
     '/api/creators/username/:username/stats',
     {
+      config: { versionedBy: ownInboxByParam },
       schema: {
         params: usernameParamsSchema,
         querystring: inboxStatsQuerySchema,
@@ -57,6 +59,7 @@ export async function inboxRoutes(app: FastifyInstance) {
   r.get(
     '/api/creators/username/:username/conversations',
     {
+      config: { versionedBy: ownInboxByParam },
       schema: {
         params: usernameParamsSchema,
         querystring: conversationsQuerySchema,
@@ -93,6 +96,7 @@ export async function inboxRoutes(app: FastifyInstance) {
   r.get(
     '/api/creators/username/:username/fans/:fanId/conversation',
     {
+      config: { versionedBy: ownInboxByParam },
       schema: {
         params: conversationPageParamsSchema,
         querystring: conversationPageQuerySchema,

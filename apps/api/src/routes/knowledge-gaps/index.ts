@@ -10,6 +10,7 @@ import { closeKnowledgeGaps, openKnowledgeGaps } from '@fanpilot/knowledge/answe
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { badRequest, notFound } from '../../errors.ts';
+import { ownInboxByParam } from '../../plugins/changes.ts';
 import { chatbotsRepository } from '../../repositories/chatbots.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
 import { sendToFan } from '../../services/conversations.ts';
@@ -39,7 +40,10 @@ export async function knowledgeGapsRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/creators/username/:username/knowledge-gaps',
-    { schema: { params: usernameParamsSchema, response: { 200: knowledgeGapsResponseSchema } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: usernameParamsSchema, response: { 200: knowledgeGapsResponseSchema } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       reply.header('cache-control', 'no-store');

@@ -19,6 +19,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, conflict, HttpError, notFound } from '../../errors.ts';
+import { ownChatbotByParam } from '../../plugins/changes.ts';
 import { assertCleanMultipart } from '../../plugins/clean-input.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { knowledgeRepository } from '../../repositories/knowledge.ts';
@@ -62,7 +63,10 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
 
   r.get(
     '/api/chatbots/:id/knowledge/progress',
-    { schema: { params: chatbotIdParamsSchema, response: { 200: knowledgeProgressSchema } } },
+    {
+      config: { versionedBy: ownChatbotByParam },
+      schema: { params: chatbotIdParamsSchema, response: { 200: knowledgeProgressSchema } },
+    },
     async (request) => {
       const { chatbot } = await ownedChatbot(app, request, request.params.id);
       return progressOf(await items().listByChatbot(chatbot.id));

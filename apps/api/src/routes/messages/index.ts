@@ -20,6 +20,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { toFan, toMessage } from '../../conversation-serializers.ts';
 import { forbidden, notFound } from '../../errors.ts';
+import { ownInboxByParam, ownInboxByQuery } from '../../plugins/changes.ts';
 import { attachmentsRepository } from '../../repositories/attachments.ts';
 import { fansRepository } from '../../repositories/fans.ts';
 import { messagesRepository } from '../../repositories/messages.ts';
@@ -51,6 +52,7 @@ export async function messagesRoutes(app: FastifyInstance) {
   r.get(
     '/api/creators/username/:username/messages',
     {
+      config: { versionedBy: ownInboxByParam },
       schema: {
         params: usernameParamsSchema,
         querystring: messagesQuerySchema,
@@ -69,7 +71,10 @@ export async function messagesRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/creators/username/:username/fans',
-    { schema: { params: usernameParamsSchema, response: { 200: z.array(fanSchema) } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: usernameParamsSchema, response: { 200: z.array(fanSchema) } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       reply.header('cache-control', 'no-store');
@@ -79,7 +84,10 @@ export async function messagesRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/fans',
-    { schema: { querystring: creatorQuerySchema, response: { 200: z.array(fanSchema) } } },
+    {
+      config: { versionedBy: ownInboxByQuery },
+      schema: { querystring: creatorQuerySchema, response: { 200: z.array(fanSchema) } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.query.creator);
       reply.header('cache-control', 'no-store');
@@ -89,7 +97,10 @@ export async function messagesRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/creators/username/:username/fans/:fanId/messages',
-    { schema: { params: creatorFanParamsSchema, response: { 200: z.array(messageSchema) } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: creatorFanParamsSchema, response: { 200: z.array(messageSchema) } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       const fan = await fans.findByKey(creator.id, request.params.fanId);
@@ -101,7 +112,10 @@ export async function messagesRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/chatlog',
-    { schema: { querystring: creatorQuerySchema, response: { 200: chatlogResponseSchema } } },
+    {
+      config: { versionedBy: ownInboxByQuery },
+      schema: { querystring: creatorQuerySchema, response: { 200: chatlogResponseSchema } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.query.creator);
       reply.header('cache-control', 'no-store');

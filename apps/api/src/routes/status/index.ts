@@ -21,6 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toCreatorNotice, toNotice, toTemplate } from '../../conversation-serializers.ts';
 import { conflict, notFound } from '../../errors.ts';
+import { ownInboxByParam } from '../../plugins/changes.ts';
 import { creditsRepository } from '../../repositories/credits.ts';
 import { noticesRepository } from '../../repositories/notices.ts';
 import { statusRepository } from '../../repositories/status.ts';
@@ -38,7 +39,10 @@ export async function statusRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/creators/username/:username/status',
-    { schema: { params: usernameParamsSchema, response: { 200: onlineStatusSchema } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: usernameParamsSchema, response: { 200: onlineStatusSchema } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       reply.header('cache-control', 'no-store');
@@ -64,7 +68,10 @@ export async function statusRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/creators/username/:username/notice',
-    { schema: { params: usernameParamsSchema, response: { 200: currentNoticeResponseSchema } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: usernameParamsSchema, response: { 200: currentNoticeResponseSchema } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       const notice = await notices.current(creator.id);
@@ -78,7 +85,10 @@ export async function statusRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/creators/username/:username/notice-history',
-    { schema: { params: usernameParamsSchema, response: { 200: noticeHistoryResponseSchema } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: usernameParamsSchema, response: { 200: noticeHistoryResponseSchema } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       reply.header('cache-control', 'no-store');
@@ -109,7 +119,10 @@ export async function statusRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/creators/username/:username/templates',
-    { schema: { params: usernameParamsSchema, response: { 200: templatesResponseSchema } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: usernameParamsSchema, response: { 200: templatesResponseSchema } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       reply.header('cache-control', 'no-store');
@@ -152,7 +165,10 @@ export async function statusRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/creators/username/:username/usage',
-    { schema: { params: usernameParamsSchema, response: { 200: usageSchema } } },
+    {
+      config: { versionedBy: ownInboxByParam },
+      schema: { params: usernameParamsSchema, response: { 200: usageSchema } },
+    },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       reply.header('cache-control', 'no-store');

@@ -1,0 +1,148 @@
+import type { Database, DbHandle } from '@fanpilot/db';
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * The change feed as an api process sees it. The database announces every committed write
+ * (NOTIFY fp_changes, migration 2026-11-23T11-00_change_feed) with the new version of its scope;
+ * this keeps those versions in memory, so an unchanged poll is answered with 304 without a query,
+ * and hands each change to the open event streams. Versions live in the database, so every api
+ * process computes the same validators. While the listening connection is down, nothing is
+ * cached: versions are read from the database, and caches built on the feed are emptied.
+ */
+
+export type ChangeScope = 'c' | 'p' | 'f' | 's';
+
+export interface Change {
+  scope: ChangeScope;
+  id: string;
+  version: string;
+  /** The table written. */
+  table: string;
+  /** For a creator's inbox change: the fan whose conversation it was. */
+  fanId: string | null;
+}
+
+const SCOPES = new Set(['c', 'p', 'f', 's']);
+
+export function parseChange(payload: string): Change | null {
+  const [scope, id, version, table, fanId] = payload.split(':');
+  if (!scope || !SCOPES.has(scope) || !id || !version || !/^\d+$/.test(version) || !table) return null;
+  return { scope: scope as ChangeScope, id, version, table, fanId: fanId || null };
+}
+
+export interface ChangeFeedOptions {
+  /** Versions kept in memory (least recently used dropped first). */
+  maxVersions?: number;
+  log?: { warn: (o: object, m: string) => void; info: (o: object, m: string) => void };
+}
+
+export class ChangeFeed {
+  private readonly versions: LRUCache<string, string>;
+  private readonly listeners = new Set<(change: Change) => void>();
+  private readonly resetListeners = new Set<() => void>();
+  private live = false;
+  /** Bumped whenever the feed is lost or regained: a read begun before is not cached after. */
+  private epoch = 0;
+  private stop: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly handle: Pick<DbHandle, 'listen'>,
+    private readonly options: ChangeFeedOptions = {},
+  ) {
+    this.versions = new LRUCache({ max: options.maxVersions ?? 200_000 });
+  }
+
+  /** Changes whenever the feed is lost or regained; a cache fills an entry read under the same epoch. */
+  get currentEpoch(): number {
+    return this.epoch;
+  }
+
+  /** Whether the feed is being heard (versions and caches built on it can be trusted). */
+  get isLive(): boolean {
+    return this.live;
+  }
+
+  async start(): Promise<void> {
+    this.stop = await this.handle.listen(
+      'fp_changes',
+      (payload) => this.receive(payload),
+      (up) => this.setLive(up),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.live = false;
+    await this.stop?.();
+    this.stop = null;
+  }
+
+  private setLive(up: boolean) {
+    if (up === this.live) return;
+    // Announcements sent while nobody listened are lost: forget everything built on them, both
+    // when the connection goes and when it comes back.
+    this.versions.clear();
+    this.live = up;
+    this.epoch++;
+    for (const reset of this.resetListeners) reset();
+    if (up) this.options.log?.info({}, 'change feed listening');
+    else this.options.log?.warn({}, 'change feed lost; validators read from the database until it is back');
+  }
+
+  private receive(payload: string) {
+    const change = parseChange(payload);
+    if (!change) return;
+    if (this.live) this.versions.set(`${change.scope}:${change.id}`, change.version);
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch {
+        // One listener's failure is its own.
+      }
+    }
+  }
+
+  /** Every change from now on; returns the unsubscribe function. */
+  subscribe(listener: (change: Change) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Called whenever what was heard before can no longer be trusted (the feed lost or regained). */
+  onReset(listener: () => void): () => void {
+    this.resetListeners.add(listener);
+    return () => this.resetListeners.delete(listener);
+  }
+
+  /** The current versions of these scopes ('0' for a scope never written). */
+  async versionsOf(scopes: readonly (readonly [ChangeScope, string])[]): Promise<string[]> {
+    const out: (string | undefined)[] = scopes.map(([scope, id]) =>
+      this.live ? this.versions.get(`${scope}:${id}`) : undefined,
+    );
+    const missing = scopes.filter((_, i) => out[i] === undefined);
+    if (missing.length === 0) return out as string[];
+    const epoch = this.epoch;
+    const rows = await this.db
+      .selectFrom('change_versions')
+      .select(['scope', 'id', 'version'])
+      .where((eb) =>
+        eb.or(
+          missing.map(([scope, id]) =>
+            eb.and([eb('scope', '=', scope as never), eb('id', '=', id as never)]),
+          ),
+        ),
+      )
+      .execute();
+    const read = new Map(rows.map((r) => [`${r.scope}:${r.id}`, String(r.version)]));
+    return scopes.map(([scope, id], i) => {
+      const known = out[i];
+      if (known !== undefined) return known;
+      const key = `${scope}:${id}`;
+      const version = read.get(key) ?? '0';
+      // An announcement heard during the read is newer than what the read saw: keep it.
+      if (this.live && epoch === this.epoch && !this.versions.has(key)) this.versions.set(key, version);
+      return this.versions.get(key) ?? version;
+    });
+  }
+}

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, eventually, FanBrowser, json, onboard, startTestApp, type TestApp } from '../helpers.ts';
+
+const get = (t: TestApp, path: string, cookie: string, etag?: string | null) =>
+  fetch(`${t.url}${path}`, {
+    headers: { ...(cookie ? { cookie } : {}), ...(etag ? { 'if-none-match': etag } : {}) },
+  });
+
+/**
+ * Unchanged polls are answered 304 from the change feed's versions, and every kind of change
+ * makes the next poll a full answer, whoever wrote it.
+ */
+describe('validators on polled reads', () => {
+  let t: TestApp;
+  let cookie: string;
+  let otherCookie: string;
+  let chatbotId: string;
+  const dashboardPolls = [
+    '/api/creators/username/val/stats?tz=UTC',
+    '/api/creators/username/val/conversations',
+    '/api/creators/username/val/messages',
+    '/api/creators/username/val/fans',
+    '/api/creators/username/val/status',
+    '/api/creators/username/val/usage',
+    '/api/creators/username/val/notice',
+    '/api/creators/username/val/templates',
+  ];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    cookie = await onboard(t, 'val');
+    otherCookie = await onboard(t, 'vic');
+    const bot = (await json(
+      await call(t, 'GET', '/api/creators/username/val/chatbot', cookie),
+    )) as unknown as {
+      id: string;
+    };
+    chatbotId = bot.id;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** The validators of every dashboard poll now. */
+  const snapshot = async () => {
+    const tags = new Map<string, string>();
+    for (const path of [...dashboardPolls, `/api/chatbots/${chatbotId}/knowledge/progress`]) {
+      const res = await get(t, path, cookie);
+      expect(res.status, path).toBe(200);
+      const tag = res.headers.get('etag');
+      expect(tag, path).toMatch(/^W\/"[\w-]+"$/);
+      expect(res.headers.get('cache-control')).toBe('private, no-cache');
+      tags.set(path, tag!);
+    }
+    return tags;
+  };
+  const expectAll = async (tags: Map<string, string>, status: 200 | 304) => {
+    for (const [path, tag] of tags) {
+      const res = await get(t, path, cookie, tag);
+      expect(res.status, `${path} after a change`).toBe(status);
+      if (status === 304) expect(await res.text()).toBe('');
+    }
+  };
+
+  it('answers an unchanged dashboard poll with 304 and no body; another creator gets no 304', async () => {
+    const tags = await snapshot();
+    await expectAll(tags, 304);
+    const [path, tag] = [...tags][0]!;
+    expect((await get(t, path, otherCookie, tag)).status).toBe(403);
+    expect((await get(t, path, '', tag)).status).toBe(401);
+  });
+
+  it.each([
+    [
+      'a fan asks',
+      async () => {
+        await new FanBrowser(t).ask('val', 'A question for the validators');
+      },
+    ],
+    ['the creator goes Online', () => call(t, 'POST', '/api/toggle-status', cookie, { creator: 'val' })],
+    [
+      'an announcement',
+      () => call(t, 'POST', '/api/creators/username/val/set-notice', cookie, { message: 'Live on Friday' }),
+    ],
+    [
+      'a saved reply',
+      () =>
+        call(t, 'POST', '/api/creators/username/val/templates', cookie, { title: 'Hi', content: 'Hello!' }),
+    ],
+    [
+      'a knowledge source',
+      () => call(t, 'POST', '/api/add-knowledge', cookie, { chatbotId, url: 'https://example.com/notes' }),
+    ],
+    [
+      'a write by another process (a worker storing an answer)',
+      async () => {
+        const creator = await t.db.db
+          .selectFrom('creators')
+          .select('id')
+          .where('username', '=', 'val')
+          .executeTakeFirstOrThrow();
+        await t.db.db
+          .insertInto('credit_ledger')
+          .values({ creator_id: creator.id, delta: -1, reason: 'adjustment' })
+          .execute();
+      },
+    ],
+  ])('makes the next poll a full answer after %s', async (_kind, change) => {
+    const tags = await snapshot();
+    await change();
+    // Every poll that the change shows up in is a 200; the creator's inbox version covers them all.
+    await eventually(async () => {
+      for (const [path, tag] of tags) if ((await get(t, path, cookie, tag)).status !== 200) return false;
+      return true;
+    }, 3_000);
+  });
+
+  it("a fan's chat is 304 until its own conversation or the creator's public face changes", async () => {
+    const fan = new FanBrowser(t);
+    const other = new FanBrowser(t);
+    await fan.ask('val', 'First');
+    await other.ask('val', 'Other fan');
+    const path = `/api/chatlog/fan/${fan.fanId}?creator=val`;
+    const read = () => get(t, path, fan.cookie);
+    const first = await read();
+    expect(first.status).toBe(200);
+    const tag = first.headers.get('etag')!;
+    expect(tag).toBeTruthy();
+    expect((await get(t, path, fan.cookie, tag)).status).toBe(304);
+    // Another fan writing does not touch this fan's validator.
+    await other.ask('val', 'Still the other fan');
+    expect((await get(t, path, fan.cookie, tag)).status).toBe(304);
+    // Without this browser's cookie there is no shortcut (and no chat).
+    expect((await get(t, path, other.cookie, tag)).status).toBe(403);
+    // The creator answers: the next poll carries it.
+    const list = (await json(
+      await get(t, '/api/creators/username/val/conversations?filter=waiting', cookie),
+    )) as {
+      conversations: { fanId: string; newestPending: { id: string } | null }[];
+    };
+    const pending = list.conversations.find((c) => c.fanId === fan.fanId)?.newestPending;
+    expect(pending).toBeTruthy();
+    await call(t, 'POST', '/api/answer', cookie, {
+      creator: 'val',
+      messageId: pending!.id,
+      response: 'Answered',
+    });
+    const after = await eventually(async () => {
+      const res = await get(t, path, fan.cookie, tag);
+      return res.status === 200 ? res : null;
+    }, 3_000);
+    const tag2 = after.headers.get('etag')!;
+    expect(JSON.stringify(await after.json())).toContain('Answered');
+    // The creator's status is part of the fan's chat.
+    await call(t, 'POST', '/api/toggle-status', cookie, { creator: 'val' });
+    await eventually(async () => (await get(t, path, fan.cookie, tag2)).status === 200, 3_000);
+
+    const card = await get(t, '/api/public/creators/val', '');
+    const cardTag = card.headers.get('etag')!;
+    expect((await get(t, '/api/public/creators/val', '', cardTag)).status).toBe(304);
+    await call(t, 'POST', '/api/creators/username/val/set-notice', cookie, { message: 'New notice' });
+    await eventually(
+      async () => (await get(t, '/api/public/creators/val', '', cardTag)).status === 200,
+      3_000,
+    );
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('validators across two api processes on one database', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    a = await startTestApp();
+    b = await startTestApp({ joinDatabase: a.databaseUrl! });
+    cookie = await onboard(a, 'duo');
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('agree on validators, see each other’s changes, and a sign-out on one ends the session on both', async () => {
+    const path = '/api/creators/username/duo/stats';
+    const fromA = await get(a, path, cookie);
+    const tag = fromA.headers.get('etag')!;
+    expect((await get(b, path, cookie, tag)).status).toBe(304);
+    await new FanBrowser(a).ask('duo', 'Through A');
+    await eventually(async () => (await get(b, path, cookie, tag)).status === 200, 3_000);
+    // B has the session in memory now; signing out on A ends it on B too.
+    expect((await get(b, path, cookie)).status).toBe(200);
+    expect(
+      (await fetch(`${a.url}/auth/logout`, { headers: { cookie }, redirect: 'manual' })).status,
+    ).toBeLessThan(400);
+    await eventually(async () => (await get(b, path, cookie)).status === 401, 3_000);
+  });
+});

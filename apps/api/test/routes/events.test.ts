@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, FanBrowser, json, onboard, startTestApp, type TestApp } from '../helpers.ts';
+import { openSse, type SseClient } from '../support/sse.ts';
+
+const kindIs = (kind: string) => (e: { event: string; data: string }) =>
+  e.event === 'change' && (JSON.parse(e.data) as { kind: string }).kind === kind;
+
+/** One event stream per dashboard and per fan chat; changes arrive as they commit. */
+describe('live event streams', () => {
+  let t: TestApp;
+  let cookie: string;
+  let other: string;
+  let chatbotId: string;
+  const streams: SseClient[] = [];
+  const open = async (path: string, headers: Record<string, string> = {}, app = t) => {
+    const s = await openSse(`${app.url}${path}`, headers);
+    streams.push(s);
+    return s;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    cookie = await onboard(t, 'liv');
+    other = await onboard(t, 'lou');
+    chatbotId = (
+      (await json(await call(t, 'GET', '/api/creators/username/liv/chatbot', cookie))) as { id: string }
+    ).id;
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await t?.close();
+  });
+
+  it("tells the creator's dashboard about messages, status, announcements, knowledge and credits", async () => {
+    const s = await open('/api/creators/username/liv/events', { cookie });
+    expect(s.status).toBe(200);
+    expect(s.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(s.headers.get('x-accel-buffering')).toBe('no');
+
+    const fan = new FanBrowser(t);
+    await fan.ask('liv', 'Hello there');
+    await s.next(kindIs('messages'));
+    await call(t, 'POST', '/api/toggle-status', cookie, { creator: 'liv' });
+    await s.next(kindIs('status'));
+    await call(t, 'POST', '/api/creators/username/liv/set-notice', cookie, { message: 'Live Friday' });
+    await s.next(kindIs('notice'));
+    await call(t, 'POST', '/api/add-knowledge', cookie, { chatbotId, url: 'https://example.com/a' });
+    await s.next(kindIs('knowledge'));
+    const creator = await t.db.db
+      .selectFrom('creators')
+      .select('id')
+      .where('username', '=', 'liv')
+      .executeTakeFirstOrThrow();
+    await t.db.db
+      .insertInto('credit_ledger')
+      .values({ creator_id: creator.id, delta: 5, reason: 'adjustment' })
+      .execute();
+    await s.next(kindIs('credits'));
+    // Every event carries the version it follows as its id.
+    expect(s.events.every((e) => /^\d+$/.test(e.id ?? ''))).toBe(true);
+  });
+
+  it("tells a fan's chat about its own conversation and the creator's face, and nothing of other fans", async () => {
+    const fan = new FanBrowser(t);
+    const stranger = new FanBrowser(t);
+    const asked = (await json(await fan.ask('liv', 'Mine'))) as unknown as { message: { id: string } };
+    await stranger.ask('liv', 'Not yours');
+    const s = await open(`/api/chatlog/fan/${fan.fanId}/events?creator=liv`, { cookie: fan.cookie });
+    expect(s.status).toBe(200);
+    await stranger.ask('liv', 'Still not yours');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.events).toEqual([]);
+
+    const sentAt = performance.now();
+    const answered = await call(t, 'POST', '/api/answer', cookie, {
+      creator: 'liv',
+      messageId: asked.message.id,
+      response: 'An answer',
+    });
+    const storedAt = performance.now();
+    expect(answered.status).toBe(200);
+    const event = await s.next(kindIs('messages'));
+    console.log(
+      `live: answer stored -> fan's stream in ${(event.at - storedAt).toFixed(1)} ms (request took ${(storedAt - sentAt).toFixed(1)} ms)`,
+    );
+    await call(t, 'POST', '/api/creators/username/liv/set-notice', cookie, { message: 'For fans too' });
+    await s.next(kindIs('notice'));
+  });
+
+  it('refuses the wrong people, and a chat that has not started yet', async () => {
+    const fan = new FanBrowser(t);
+    await fan.ask('liv', 'Hi');
+    for (const [path, headers, status] of [
+      ['/api/creators/username/liv/events', { cookie: other }, 403],
+      ['/api/creators/username/liv/events', {}, 401],
+      [`/api/chatlog/fan/${fan.fanId}/events?creator=liv`, {}, 403],
+      [`/api/chatlog/fan/${fan.fanId}/events?creator=liv`, { cookie: other }, 403],
+      [`/api/chatlog/fan/${fan.fanId}/events?creator=nobody`, { cookie: fan.cookie }, 404],
+      ['/api/chatlog/fan/mobile_fan_never_asked/events?creator=liv', { cookie: fan.cookie }, 404],
+      [`/api/chatlog/fan/${fan.fanId}/events`, { cookie: fan.cookie }, 400],
+    ] as const) {
+      const s = await open(path, headers);
+      expect(s.status, path).toBe(status);
+      const body = JSON.parse(s.body) as { error: string; message: string };
+      expect(typeof body.error).toBe('string');
+      expect(typeof body.message).toBe('string');
+    }
+  });
+
+  it('resumes: a reconnect that missed a change is told to sync, one that missed nothing is not', async () => {
+    // Saved replies set off nothing else (a status change may send the AI to waiting questions).
+    const template = (title: string) =>
+      call(t, 'POST', '/api/creators/username/liv/templates', cookie, { title, content: 'Thanks!' });
+    const first = await open('/api/creators/username/liv/events', { cookie });
+    await template('One');
+    const seen = await first.next(kindIs('templates'));
+    first.close();
+    const caughtUp = await open('/api/creators/username/liv/events', { cookie, 'last-event-id': seen.id! });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(caughtUp.events.filter((e) => e.event === 'sync')).toEqual([]);
+    caughtUp.close();
+    await template('Two');
+    const behind = await open('/api/creators/username/liv/events', { cookie, 'last-event-id': seen.id! });
+    await behind.next((e) => e.event === 'sync', 2_000);
+  });
+
+  it('holds at most 20 streams per dashboard (429 after), and ends them when the api shuts down', async () => {
+    const u = await startTestApp();
+    try {
+      const c = await onboard(u, 'many');
+      const held: SseClient[] = [];
+      for (let i = 0; i < 20; i++)
+        held.push(await open('/api/creators/username/many/events', { cookie: c }, u));
+      expect(held.every((s) => s.status === 200)).toBe(true);
+      const extra = await open('/api/creators/username/many/events', { cookie: c }, u);
+      expect(extra.status).toBe(429);
+      expect(JSON.parse(extra.body)).toMatchObject({ error: 'too_many_streams' });
+      held[0]!.close();
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await open('/api/creators/username/many/events', { cookie: c }, u)).status).toBe(200);
+      const closing = u.app.close();
+      await Promise.all(held.slice(1).map((s) => s.ended));
+      await closing;
+    } finally {
+      await u.close().catch(() => {});
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('live events across two api processes', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    a = await startTestApp();
+    b = await startTestApp({ joinDatabase: a.databaseUrl! });
+    cookie = await onboard(a, 'twin');
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('a change written through one api reaches a dashboard streaming from the other', async () => {
+    const s = await openSse(`${b.url}/api/creators/username/twin/events`, { cookie });
+    try {
+      expect(s.status).toBe(200);
+      await new FanBrowser(a).ask('twin', 'Through A, seen on B');
+      await s.next(kindIs('messages'));
+    } finally {
+      s.close();
+    }
+  });
+});

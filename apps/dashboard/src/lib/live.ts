@@ -1,0 +1,72 @@
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { creatorPath } from './queries.ts';
+
+/** How long after a refused stream (signed out, too many tabs) it is tried again; doubling to the cap. */
+const RETRY_FIRST_MS = 10_000;
+const RETRY_MAX_MS = 120_000;
+/** Events within this window are read together. */
+const COALESCE_MS = 100;
+
+/** Re-reads what an event says changed: the creator's calls, and the knowledge progress for knowledge. */
+export function refreshFor(queryClient: QueryClient, username: string, kinds: ReadonlySet<string>): void {
+  void queryClient.invalidateQueries({ queryKey: creatorPath(username) });
+  if (kinds.has('knowledge') || kinds.has('sync'))
+    void queryClient.invalidateQueries({ queryKey: ['/api/chatbots'] });
+}
+
+/**
+ * The dashboard's event stream (GET /api/creators/username/{u}/events): each change makes the
+ * queries it touches re-read at once (a 304 when what they show did not change), instead of at
+ * the next poll. The polls stay as they are, the fallback when no stream can be held.
+ */
+export function useDashboardLive(username: string | undefined): boolean {
+  const queryClient = useQueryClient();
+  const [connected, setConnected] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const delay = useRef(RETRY_FIRST_MS);
+
+  useEffect(() => {
+    if (!username || typeof EventSource === 'undefined') return;
+    const source = new EventSource(`${creatorPath(username).join('/')}/events`, { withCredentials: true });
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    const kinds = new Set<string>();
+    const schedule = (kind: string) => {
+      kinds.add(kind);
+      if (flushTimer) return;
+      flushTimer = setTimeout(() => {
+        flushTimer = undefined;
+        refreshFor(queryClient, username, new Set(kinds));
+        kinds.clear();
+      }, COALESCE_MS);
+    };
+    source.onopen = () => {
+      delay.current = RETRY_FIRST_MS;
+      setConnected(true);
+    };
+    source.addEventListener('change', (event) => {
+      try {
+        schedule((JSON.parse((event as MessageEvent<string>).data) as { kind?: string }).kind ?? 'sync');
+      } catch {
+        schedule('sync');
+      }
+    });
+    source.addEventListener('sync', () => schedule('sync'));
+    source.onerror = () => {
+      setConnected(false);
+      if (source.readyState === EventSource.CLOSED) {
+        retryTimer = setTimeout(() => setAttempt((n) => n + 1), delay.current);
+        delay.current = Math.min(delay.current * 2, RETRY_MAX_MS);
+      }
+    };
+    return () => {
+      clearTimeout(retryTimer);
+      clearTimeout(flushTimer);
+      source.close();
+      setConnected(false);
+    };
+  }, [username, queryClient, attempt]);
+
+  return connected;
+}

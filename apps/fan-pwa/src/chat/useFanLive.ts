@@ -1,0 +1,78 @@
+import type { LiveDraft } from '@fanpilot/contracts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+/** How long after a stream was refused (no conversation yet, offline) it is tried again; doubling to the cap. */
+const RETRY_FIRST_MS = 10_000;
+const RETRY_MAX_MS = 120_000;
+
+export interface FanLive {
+  /** Whether the event stream is open: polls slow down while it is. */
+  connected: boolean;
+  /** Try the stream again now (after the fan's first question starts the conversation). */
+  retry: () => void;
+}
+
+/**
+ * The fan chat's event stream (GET /api/chatlog/fan/{fanId}/events?creator=): 'change' and 'sync'
+ * mean re-read the chat, 'draft' is the AI's answer as it is written. The browser reconnects by
+ * itself after a dropped connection (sending Last-Event-ID); a refused stream is tried again later.
+ * Without EventSource the chat simply polls.
+ */
+export function useFanLive(options: {
+  fanId: string;
+  creator: string;
+  onChange: () => void;
+  onDraft?: (draft: LiveDraft) => void;
+}): FanLive {
+  const { fanId, creator } = options;
+  const [connected, setConnected] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const handlers = useRef(options);
+  handlers.current = options;
+  const delay = useRef(RETRY_FIRST_MS);
+
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    const url = `/api/chatlog/fan/${encodeURIComponent(fanId)}/events?creator=${encodeURIComponent(creator)}`;
+    const source = new EventSource(url, { withCredentials: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    source.onopen = () => {
+      delay.current = RETRY_FIRST_MS;
+      setConnected(true);
+    };
+    const changed = () => handlers.current.onChange();
+    source.addEventListener('change', changed);
+    source.addEventListener('sync', changed);
+    source.addEventListener('draft', (event) => {
+      try {
+        handlers.current.onDraft?.(JSON.parse((event as MessageEvent<string>).data) as LiveDraft);
+      } catch {
+        // A draft it cannot read is skipped; the stored answer follows.
+      }
+    });
+    source.onerror = () => {
+      setConnected(false);
+      // CONNECTING: the browser is reconnecting. CLOSED: refused for good; try again later.
+      if (source.readyState === EventSource.CLOSED) {
+        timer = setTimeout(() => setAttempt((n) => n + 1), delay.current);
+        delay.current = Math.min(delay.current * 2, RETRY_MAX_MS);
+        // Whatever happened meanwhile is read by the poll that takes over.
+        handlers.current.onChange();
+      }
+    };
+    return () => {
+      clearTimeout(timer);
+      source.close();
+      setConnected(false);
+    };
+  }, [fanId, creator, attempt]);
+
+  const retry = useCallback(() => {
+    if (!connected) {
+      delay.current = RETRY_FIRST_MS;
+      setAttempt((n) => n + 1);
+    }
+  }, [connected]);
+
+  return { connected, retry };
+}
