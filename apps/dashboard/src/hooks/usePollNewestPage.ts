@@ -3,10 +3,23 @@ import { type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { Pages } from '../lib/inbox.ts';
 
+/** Marks a paged query whose newest page `usePollNewestPage` keeps fresh. */
+export const NEWEST_PAGE_META = { pollsNewestPage: true } as const;
+
+const newestPageRequests = new EventTarget();
+
+/**
+ * Asks every paged list on screen to re-read its newest page now (a live event said something
+ * changed), instead of refetching every page it has loaded.
+ */
+export function refreshNewestPages(): void {
+  newestPageRequests.dispatchEvent(new Event('refresh'));
+}
+
 /**
  * Polls only the first (newest) page of a paged list every 5 s and merges it into the loaded pages,
  * so a creator who paged far back does not refetch every page at each poll. Waits while the list is
- * being fetched anyway and while the tab is hidden.
+ * being fetched anyway and while the tab is hidden. `refreshNewestPages()` polls at once.
  */
 export function usePollNewestPage<P>({
   queryKey,
@@ -31,9 +44,15 @@ export function usePollNewestPage<P>({
     if (!enabled) return;
     let stopped = false;
     let busy = false;
-    const poll = async () => {
+    let again = false;
+    const poll = async (): Promise<void> => {
       const { queryKey: key, fetchNewest: fetchPage, merge: mergePage } = latest.current;
-      if (busy || document.hidden || queryClient.isFetching({ queryKey: key, exact: true }) > 0) return;
+      if (busy) {
+        // Asked while a poll is under way: read once more after it, so no change is missed.
+        again = true;
+        return;
+      }
+      if (document.hidden || queryClient.isFetching({ queryKey: key, exact: true }) > 0) return;
       busy = true;
       try {
         const fresh = await fetchPage();
@@ -45,11 +64,18 @@ export function usePollNewestPage<P>({
       } finally {
         busy = false;
       }
+      if (again && !stopped) {
+        again = false;
+        await poll();
+      }
     };
     const timer = setInterval(poll, intervalMs);
+    const now = () => void poll();
+    newestPageRequests.addEventListener('refresh', now);
     return () => {
       stopped = true;
       clearInterval(timer);
+      newestPageRequests.removeEventListener('refresh', now);
     };
     // keyHash stands for queryKey.
   }, [enabled, intervalMs, keyHash, queryClient]);

@@ -23,6 +23,7 @@ import {
   type Usage,
 } from '@fanpilot/contracts';
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { NEWEST_PAGE_META } from '../hooks/usePollNewestPage.ts';
 import { apiRequest, getQueryFn, isApiStatus } from './api.ts';
 
 /** GET /api/auth/user: null when signed out (401). Cached 5 minutes, no retry. */
@@ -112,6 +113,7 @@ export const conversationsQuery = (username: string, params: ConversationsParams
       apiRequest<ConversationsPage>('GET', conversationsUrl(username, params, pageParam)),
     initialPageParam: null as string | null,
     getNextPageParam: (last: ConversationsPage) => last.nextCursor,
+    meta: NEWEST_PAGE_META,
     // A new filter or search keeps the rows on screen until its own answer comes.
     placeholderData: keepPreviousData,
   });
@@ -142,6 +144,7 @@ export const conversationQuery = (username: string, fanId: string) =>
       apiRequest<ConversationPage>('GET', conversationPageUrl(username, fanId, pageParam)),
     initialPageParam: null as string | null,
     getNextPageParam: (last: ConversationPage) => last.olderCursor,
+    meta: NEWEST_PAGE_META,
   });
 
 /** GET …/notice: the current announcement. */
