@@ -274,7 +274,8 @@ export const TEXT = {
     filterLabel: 'Show',
     filters: { all: 'All conversations', unread: 'Unread', answered: 'Answered' },
     fanCount: (n: number) => `${n} ${n === 1 ? 'fan' : 'fans'}`,
-    waiting: (messages: number, fans: number) => `${messages} messages waiting from ${fans} fans`,
+    waiting: (messages: number, fans: number) =>
+      `${messages} ${messages === 1 ? 'message' : 'messages'} waiting from ${fans} ${fans === 1 ? 'fan' : 'fans'}`,
     sorted: 'Sorted by recent activity',
     empty: 'No fan conversations yet.',
     summary: 'Fan summary',
@@ -297,6 +298,12 @@ export const TEXT = {
     deleteFailedTitle: 'Delete failed',
     deleteFailedDescription: 'Error occurred while deleting conversation.',
     noMatches: 'No conversations match this filter.',
+    searchLabel: 'Search fans',
+    searchPlaceholder: 'Fan name',
+    noFanMatches: (q: string) => `No fan matches "${q}".`,
+    loading: 'Loading conversations…',
+    loadFailed: 'Could not load the conversations. They will be tried again shortly.',
+    loadMore: 'Load more conversations',
   },
 
   announcements: {
@@ -483,6 +490,10 @@ export const TEXT = {
     messageSent: 'Message sent',
     messageFailed: 'Failed to send message.',
     sources: 'Sources',
+    loadEarlier: 'Load earlier messages',
+    loadingEarlier: 'Loading earlier messages…',
+    newMessages: 'New messages',
+    loadFailed: 'Could not load this conversation.',
   },
 
   respond: {

@@ -407,7 +407,7 @@ describe('creator dashboard', () => {
       const finn = rows.getByRole('article', { name: 'Finn' });
       await finn.getByText('1 pending').waitFor();
       await finn.getByText('Awaiting response').first().waitFor();
-      await page.getByText('1 messages waiting from 1 fans').waitFor();
+      await page.getByText('1 message waiting from 1 fan', { exact: true }).waitFor();
       await page.getByText('1 fan', { exact: true }).waitFor();
 
       await finn.getByRole('button', { name: 'Respond', exact: true }).click();
@@ -507,9 +507,14 @@ describe('creator dashboard', () => {
     // A fresh page has nothing cached, so the conversation is read (and answered empty) on opening.
     await page.reload();
     await openSection(page, 'Chat Management');
-    await page.route('**/api/creators/username/*/fans/*/messages', (route) => route.fulfill({ json: [] }), {
-      times: 1,
-    });
+    await page.route(
+      /\/api\/creators\/username\/[^/]+\/fans\/[^/]+\/conversation(\?|$)/,
+      (route) =>
+        route.fulfill({
+          json: { fanId: 'mobile_fan_finn01', fanName: 'Finn', messages: [], olderCursor: null },
+        }),
+      { times: 1 },
+    );
     const finn = page.getByRole('list', { name: 'Fan conversations' }).getByRole('article', { name: 'Finn' });
     await finn.getByRole('button', { name: 'Chat', exact: true }).click();
     const modal = page.getByRole('dialog', { name: 'Conversation with Finn' });

@@ -1,6 +1,6 @@
 import type { Message } from '@fanpilot/contracts';
 import { describe, expect, it } from 'vitest';
-import { activityLine, dashboardStats, newFanMessages, recentActivity } from './activity.ts';
+import { activityLine, newFanMessages, recentActivity } from './activity.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00');
 const m = (id: string, from: Message['from'], extra: Partial<Message> = {}): Message => ({
@@ -40,24 +40,6 @@ describe('recentActivity', () => {
   it('takes the first five of the newest-first list', () => {
     const list = ['9', '8', '7', '6', '5', '4'].map((id) => m(id, 'fan'));
     expect(recentActivity(list).map((x) => x.id)).toEqual(['9', '8', '7', '6', '5']);
-  });
-});
-
-describe('dashboardStats', () => {
-  it("counts pending questions and today's replies, and today's AI replies among them", () => {
-    const yesterday = new Date(NOW - 36 * 3_600_000).toISOString();
-    const stats = dashboardStats(
-      [
-        m('1', 'fan', { status: 'pending' }),
-        m('2', 'fan', { status: 'pending' }),
-        m('3', 'fan'),
-        m('4', 'creator'),
-        m('5', 'Creatorai'),
-        m('6', 'Creatorai', { timestamp: yesterday }),
-      ],
-      NOW,
-    );
-    expect(stats).toEqual({ pendingQuestions: 2, todayResponses: 2, todayAiResponses: 1 });
   });
 });
 

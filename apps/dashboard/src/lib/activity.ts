@@ -1,7 +1,7 @@
 import { type Message, RECENT_ACTIVITY_ITEMS, RECENT_ACTIVITY_TEXT_CUT } from '@fanpilot/contracts';
 import { TEXT } from '../texts.ts';
-import { ANONYMOUS_FAN_NAME, isPending, isReply } from './conversations.ts';
-import { isToday, truncate } from './format.ts';
+import { ANONYMOUS_FAN_NAME } from './conversations.ts';
+import { truncate } from './format.ts';
 
 const t = TEXT.dashboard.activity;
 
@@ -19,16 +19,6 @@ export function activityLine(message: Message): { label: string; text: string } 
 /** The first five messages of the newest-first list (SPEC section 2). */
 export const recentActivity = (newestFirst: readonly Message[]) =>
   newestFirst.slice(0, RECENT_ACTIVITY_ITEMS);
-
-/** The three counting stat cards: pending questions, today's responses, today's AI responses. */
-export function dashboardStats(messages: readonly Message[], now: number = Date.now()) {
-  const today = messages.filter((m) => isReply(m) && isToday(m.timestamp, now));
-  return {
-    pendingQuestions: messages.filter(isPending).length,
-    todayResponses: today.length,
-    todayAiResponses: today.filter((m) => m.from === 'Creatorai').length,
-  };
-}
 
 /** Fan messages in `messages` that were not there at the previous poll (ids in `previous`). */
 export function newFanMessages(previous: ReadonlySet<string>, messages: readonly Message[]): Message[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isToday, relativeTime, sizeInKb, truncate } from './format.ts';
+import { relativeTime, sizeInKb, truncate } from './format.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -48,12 +48,5 @@ describe('sizeInKb', () => {
     expect(sizeInKb(5120)).toBe('5.0 KB');
     expect(sizeInKb(1536)).toBe('1.5 KB');
     expect(sizeInKb(0)).toBe('0.0 KB');
-  });
-});
-
-describe('isToday', () => {
-  it('compares local calendar days', () => {
-    expect(isToday(new Date(NOW).toISOString(), NOW)).toBe(true);
-    expect(isToday(ago(3 * 24 * 3_600_000), NOW)).toBe(false);
   });
 });

@@ -39,15 +39,3 @@ export function truncate(text: string, max: number): string {
 export function sizeInKb(bytes: number): string {
   return `${(Math.max(0, bytes) / 1024).toFixed(1)} KB`;
 }
-
-/** The reader's local calendar day of a time, as YYYY-MM-DD; '' when unreadable. */
-export function localDay(iso: string | number): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-export function isToday(iso: string, now: number = Date.now()): boolean {
-  return localDay(iso) === localDay(now);
-}

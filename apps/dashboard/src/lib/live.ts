@@ -1,5 +1,6 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { NEWEST_PAGE_META, refreshNewestPages } from '../hooks/usePollNewestPage.ts';
 import { creatorPath } from './queries.ts';
 
 /** How long after a refused stream (signed out, too many tabs) it is tried again; doubling to the cap. */
@@ -8,9 +9,17 @@ const RETRY_MAX_MS = 120_000;
 /** Events within this window are read together. */
 const COALESCE_MS = 100;
 
-/** Re-reads what an event says changed: the creator's calls, and the knowledge progress for knowledge. */
+/**
+ * Re-reads what an event says changed: the creator's calls, and the knowledge progress for knowledge.
+ * The paged inbox lists (conversations, a conversation) re-read only their newest page, merged into
+ * what is loaded, rather than every page the creator has loaded.
+ */
 export function refreshFor(queryClient: QueryClient, username: string, kinds: ReadonlySet<string>): void {
-  void queryClient.invalidateQueries({ queryKey: creatorPath(username) });
+  void queryClient.invalidateQueries({
+    queryKey: creatorPath(username),
+    predicate: (query) => query.meta?.pollsNewestPage !== NEWEST_PAGE_META.pollsNewestPage,
+  });
+  refreshNewestPages();
   if (kinds.has('knowledge') || kinds.has('sync'))
     void queryClient.invalidateQueries({ queryKey: ['/api/chatbots'] });
 }

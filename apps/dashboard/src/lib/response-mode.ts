@@ -1,6 +1,3 @@
-import type { Message } from '@fanpilot/contracts';
-import { byTime, isPending } from './conversations.ts';
-
 /**
  * SPEC section 4: what sending text in a conversation does. With a pending fan message, it answers
  * the newest one (POST /api/answer); otherwise it is a direct message to the fan
@@ -10,14 +7,3 @@ export type ResponseMode =
   | { kind: 'answer'; messageId: string }
   | { kind: 'direct'; fanId: string }
   | { kind: 'no-fan-id' };
-
-export function responseMode(conversation: {
-  fanId: string | null;
-  messages: readonly Message[];
-}): ResponseMode {
-  const newestPending = conversation.messages.filter(isPending).sort(byTime).at(-1);
-  if (newestPending) return { kind: 'answer', messageId: newestPending.id };
-  const fanId = conversation.fanId ?? conversation.messages.find((m) => m.fanId)?.fanId ?? null;
-  if (fanId) return { kind: 'direct', fanId };
-  return { kind: 'no-fan-id' };
-}

@@ -14,7 +14,7 @@ import { useNewMessageBanner } from '../hooks/useNewMessageBanner.ts';
 import { useResponseStatus } from '../hooks/useResponseStatus.ts';
 import { useSignedInUser } from '../hooks/useSignedInUser.ts';
 import { useDashboardLive } from '../lib/live.ts';
-import { fansQuery, messagesQuery } from '../lib/queries.ts';
+import { inboxStatsQuery, messagesQuery } from '../lib/queries.ts';
 import { TEXT } from '../texts.ts';
 
 /** `/dashboard/:username?` and `/admin/:username?`: the creator's dashboard shell and its sections. */
@@ -23,9 +23,10 @@ export function DashboardPage() {
   const status = useResponseStatus(user.username);
   // Changes arrive as events; the polls below stay as the fallback.
   useDashboardLive(user.username);
-  // Messages (every 5 s) and fans (every 10 s) feed several sections, so they are read once here.
+  // The newest messages (Recent Activity, the toast) and the exact counts feed several sections, so
+  // they are read once here, every 5 s.
   const messages = useQuery(messagesQuery(user.username)).data;
-  const fans = useQuery(fansQuery(user.username)).data;
+  const stats = useQuery(inboxStatsQuery(user.username)).data;
   useNewMessageBanner(messages);
   // SPEC: the local view is state, not part of the address, and starts at the dashboard.
   // Back from a checkout (?billing=paid or cancelled): the Billing section, with a word on how it went.
@@ -81,17 +82,12 @@ export function DashboardPage() {
               user={user}
               status={status}
               messages={messages}
-              fans={fans}
+              stats={stats}
               onSelect={select}
             />
           )}
           {section === 'chats' && (
-            <ChatManagementSection
-              headingRef={headingRef}
-              username={user.username}
-              messages={messages}
-              fans={fans}
-            />
+            <ChatManagementSection headingRef={headingRef} username={user.username} stats={stats} />
           )}
           {section === 'announcements' && (
             <AnnouncementsSection

@@ -1,19 +1,19 @@
-import type { Fan, Message } from '@fanpilot/contracts';
-import { toast } from '@fanpilot/ui';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type Ref, useId, useMemo, useState } from 'react';
-import { apiRequest } from '../../../lib/api.ts';
+import type { ConversationsPage } from '@fanpilot/contracts';
 import {
-  byTime,
-  type Conversation,
-  type ConversationFilter,
-  conversationDeleteKey,
-  conversationSummary,
-  filterConversations,
-  groupConversations,
-  isPending,
-} from '../../../lib/conversations.ts';
-import { creatorPath } from '../../../lib/queries.ts';
+  CONVERSATION_SEARCH_MAX,
+  type ConversationListFilter,
+  type ConversationSummary,
+  type InboxStats,
+  type Message,
+} from '@fanpilot/contracts';
+import { Button, toast } from '@fanpilot/ui';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type Ref, useId, useState } from 'react';
+import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
+import { usePollNewestPage } from '../../../hooks/usePollNewestPage.ts';
+import { apiRequest } from '../../../lib/api.ts';
+import { fanDisplayName, loadedConversations, mergeNewestConversations } from '../../../lib/inbox.ts';
+import { conversationsQuery, conversationsUrl, creatorPath } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { InboxIcon } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
@@ -23,38 +23,55 @@ import { ConversationModal } from './ConversationModal.tsx';
 import { ConversationRow } from './ConversationRow.tsx';
 import { RespondModal } from './RespondModal.tsx';
 
-export type { ConversationFilter };
+/** SPEC's filter options; each asks the server for its own list. */
+export type ConversationFilter = 'all' | 'unread' | 'answered';
+const SERVER_FILTER: Record<ConversationFilter, ConversationListFilter> = {
+  all: 'all',
+  unread: 'waiting',
+  answered: 'answered',
+};
+
+/** How long the search waits for typing to stop before asking the server. */
+export const SEARCH_DEBOUNCE_MS = 300;
 
 interface ChatManagementSectionProps {
   username: string;
-  /** Newest first, polled every 5 s. */
-  messages: readonly Message[] | undefined;
-  fans: readonly Fan[] | undefined;
+  /** The server's exact counts, polled every 5 s. */
+  stats: InboxStats | undefined;
   headingRef?: Ref<HTMLHeadingElement>;
 }
 
 const t = TEXT.chats;
 
-/** Chat Management: conversations derived from the messages, their filter and badges, and the fan summary. */
-export function ChatManagementSection({ username, messages, fans, headingRef }: ChatManagementSectionProps) {
+/** Chat Management: every conversation, paged by the server, filtered and searched there; exact counts. */
+export function ChatManagementSection({ username, stats, headingRef }: ChatManagementSectionProps) {
   const filterId = useId();
+  const searchId = useId();
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<ConversationFilter>('all');
-  const [openKey, setOpenKey] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const params = { filter: SERVER_FILTER[filter], q };
+  const list = useInfiniteQuery(conversationsQuery(username, params));
+  const listKey = conversationsQuery(username, params).queryKey;
+  usePollNewestPage<ConversationsPage>({
+    queryKey: listKey,
+    fetchNewest: () => apiRequest<ConversationsPage>('GET', conversationsUrl(username, params, null)),
+    merge: mergeNewestConversations,
+    enabled: list.isSuccess && !list.isPlaceholderData,
+  });
+  const rows = loadedConversations(list.data);
+
+  const [openFan, setOpenFan] = useState<ConversationSummary | null>(null);
+  // The open conversation follows the polls while its row is loaded; it stays open if the row leaves.
+  const openRow = openFan ? (rows.find((row) => row.fanId === openFan.fanId) ?? openFan) : null;
   const [respondTo, setRespondTo] = useState<{ message: Message; fanName: string } | null>(null);
 
-  const conversations = useMemo(() => groupConversations(messages ?? []), [messages]);
-  const shown = filterConversations(conversations, filter);
-  const summary = conversationSummary(conversations);
-  // The open conversation follows the polls; it stays open even if it left the list meanwhile.
-  const [openSnapshot, setOpenSnapshot] = useState<Conversation | null>(null);
-  const openConversation = conversations.find((c) => c.key === openKey) ?? (openKey ? openSnapshot : null);
-
   const remove = useMutation({
-    mutationFn: (conversation: Conversation) =>
+    mutationFn: (conversation: ConversationSummary) =>
       apiRequest<unknown>(
         'DELETE',
-        `/api/chatlog/fan/${encodeURIComponent(conversationDeleteKey(conversation))}?creator=${encodeURIComponent(username)}`,
+        `/api/chatlog/fan/${encodeURIComponent(conversation.fanId)}?creator=${encodeURIComponent(username)}`,
       ),
     onSuccess: () => {
       toast({ title: t.deleted, variant: 'success' });
@@ -64,10 +81,7 @@ export function ChatManagementSection({ username, messages, fans, headingRef }: 
       toast({ title: t.deleteFailedTitle, description: t.deleteFailedDescription, variant: 'error' }),
   });
 
-  const respond = (conversation: Conversation) => {
-    const newest = conversation.messages.filter(isPending).sort(byTime).at(-1);
-    if (newest) setRespondTo({ message: newest, fanName: conversation.fanName });
-  };
+  const emptyText = q ? t.noFanMatches(q) : filter === 'all' ? t.empty : t.noMatches;
 
   return (
     <>
@@ -81,63 +95,112 @@ export function ChatManagementSection({ username, messages, fans, headingRef }: 
             {t.listLabel}
           </h2>
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <div className="flex items-center gap-2">
-              <label htmlFor={filterId} className="text-sm font-semibold text-slate-900">
-                {t.filterLabel}
-              </label>
-              <select
-                id={filterId}
-                value={filter}
-                onChange={(event) => setFilter(event.target.value as ConversationFilter)}
-                className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900"
-              >
-                <option value="all">{t.filters.all}</option>
-                <option value="unread">{t.filters.unread}</option>
-                <option value="answered">{t.filters.answered}</option>
-              </select>
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+              <div className="flex items-center gap-2">
+                <label htmlFor={filterId} className="text-sm font-semibold text-slate-900">
+                  {t.filterLabel}
+                </label>
+                <select
+                  id={filterId}
+                  value={filter}
+                  onChange={(event) => setFilter(event.target.value as ConversationFilter)}
+                  className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900"
+                >
+                  <option value="all">{t.filters.all}</option>
+                  <option value="unread">{t.filters.unread}</option>
+                  <option value="answered">{t.filters.answered}</option>
+                </select>
+              </div>
+              <div className="flex items-center gap-2">
+                <label htmlFor={searchId} className="text-sm font-semibold text-slate-900">
+                  {t.searchLabel}
+                </label>
+                <input
+                  id={searchId}
+                  type="search"
+                  value={search}
+                  maxLength={CONVERSATION_SEARCH_MAX}
+                  placeholder={t.searchPlaceholder}
+                  onChange={(event) => setSearch(event.target.value)}
+                  className="w-40 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900"
+                />
+              </div>
             </div>
             <div className="flex flex-wrap gap-2">
-              <Badge>{t.fanCount(summary.fans)}</Badge>
-              <Badge tone="warning">{t.waiting(summary.waitingMessages, summary.waitingFans)}</Badge>
+              <Badge>{t.fanCount(stats?.fans ?? 0)}</Badge>
+              <Badge tone="warning">{t.waiting(stats?.pendingQuestions ?? 0, stats?.waitingFans ?? 0)}</Badge>
             </div>
           </div>
           <p className="mt-3 text-xs text-slate-600">{t.sorted}</p>
-          {shown.length === 0 ? (
+          {list.isPending ? (
+            <p role="status" className="mt-4 text-sm text-slate-600">
+              {t.loading}
+            </p>
+          ) : list.isError && rows.length === 0 ? (
+            <p role="alert" className="mt-4 text-sm text-red-700">
+              {t.loadFailed}
+            </p>
+          ) : rows.length === 0 ? (
             <div className="mt-4">
-              <EmptyState Icon={InboxIcon}>{conversations.length === 0 ? t.empty : t.noMatches}</EmptyState>
+              <EmptyState Icon={InboxIcon}>{emptyText}</EmptyState>
             </div>
           ) : (
-            <ul aria-label={t.listLabel} className="mt-2 divide-y divide-slate-100">
-              {shown.map((conversation) => (
-                <ConversationRow
-                  key={conversation.key}
-                  conversation={conversation}
-                  onChat={() => {
-                    setOpenSnapshot(conversation);
-                    setOpenKey(conversation.key);
-                  }}
-                  onRespond={() => respond(conversation)}
-                  onDelete={() => {
-                    // SPEC section 5: the browser's own confirmation, with SPEC's question.
-                    if (window.confirm(t.confirmDelete(conversation.fanName))) remove.mutate(conversation);
-                  }}
-                />
-              ))}
-            </ul>
+            <>
+              <ul
+                aria-label={t.listLabel}
+                aria-busy={list.isPlaceholderData}
+                className="mt-2 divide-y divide-slate-100"
+              >
+                {rows.map((conversation) => (
+                  <ConversationRow
+                    key={conversation.fanId}
+                    conversation={conversation}
+                    onChat={() => setOpenFan(conversation)}
+                    onRespond={() => {
+                      if (conversation.newestPending) {
+                        setRespondTo({
+                          message: conversation.newestPending,
+                          fanName: fanDisplayName(conversation.fanName),
+                        });
+                      }
+                    }}
+                    onDelete={() => {
+                      // SPEC section 5: the browser's own confirmation, with SPEC's question.
+                      if (window.confirm(t.confirmDelete(fanDisplayName(conversation.fanName)))) {
+                        remove.mutate(conversation);
+                      }
+                    }}
+                  />
+                ))}
+              </ul>
+              {list.hasNextPage && (
+                <div className="mt-3 flex justify-center">
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={list.isFetchingNextPage}
+                    aria-busy={list.isFetchingNextPage}
+                    onClick={() => list.fetchNextPage()}
+                  >
+                    {t.loadMore}
+                  </Button>
+                </div>
+              )}
+            </>
           )}
         </section>
         <Card title={t.summary} className="self-start">
           <dl className="space-y-3">
             {(
               [
-                [t.totalFans, fans ? fans.length : summary.fans],
-                [t.unanswered, summary.unansweredChats],
-                [t.activeToday, summary.activeFansToday],
+                [t.totalFans, stats?.fans],
+                [t.unanswered, stats?.waitingFans],
+                [t.activeToday, stats?.activeFansToday],
               ] as const
             ).map(([label, value]) => (
               <div key={label} className="flex items-center justify-between rounded-xl bg-slate-50 px-4 py-3">
                 <dt className="text-sm text-slate-600">{label}</dt>
-                <dd className="text-lg font-bold text-slate-900">{value}</dd>
+                <dd className="text-lg font-bold text-slate-900">{value ?? 0}</dd>
               </div>
             ))}
           </dl>
@@ -145,9 +208,9 @@ export function ChatManagementSection({ username, messages, fans, headingRef }: 
       </div>
       <ConversationModal
         username={username}
-        conversation={openConversation}
+        conversation={openRow}
         onOpenChange={(open) => {
-          if (!open) setOpenKey(null);
+          if (!open) setOpenFan(null);
         }}
       />
       <RespondModal

@@ -1,11 +1,22 @@
-import type { Message } from '@fanpilot/contracts';
-import { cn, Modal } from '@fanpilot/ui';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { byTime, type Conversation, isPending } from '../../../lib/conversations.ts';
+import type { ConversationPage, ConversationSummary, Message } from '@fanpilot/contracts';
+import { Button, cn, Modal } from '@fanpilot/ui';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { usePollNewestPage } from '../../../hooks/usePollNewestPage.ts';
+import { apiRequest } from '../../../lib/api.ts';
+import { isPending } from '../../../lib/conversations.ts';
 import { sizeInKb } from '../../../lib/format.ts';
-import { fanMessagesQuery } from '../../../lib/queries.ts';
-import { responseMode } from '../../../lib/response-mode.ts';
+import {
+  fanDisplayName,
+  loadedMessages,
+  mergeNewestMessages,
+  newestPendingOf,
+  restoredScrollTop,
+  type ScrollPlace,
+  scrollPlace,
+} from '../../../lib/inbox.ts';
+import { conversationPageUrl, conversationQuery } from '../../../lib/queries.ts';
+import type { ResponseMode } from '../../../lib/response-mode.ts';
 import { TEXT } from '../../../texts.ts';
 import { DownloadIcon, FileIcon, ImageIcon } from '../../icons.tsx';
 import { Badge } from '../common/Badge.tsx';
@@ -16,25 +27,34 @@ import { useSendToFan } from './useSendToFan.ts';
 
 interface ConversationModalProps {
   username: string;
-  conversation: Conversation | null;
+  /** The row the creator opened; its `newestPending` is answered when no pending message is loaded. */
+  conversation: ConversationSummary | null;
   onOpenChange: (open: boolean) => void;
 }
 
 const t = TEXT.conversation;
 
-/** A fan's whole conversation, oldest first, and a box that answers or messages the fan (SPEC section 4). */
+/** Scrolled this close to the top, the history loads the page of earlier messages. */
+const LOAD_EARLIER_AT_PX = 48;
+
+/**
+ * A fan's conversation, read from its newest end and opened at the newest message; earlier pages
+ * load at the top. Below, a box that answers or messages the fan (SPEC section 4).
+ */
 export function ConversationModal({ username, conversation, onOpenChange }: ConversationModalProps) {
+  const fanName = fanDisplayName(conversation?.fanName);
   return (
     <Modal
       open={conversation !== null}
       onOpenChange={onOpenChange}
-      title={conversation ? t.title(conversation.fanName) : ''}
+      title={conversation ? t.title(fanName) : ''}
       // SPEC's own Close button (below the text box) closes it; a corner X named 'Close' too would make two.
       showCloseButton={false}
       className="flex max-w-2xl flex-col"
     >
       {conversation && (
         <ConversationBody
+          key={conversation.fanId}
           username={username}
           conversation={conversation}
           onClose={() => onOpenChange(false)}
@@ -50,55 +70,85 @@ function ConversationBody({
   onClose,
 }: {
   username: string;
-  conversation: Conversation;
+  conversation: ConversationSummary;
   onClose: () => void;
 }) {
   const [text, setText] = useState('');
-  const history = useRef<HTMLOListElement>(null);
-  // A fan with an id has their whole conversation read from the api; an anonymous one only has what was grouped.
-  const fanMessages = useQuery({
-    ...fanMessagesQuery(username, conversation.fanId ?? ''),
-    enabled: conversation.fanId !== null,
+  const { fanId } = conversation;
+  const pages = useInfiniteQuery(conversationQuery(username, fanId));
+  usePollNewestPage<ConversationPage>({
+    queryKey: conversationQuery(username, fanId).queryKey,
+    fetchNewest: () => apiRequest<ConversationPage>('GET', conversationPageUrl(username, fanId, null)),
+    merge: mergeNewestMessages,
+    enabled: pages.isSuccess,
   });
-  const messages = useMemo(
-    () =>
-      [...(conversation.fanId !== null && fanMessages.data ? fanMessages.data : conversation.messages)].sort(
-        byTime,
-      ),
-    [conversation, fanMessages.data],
-  );
-  const mode = responseMode({ fanId: conversation.fanId, messages });
+  const messages = useMemo(() => loadedMessages(pages.data), [pages.data]);
+  const fanName = fanDisplayName(pages.data?.pages[0]?.fanName ?? conversation.fanName);
+  const pendingQuestion = newestPendingOf(messages, conversation.newestPending);
+  const mode: ResponseMode = pendingQuestion
+    ? { kind: 'answer', messageId: pendingQuestion.id }
+    : { kind: 'direct', fanId };
   const send = useSendToFan(username, () => setText(''));
 
-  const lastId = messages.at(-1)?.id;
-  useEffect(() => {
-    // Keep the newest message in view as the conversation grows.
-    if (lastId && history.current) history.current.scrollTop = history.current.scrollHeight;
-  }, [lastId]);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
+  const loadEarlier = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const loading = conversation.fanId !== null && fanMessages.isLoading;
+  const scroll = useHistoryScroll(messages, hasNextPage ? loadEarlier : undefined);
+
   return (
     <div className="flex min-h-0 flex-col gap-4">
-      {loading ? (
+      {pages.isPending ? (
         <p role="status" className="text-sm text-slate-600">
           {t.loading}
+        </p>
+      ) : pages.isError && messages.length === 0 ? (
+        <p role="alert" className="text-sm text-red-700">
+          {t.loadFailed}
         </p>
       ) : messages.length === 0 ? (
         <p className="rounded-xl border border-dashed border-slate-300 bg-slate-50 px-4 py-8 text-center text-sm text-slate-600">
           {t.empty}
         </p>
       ) : (
-        <ol
-          ref={history}
-          aria-label={t.historyLabel}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: the history scrolls, so keyboard users must be able to reach it
-          tabIndex={0}
-          className="max-h-[45vh] space-y-3 overflow-y-auto rounded-xl bg-slate-50 p-3"
-        >
-          {messages.map((message) => (
-            <MessageBubble key={message.id} message={message} fanName={conversation.fanName} />
-          ))}
-        </ol>
+        <div className="relative flex min-h-0 flex-col gap-2">
+          {hasNextPage && (
+            <Button
+              variant="secondary"
+              size="sm"
+              className="self-center"
+              disabled={isFetchingNextPage}
+              aria-busy={isFetchingNextPage}
+              onClick={loadEarlier}
+            >
+              {t.loadEarlier}
+            </Button>
+          )}
+          <ol
+            ref={scroll.ref}
+            onScroll={scroll.onScroll}
+            aria-label={t.historyLabel}
+            aria-busy={isFetchingNextPage}
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: the history scrolls, so keyboard users must be able to reach it
+            tabIndex={0}
+            // The place is kept by hand when earlier messages come in, so the browser's own anchoring is off.
+            className="relative max-h-[45vh] space-y-3 overflow-y-auto rounded-xl bg-slate-50 p-3 [overflow-anchor:none]"
+          >
+            {messages.map((message) => (
+              <MessageBubble key={message.id} message={message} fanName={fanName} />
+            ))}
+          </ol>
+          {scroll.newBelow && (
+            <Button
+              size="sm"
+              className="absolute bottom-3 left-1/2 -translate-x-1/2 shadow-md"
+              onClick={scroll.toBottom}
+            >
+              {t.newMessages}
+            </Button>
+          )}
+        </div>
       )}
 
       <ReplyComposer
@@ -110,8 +160,7 @@ function ConversationBody({
         rows={3}
         hint={
           <>
-            {t.keyHint}{' '}
-            {mode.kind === 'answer' ? t.answersPending : mode.kind === 'direct' ? t.directMessage : ''}
+            {t.keyHint} {mode.kind === 'answer' ? t.answersPending : t.directMessage}
           </>
         }
         pending={send.isPending}
@@ -125,6 +174,67 @@ function ConversationBody({
   );
 }
 
+/**
+ * Keeps the history's place: it opens at the newest message, stays at the bottom while the creator
+ * is there, and otherwise keeps the message they were looking at where it was, whether earlier
+ * messages come in above or newer ones below (then `newBelow` offers a jump down). Near the top it
+ * asks for earlier messages.
+ */
+function useHistoryScroll(messages: readonly Message[], onNearTop: (() => void) | undefined) {
+  const ref = useRef<HTMLOListElement>(null);
+  const place = useRef<ScrollPlace | null>(null);
+  const lastId = useRef<string | undefined>(undefined);
+  const [newBelow, setNewBelow] = useState(false);
+
+  const measure = useCallback(() => {
+    const list = ref.current;
+    if (!list) return;
+    const items = [...list.children].map((child) => {
+      const item = child as HTMLElement;
+      return { id: item.dataset.id ?? '', top: item.offsetTop, height: item.offsetHeight };
+    });
+    place.current = scrollPlace(list, items);
+    if (place.current.atBottom) setNewBelow(false);
+  }, []);
+
+  useLayoutEffect(() => {
+    const list = ref.current;
+    if (!list || messages.length === 0) return;
+    const previous = place.current;
+    const anchor =
+      previous && !previous.atBottom
+        ? [...list.children].find((child) => (child as HTMLElement).dataset.id === previous.anchorId)
+        : undefined;
+    list.scrollTop = restoredScrollTop(previous, {
+      scrollHeight: list.scrollHeight,
+      anchorTop: (anchor as HTMLElement | undefined)?.offsetTop,
+    });
+    const newest = messages.at(-1)?.id;
+    if (previous && !previous.atBottom && lastId.current !== undefined && newest !== lastId.current) {
+      setNewBelow(true);
+    }
+    lastId.current = newest;
+    measure();
+  }, [messages, measure]);
+
+  const onScroll = () => {
+    measure();
+    const list = ref.current;
+    if (list && onNearTop && list.scrollTop <= LOAD_EARLIER_AT_PX && list.scrollHeight > list.clientHeight) {
+      onNearTop();
+    }
+  };
+
+  const toBottom = () => {
+    const list = ref.current;
+    if (!list) return;
+    list.scrollTop = list.scrollHeight;
+    measure();
+  };
+
+  return { ref, onScroll, newBelow, toBottom };
+}
+
 function MessageBubble({ message, fanName }: { message: Message; fanName: string }) {
   const fromFan = message.from === 'fan';
   const author = fromFan
@@ -134,7 +244,7 @@ function MessageBubble({ message, fanName }: { message: Message; fanName: string
       : t.creator;
   const attachment = message.fileAttachment;
   return (
-    <li className={cn('flex', fromFan ? 'justify-start' : 'justify-end')}>
+    <li data-id={message.id} className={cn('flex', fromFan ? 'justify-start' : 'justify-end')}>
       <div
         className={cn(
           'max-w-[85%] rounded-2xl px-3.5 py-2.5 text-sm shadow-sm',

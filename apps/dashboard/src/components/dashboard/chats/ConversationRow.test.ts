@@ -1,8 +1,7 @@
-import type { Message } from '@fanpilot/contracts';
+import type { ConversationSummary, Message } from '@fanpilot/contracts';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Conversation } from '../../../lib/conversations.ts';
 import { ConversationRow } from './ConversationRow.tsx';
 
 const question: Message = {
@@ -17,14 +16,16 @@ const question: Message = {
   replyTo: null,
 };
 
-const conversation: Conversation = {
-  key: 'mobile_fan_finn01',
-  fanName: 'Finn',
+const conversation: ConversationSummary = {
   fanId: 'mobile_fan_finn01',
-  messages: [question],
+  fanName: 'Finn',
+  messageCount: 1,
   pendingCount: 1,
-  lastMessageTime: question.timestamp,
-  hasCreatorResponse: false,
+  lastActivityAt: question.timestamp,
+  firstSeenAt: question.timestamp,
+  latestFanMessage: question,
+  latestReply: null,
+  newestPending: question,
 };
 
 const html = renderToStaticMarkup(
@@ -57,5 +58,20 @@ describe('ConversationRow', () => {
 
   it('keeps the rows apart: each is an article named after its fan', () => {
     expect(html).toMatch(/<article aria-label="Finn"/);
+  });
+});
+
+describe('ConversationRow of an unnamed fan', () => {
+  it("shows the dashboard's default name and the server's message count", () => {
+    const unnamed = renderToStaticMarkup(
+      createElement(ConversationRow, {
+        conversation: { ...conversation, fanName: null, messageCount: 7 },
+        onChat: () => {},
+        onRespond: () => {},
+        onDelete: () => {},
+      }),
+    );
+    expect(unnamed).toMatch(/<article aria-label="Anonymous"/);
+    expect(unnamed).toContain('7 messages');
   });
 });

@@ -1,15 +1,15 @@
-import { CONVERSATION_REPLY_PREVIEW_CUT } from '@fanpilot/contracts';
+import { CONVERSATION_REPLY_PREVIEW_CUT, type ConversationSummary } from '@fanpilot/contracts';
 import { Button } from '@fanpilot/ui';
 import { useId } from 'react';
-import { type Conversation, latestMessages } from '../../../lib/conversations.ts';
 import { truncate } from '../../../lib/format.ts';
+import { fanDisplayName } from '../../../lib/inbox.ts';
 import { TEXT } from '../../../texts.ts';
 import { ChatIcon, TrashIcon } from '../../icons.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
 
 interface ConversationRowProps {
-  conversation: Conversation;
+  conversation: ConversationSummary;
   onChat: () => void;
   onRespond: () => void;
   onDelete: () => void;
@@ -19,15 +19,17 @@ const t = TEXT.chats;
 
 /** One conversation of Chat Management, as SPEC section 2 lists it. */
 export function ConversationRow({ conversation, onChat, onRespond, onDelete }: ConversationRowProps) {
-  const { fan, reply } = latestMessages(conversation);
+  const fan = conversation.latestFanMessage;
+  const reply = conversation.latestReply;
   const pending = conversation.pendingCount > 0;
-  const initial = conversation.fanName.trim().charAt(0).toUpperCase() || '?';
+  const fanName = fanDisplayName(conversation.fanName);
+  const initial = fanName.charAt(0).toUpperCase() || '?';
   // SPEC names the buttons 'Chat' and 'Respond': that is their accessible name. The fan's name is their
   // description, and the row (an article named after the fan) tells one row's buttons from another's.
   const nameId = useId();
   return (
     <li className="py-4">
-      <article aria-label={conversation.fanName} className="flex items-start gap-3">
+      <article aria-label={fanName} className="flex items-start gap-3">
         <span
           aria-hidden="true"
           className="flex size-10 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-sky-500 to-brand-600 font-bold text-white"
@@ -37,13 +39,13 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <h3 id={nameId} className="truncate font-semibold text-slate-900">
-              {conversation.fanName}
+              {fanName}
             </h3>
             {pending && <Badge tone="warning">{t.pendingBadge(conversation.pendingCount)}</Badge>}
-            <span className="text-xs text-slate-600">{t.messageCount(conversation.messages.length)}</span>
+            <span className="text-xs text-slate-600">{t.messageCount(conversation.messageCount)}</span>
           </div>
           <p className="text-xs text-slate-600">
-            {t.lastActivity} <TimeAgo iso={conversation.lastMessageTime} />
+            {t.lastActivity} <TimeAgo iso={conversation.lastActivityAt} />
           </p>
           {fan && (
             <div className="mt-2">
@@ -78,8 +80,8 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
               <button
                 type="button"
                 onClick={onDelete}
-                aria-label={t.deleteWith(conversation.fanName)}
-                title={t.deleteWith(conversation.fanName)}
+                aria-label={t.deleteWith(fanName)}
+                title={t.deleteWith(fanName)}
                 className="rounded-md p-2 text-slate-600 hover:bg-red-50 hover:text-red-700"
               >
                 <TrashIcon className="size-4" />

@@ -1,8 +1,7 @@
-import type { CurrentUser, Fan, Message } from '@fanpilot/contracts';
+import type { CurrentUser, InboxStats, Message } from '@fanpilot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { type Ref, useState } from 'react';
 import type { ResponseStatus } from '../../../hooks/useResponseStatus.ts';
-import { dashboardStats } from '../../../lib/activity.ts';
 import { chatbotQuery, usageQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { ExternalIcon } from '../../icons.tsx';
@@ -23,9 +22,10 @@ import { StatCards } from './StatCards.tsx';
 interface DashboardOverviewProps {
   user: CurrentUser;
   status: ResponseStatus;
-  /** Newest first, polled every 5 s. */
+  /** The newest messages, newest first, polled every 5 s. */
   messages: readonly Message[] | undefined;
-  fans: readonly Fan[] | undefined;
+  /** The server's exact counts, polled every 5 s. */
+  stats: InboxStats | undefined;
   onSelect: (section: DashboardSection) => void;
   headingRef?: Ref<HTMLHeadingElement>;
 }
@@ -37,18 +37,13 @@ export function DashboardOverview({
   user,
   status,
   messages,
-  fans,
+  stats,
   onSelect,
   headingRef,
 }: DashboardOverviewProps) {
   const chatbot = useQuery(chatbotQuery(user.username));
   const usage = useQuery(usageQuery(user.username));
   const [modal, setModal] = useState<OpenModal>(null);
-  const stats = dashboardStats(messages ?? []);
-  // The fans call counts every pending question, not only those among the latest messages.
-  const pendingQuestions = fans
-    ? fans.reduce((sum, fan) => sum + fan.pendingCount, 0)
-    : stats.pendingQuestions;
   const onOpenChange = (which: Exclude<OpenModal, null>) => (open: boolean) => setModal(open ? which : null);
 
   return (
@@ -60,9 +55,9 @@ export function DashboardOverview({
       />
       <div className="space-y-6">
         <StatCards
-          pendingQuestions={pendingQuestions}
-          todayResponses={stats.todayResponses}
-          todayAiResponses={stats.todayAiResponses}
+          pendingQuestions={stats?.pendingQuestions}
+          todayResponses={stats?.todayResponses}
+          todayAiResponses={stats?.todayAiResponses}
         />
         <div className="grid gap-6 xl:grid-cols-2">
           <ChatbotStatusCard

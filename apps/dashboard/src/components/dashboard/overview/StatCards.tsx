@@ -2,9 +2,9 @@ import { TEXT } from '../../../texts.ts';
 import { ActivityIcon, BotIcon, ChatIcon, ClockIcon } from '../../icons.tsx';
 
 interface StatCardsProps {
-  pendingQuestions?: number;
-  todayResponses?: number;
-  todayAiResponses?: number;
+  pendingQuestions?: number | undefined;
+  todayResponses?: number | undefined;
+  todayAiResponses?: number | undefined;
 }
 
 const t = TEXT.dashboard.stats;
