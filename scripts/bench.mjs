@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `pnpm bench`: builds, then runs every benchmark; each prints its own numbers.
 //   1. the api under SPEC's polling mix, beside a bare Fastify (PostgreSQL)
+//   1b. a busy creator (10,000 fans, 200,000 messages): the polling mix with validators, event
+//       streams (memory, delivery time) and each dashboard query (PostgreSQL, Redis)
 //   2. ingestion through a worker process, beside the bare parsers (PostgreSQL, Redis)
 //   3. retrieval over 100,000 chunks: hybrid search time and recall against exact search (PGlite, PostgreSQL)
 //   4. the fan app's first-screen bundle size (when the fan app is built)
@@ -23,6 +25,7 @@ const apps = ['@fanpilot/api', '@fanpilot/ingest-worker'];
 if (existsSync(path.join(root, 'apps/fan-pwa/index.html'))) apps.push('@fanpilot/fan-pwa');
 step('pnpm', ['exec', 'turbo', 'run', 'build', ...apps.map((app) => `--filter=${app}`)]);
 step(process.execPath, ['scripts/bench/api-polling.mjs']);
+step(process.execPath, ['scripts/bench/inbox-scale.mjs']);
 step('pnpm', ['--filter', '@fanpilot/ingest-worker', 'bench']);
 step('pnpm', ['--filter', '@fanpilot/knowledge', 'bench']);
 if (existsSync(path.join(root, 'apps/fan-pwa/dist/index.html'))) {
