@@ -725,8 +725,47 @@ function sendRaw(port: number, r: FuzzRequest): Promise<Answer> {
   });
 }
 
+/**
+ * An event stream (Server-Sent Events) never ends by itself: its answer is its status line and
+ * headers, over a real connection that is then closed.
+ */
+function sendToStream(port: number, r: FuzzRequest): Promise<Answer> {
+  return new Promise((resolve) => {
+    const made = bodyOf(r);
+    const body =
+      made === undefined ? Buffer.alloc(0) : Buffer.isBuffer(made) ? made : Buffer.from(made, 'utf8');
+    const lines = [`${r.method} ${r.url} HTTP/1.1`, 'Host: 127.0.0.1'];
+    for (const [k, v] of Object.entries(r.headers)) {
+      if (k.toLowerCase() !== 'content-length') lines.push(`${k}: ${v}`);
+    }
+    if (body.length > 0) lines.push(`Content-Length: ${body.length}`);
+    let text = '';
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0);
+      resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4, 600) });
+    };
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body])),
+    );
+    socket.setTimeout(ANSWER_WITHIN_MS, finish);
+    socket.on('data', (c) => {
+      text += c.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      // A stream's headers, or a whole error answer (its body is short and comes with them).
+      if (end >= 0 && (text.includes('text/event-stream') || text.length > end + 4)) finish();
+    });
+    socket.on('error', finish);
+    socket.on('close', finish);
+  });
+}
+
 /** In-process (app.inject), or raw; -1 when the request could not even be built on our side. */
 async function send(t: TestApp, port: number, r: FuzzRequest): Promise<Answer> {
+  if (r.route.endsWith('/events') && r.method === 'GET') return sendToStream(port, r);
   if (r.raw) return sendRaw(port, r);
   try {
     let timer: NodeJS.Timeout | undefined;

@@ -52,7 +52,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
 
   r.get(
     '/api/creators/username/:username/events',
-    { schema: { params: usernameParamsSchema } },
+    { exposeHeadRoute: false, schema: { params: usernameParamsSchema } },
     async (request, reply) => {
       const session = await app.sessionOf(request);
       const creatorId =
@@ -76,7 +76,10 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
 
   r.get(
     '/api/chatlog/fan/:fanId/events',
-    { schema: { params: z.object({ fanId: fanIdSchema }), querystring: creatorQuerySchema } },
+    {
+      exposeHeadRoute: false,
+      schema: { params: z.object({ fanId: fanIdSchema }), querystring: creatorQuerySchema },
+    },
     async (request, reply) => {
       const creatorId = await app.creatorIdOf(request.query.creator);
       if (!creatorId) throw notFound(`No creator is called '${request.query.creator}'.`);
