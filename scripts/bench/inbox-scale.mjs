@@ -347,7 +347,7 @@ async function main() {
     const streamPaths = [];
     for (let f = 1; f <= Math.min(STREAMS, BIG_FANS); f++) {
       streamPaths.push({
-        path: `/api/chatlog/fan/mobile_fan_big_${f}/events?creator=bigcreator`,
+        path: `/api/events/fans/mobile_fan_big_${f}?creator=bigcreator`,
         cookie: `fp_fan=${signed(`bench-fan-${f}`)}`,
       });
     }
@@ -371,7 +371,9 @@ async function main() {
     );
     await client.end();
     const delays = [];
-    const socketOf = new Map(streamPaths.map((s, i) => [s.path.split('/')[4], streams.sockets[i]]));
+    const socketOf = new Map(
+      streamPaths.map((s, i) => [s.path.split('/')[4].split('?')[0], streams.sockets[i]]),
+    );
     for (const row of waiting) {
       const socket = socketOf.get(row.fan_key);
       if (!socket) continue;

@@ -765,7 +765,7 @@ function sendToStream(port: number, r: FuzzRequest): Promise<Answer> {
 
 /** In-process (app.inject), or raw; -1 when the request could not even be built on our side. */
 async function send(t: TestApp, port: number, r: FuzzRequest): Promise<Answer> {
-  if (r.route.endsWith('/events') && r.method === 'GET') return sendToStream(port, r);
+  if (r.route.includes(' /api/events/') && r.method === 'GET') return sendToStream(port, r);
   if (r.raw) return sendRaw(port, r);
   try {
     let timer: NodeJS.Timeout | undefined;

@@ -124,8 +124,6 @@ export type ConversationPage = z.infer<typeof conversationPageSchema>;
 /** Event streams (Server-Sent Events) one creator's dashboards, or one fan's chats, may hold at once. */
 export const LIVE_STREAMS_PER_DASHBOARD = 20;
 export const LIVE_STREAMS_PER_FAN = 5;
-/** While a stream is open, polls slow to this safety interval; without one, SPEC's intervals apply. */
-export const LIVE_SAFETY_POLL_MS = 60_000;
 
 /** What an event stream says: something changed (re-read it), re-read everything, or an answer draft. */
 export const liveChangeSchema = z.object({

@@ -33,7 +33,7 @@ describe('live event streams', () => {
   });
 
   it("tells the creator's dashboard about messages, status, announcements, knowledge and credits", async () => {
-    const s = await open('/api/creators/username/liv/events', { cookie });
+    const s = await open('/api/events/creators/liv', { cookie });
     expect(s.status).toBe(200);
     expect(s.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(s.headers.get('x-accel-buffering')).toBe('no');
@@ -66,7 +66,7 @@ describe('live event streams', () => {
     const stranger = new FanBrowser(t);
     const asked = (await json(await fan.ask('liv', 'Mine'))) as unknown as { message: { id: string } };
     await stranger.ask('liv', 'Not yours');
-    const s = await open(`/api/chatlog/fan/${fan.fanId}/events?creator=liv`, { cookie: fan.cookie });
+    const s = await open(`/api/events/fans/${fan.fanId}?creator=liv`, { cookie: fan.cookie });
     expect(s.status).toBe(200);
     await stranger.ask('liv', 'Still not yours');
     await new Promise((r) => setTimeout(r, 300));
@@ -92,13 +92,13 @@ describe('live event streams', () => {
     const fan = new FanBrowser(t);
     await fan.ask('liv', 'Hi');
     for (const [path, headers, status] of [
-      ['/api/creators/username/liv/events', { cookie: other }, 403],
-      ['/api/creators/username/liv/events', {}, 401],
-      [`/api/chatlog/fan/${fan.fanId}/events?creator=liv`, {}, 403],
-      [`/api/chatlog/fan/${fan.fanId}/events?creator=liv`, { cookie: other }, 403],
-      [`/api/chatlog/fan/${fan.fanId}/events?creator=nobody`, { cookie: fan.cookie }, 404],
-      ['/api/chatlog/fan/mobile_fan_never_asked/events?creator=liv', { cookie: fan.cookie }, 404],
-      [`/api/chatlog/fan/${fan.fanId}/events`, { cookie: fan.cookie }, 400],
+      ['/api/events/creators/liv', { cookie: other }, 403],
+      ['/api/events/creators/liv', {}, 401],
+      [`/api/events/fans/${fan.fanId}?creator=liv`, {}, 403],
+      [`/api/events/fans/${fan.fanId}?creator=liv`, { cookie: other }, 403],
+      [`/api/events/fans/${fan.fanId}?creator=nobody`, { cookie: fan.cookie }, 404],
+      ['/api/events/fans/mobile_fan_never_asked?creator=liv', { cookie: fan.cookie }, 404],
+      [`/api/events/fans/${fan.fanId}`, { cookie: fan.cookie }, 400],
     ] as const) {
       const s = await open(path, headers);
       expect(s.status, path).toBe(status);
@@ -112,16 +112,16 @@ describe('live event streams', () => {
     // Saved replies set off nothing else (a status change may send the AI to waiting questions).
     const template = (title: string) =>
       call(t, 'POST', '/api/creators/username/liv/templates', cookie, { title, content: 'Thanks!' });
-    const first = await open('/api/creators/username/liv/events', { cookie });
+    const first = await open('/api/events/creators/liv', { cookie });
     await template('One');
     const seen = await first.next(kindIs('templates'));
     first.close();
-    const caughtUp = await open('/api/creators/username/liv/events', { cookie, 'last-event-id': seen.id! });
+    const caughtUp = await open('/api/events/creators/liv', { cookie, 'last-event-id': seen.id! });
     await new Promise((r) => setTimeout(r, 300));
     expect(caughtUp.events.filter((e) => e.event === 'sync')).toEqual([]);
     caughtUp.close();
     await template('Two');
-    const behind = await open('/api/creators/username/liv/events', { cookie, 'last-event-id': seen.id! });
+    const behind = await open('/api/events/creators/liv', { cookie, 'last-event-id': seen.id! });
     await behind.next((e) => e.event === 'sync', 2_000);
   });
 
@@ -130,15 +130,14 @@ describe('live event streams', () => {
     try {
       const c = await onboard(u, 'many');
       const held: SseClient[] = [];
-      for (let i = 0; i < 20; i++)
-        held.push(await open('/api/creators/username/many/events', { cookie: c }, u));
+      for (let i = 0; i < 20; i++) held.push(await open('/api/events/creators/many', { cookie: c }, u));
       expect(held.every((s) => s.status === 200)).toBe(true);
-      const extra = await open('/api/creators/username/many/events', { cookie: c }, u);
+      const extra = await open('/api/events/creators/many', { cookie: c }, u);
       expect(extra.status).toBe(429);
       expect(JSON.parse(extra.body)).toMatchObject({ error: 'too_many_streams' });
       held[0]!.close();
       await new Promise((r) => setTimeout(r, 100));
-      expect((await open('/api/creators/username/many/events', { cookie: c }, u)).status).toBe(200);
+      expect((await open('/api/events/creators/many', { cookie: c }, u)).status).toBe(200);
       const closing = u.app.close();
       await Promise.all(held.slice(1).map((s) => s.ended));
       await closing;
@@ -163,7 +162,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('live events across two api proces
   });
 
   it('a change written through one api reaches a dashboard streaming from the other', async () => {
-    const s = await openSse(`${b.url}/api/creators/username/twin/events`, { cookie });
+    const s = await openSse(`${b.url}/api/events/creators/twin`, { cookie });
     try {
       expect(s.status).toBe(200);
       await new FanBrowser(a).ask('twin', 'Through A, seen on B');
@@ -196,10 +195,10 @@ describe('the AI answer, streamed to the fan as it is written', () => {
     await bystander.ask('drafty', 'Hello');
     await fan.ask('drafty', 'Hi');
     await eventually(async () => (await fan.messages('drafty')).some((m) => m.from === 'Creatorai'), 10_000);
-    const s = await openSse(`${t.url}/api/chatlog/fan/${fan.fanId}/events?creator=drafty`, {
+    const s = await openSse(`${t.url}/api/events/fans/${fan.fanId}?creator=drafty`, {
       cookie: fan.cookie,
     });
-    const other = await openSse(`${t.url}/api/chatlog/fan/${bystander.fanId}/events?creator=drafty`, {
+    const other = await openSse(`${t.url}/api/events/fans/${bystander.fanId}?creator=drafty`, {
       cookie: bystander.cookie,
     });
     try {

@@ -25,7 +25,7 @@ export function refreshFor(queryClient: QueryClient, username: string, kinds: Re
 }
 
 /**
- * The dashboard's event stream (GET /api/creators/username/{u}/events): each change makes the
+ * The dashboard's event stream (GET /api/events/creators/{u}): each change makes the
  * queries it touches re-read at once (a 304 when what they show did not change), instead of at
  * the next poll. The polls stay as they are, the fallback when no stream can be held.
  */
@@ -37,7 +37,9 @@ export function useDashboardLive(username: string | undefined): boolean {
 
   useEffect(() => {
     if (!username || typeof EventSource === 'undefined') return;
-    const source = new EventSource(`${creatorPath(username).join('/')}/events`, { withCredentials: true });
+    const source = new EventSource(`/api/events/creators/${encodeURIComponent(username)}`, {
+      withCredentials: true,
+    });
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     const kinds = new Set<string>();

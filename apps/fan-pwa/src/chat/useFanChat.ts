@@ -1,8 +1,4 @@
-import {
-  LIVE_SAFETY_POLL_MS,
-  MOBILE_CHAT_POST_SEND_REFRESH_MS,
-  POLL_MOBILE_CHAT_MS,
-} from '@fanpilot/contracts';
+import { MOBILE_CHAT_POST_SEND_REFRESH_MS, POLL_MOBILE_CHAT_MS } from '@fanpilot/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Draft } from '../components/Composer.tsx';
@@ -41,7 +37,6 @@ export function useFanChat(creator: string) {
   queuedRef.current = queued;
   /** Outbox items whose direct send failed while online: their failure text goes once they are sent. */
   const failedInOutbox = useRef(new Set<string>());
-  const liveConnected = useRef(false);
 
   const setError = useCallback((message: string | null) => {
     setErrorState(message);
@@ -56,21 +51,20 @@ export function useFanChat(creator: string) {
       // A history the service worker kept (offline) is shown, but says nothing about recent sends.
       return { messages, requestedAt: kept ? undefined : requestedAt };
     },
-    // SPEC's poll while no event stream is open; a slow safety poll while one is.
-    refetchInterval: () => (liveConnected.current ? LIVE_SAFETY_POLL_MS : POLL_MOBILE_CHAT_MS),
+    // SPEC's poll, also while the event stream is open (an unchanged poll is a 304).
+    refetchInterval: POLL_MOBILE_CHAT_MS,
   });
   const { refetch } = history;
   const queryClient = useQueryClient();
-  const live = useFanLive({
+  useFanLive({
     fanId,
     creator,
+    enabled: (history.data?.messages.length ?? 0) > 0,
     onChange: () => {
       void refetch();
       void queryClient.invalidateQueries({ queryKey: ['creator', creator.toLowerCase()] });
     },
   });
-  liveConnected.current = live.connected;
-  const retryLive = live.retry;
 
   const refreshSoon = useCallback(() => {
     const timer = setTimeout(() => {
@@ -102,10 +96,8 @@ export function useFanChat(creator: string) {
       const now = Date.now();
       setSent((current) => [...current, ...items.map((item) => fromOutboxItem(item, 'sent', now))]);
       refreshSoon();
-      // The first question starts the conversation, and with it the event stream.
-      retryLive();
     },
-    [refreshSoon, retryLive],
+    [refreshSoon],
   );
 
   const markRejected = useCallback(

@@ -13,7 +13,7 @@ export interface FanLive {
 }
 
 /**
- * The fan chat's event stream (GET /api/chatlog/fan/{fanId}/events?creator=): 'change' and 'sync'
+ * The fan chat's event stream (GET /api/events/fans/{fanId}?creator=): 'change' and 'sync'
  * mean re-read the chat, 'draft' is the AI's answer as it is written. The browser reconnects by
  * itself after a dropped connection (sending Last-Event-ID); a refused stream is tried again later.
  * Without EventSource the chat simply polls.
@@ -21,10 +21,12 @@ export interface FanLive {
 export function useFanLive(options: {
   fanId: string;
   creator: string;
+  /** Only a conversation that has begun has a stream; until then the chat polls. */
+  enabled: boolean;
   onChange: () => void;
   onDraft?: (draft: LiveDraft) => void;
 }): FanLive {
-  const { fanId, creator } = options;
+  const { fanId, creator, enabled } = options;
   const [connected, setConnected] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const handlers = useRef(options);
@@ -32,8 +34,8 @@ export function useFanLive(options: {
   const delay = useRef(RETRY_FIRST_MS);
 
   useEffect(() => {
-    if (typeof EventSource === 'undefined') return;
-    const url = `/api/chatlog/fan/${encodeURIComponent(fanId)}/events?creator=${encodeURIComponent(creator)}`;
+    if (!enabled || typeof EventSource === 'undefined') return;
+    const url = `/api/events/fans/${encodeURIComponent(fanId)}?creator=${encodeURIComponent(creator)}`;
     const source = new EventSource(url, { withCredentials: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
     source.onopen = () => {
@@ -54,10 +56,9 @@ export function useFanLive(options: {
       setConnected(false);
       // CONNECTING: the browser is reconnecting. CLOSED: refused for good; try again later.
       if (source.readyState === EventSource.CLOSED) {
+        // The poll goes on meanwhile, at SPEC's interval.
         timer = setTimeout(() => setAttempt((n) => n + 1), delay.current);
         delay.current = Math.min(delay.current * 2, RETRY_MAX_MS);
-        // Whatever happened meanwhile is read by the poll that takes over.
-        handlers.current.onChange();
       }
     };
     return () => {
@@ -65,7 +66,7 @@ export function useFanLive(options: {
       source.close();
       setConnected(false);
     };
-  }, [fanId, creator, attempt]);
+  }, [fanId, creator, enabled, attempt]);
 
   const retry = useCallback(() => {
     if (!connected) {

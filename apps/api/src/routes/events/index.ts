@@ -14,8 +14,8 @@ import { fanTokenHash } from '../../services/fan-identity.ts';
 import { type LiveHub, LiveStream } from '../../services/live.ts';
 
 /**
- * One event stream per open dashboard (GET …/events) and per fan chat (GET
- * /api/chatlog/fan/{fanId}/events?creator=): messages, answers, status, announcements, knowledge
+ * One event stream per open dashboard (GET /api/events/creators/{username}) and per fan chat
+ * (GET /api/events/fans/{fanId}?creator=): messages, answers, status, announcements, knowledge
  * progress and credits as they change, answer drafts as the AI writes them. Polling stays the
  * fallback; a reconnect with Last-Event-ID that missed something gets a 'sync'.
  */
@@ -51,7 +51,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
   };
 
   r.get(
-    '/api/creators/username/:username/events',
+    '/api/events/creators/:username',
     { exposeHeadRoute: false, schema: { params: usernameParamsSchema } },
     async (request, reply) => {
       const session = await app.sessionOf(request);
@@ -75,7 +75,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
   );
 
   r.get(
-    '/api/chatlog/fan/:fanId/events',
+    '/api/events/fans/:fanId',
     {
       exposeHeadRoute: false,
       schema: { params: z.object({ fanId: fanIdSchema }), querystring: creatorQuerySchema },
