@@ -53,6 +53,11 @@ const signed = (value) =>
   );
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const ms = (n) => `${n.toFixed(1)} ms`;
+/** CPU seconds a process has used (user + system). */
+const cpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const rssMb = (pid) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
@@ -206,6 +211,7 @@ async function main() {
       JOBS_PREFIX: `fp-bench-${Date.now()}`,
       SESSION_SECRET: SECRET,
       LOG_LEVEL: 'warn',
+      ...(process.env.BENCH_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS } : {}),
       FAN_READ_RATE_LIMIT_PER_IP: '1000000000',
       ASK_RATE_LIMIT_PER_IP: '1000000',
       NEW_FANS_PER_IP: '1000000',
@@ -318,7 +324,9 @@ async function main() {
       const j = Math.floor(Math.random() * (i + 1));
       [requests[i], requests[j]] = [requests[j], requests[i]];
     }
+    const cpuBefore = cpuSeconds(api.pid);
     const mix = await autocannonRun(base, requests);
+    const apiCpu = cpuSeconds(api.pid) - cpuBefore;
     const hello = Fastify({ logger: false });
     hello.get('/', async () => ({ hello: 'world' }));
     const helloPort = await freePort();
@@ -333,6 +341,9 @@ async function main() {
       `    fanpilot api : ${mix.rps} req/s  p50 ${mix.p50} ms  p99 ${mix.p99} ms  (${mix.total} requests: ${JSON.stringify(mix.codes)})`,
     );
     console.log(`    bare fastify : ${bare.rps} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
+    console.log(
+      `    api process CPU during the mix: ${apiCpu.toFixed(1)} s of ${DURATION} s (${((apiCpu / mix.total) * 1e6).toFixed(0)} µs per request)`,
+    );
     if (mix.errors > 0) {
       console.error(`    ${mix.errors} requests of the mix failed or answered 4xx/5xx`);
       process.exitCode = 1;

@@ -145,6 +145,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  await app.register(cookie, { secret: deps.config.sessionSecret });
+  // The change feed: validators for unchanged polls, caches of sessions and fans, live events.
+  // First after the cookies, so an unchanged poll is answered before anything else runs.
+  const feed = new ChangeFeed(deps.db.db, deps.db, { log: app.log });
+  await feed.start();
+  app.addHook('onClose', () => feed.close());
+  await app.register(changesPlugin, { feed });
   // Pre-signed URLs point at the object store: pages may load images from it and send uploads to it.
   const storeOrigin = new URL(await deps.storage.presignPut('uploads/csp-probe')).origin;
   await app.register(securityPlugin, {
@@ -152,15 +159,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sameHostOrigin: !deps.config.env.PUBLIC_ORIGIN,
     storeOrigins: storeOrigin === deps.config.publicOrigin ? [] : [storeOrigin],
   });
-  await app.register(cookie, { secret: deps.config.sessionSecret });
   // One rule for text in paths, queries, bodies and cookies (after the cookies are parsed).
   await app.register(cleanInputPlugin);
   await app.register(dbPlugin, { handle: deps.db });
-  // The change feed: validators for unchanged polls, caches of sessions and fans, live events.
-  const feed = new ChangeFeed(deps.db.db, deps.db, { log: app.log });
-  await feed.start();
-  app.addHook('onClose', () => feed.close());
-  await app.register(changesPlugin, { feed });
   const hub = new LiveHub(feed);
   // Streams end first when shutting down, so the server can close (clients reconnect elsewhere).
   app.addHook('preClose', async () => hub.close());

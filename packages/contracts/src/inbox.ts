@@ -14,22 +14,24 @@ export const CONVERSATION_PAGE_SIZE = 50;
 /** The longest fan-name search the server accepts. */
 export const CONVERSATION_SEARCH_MAX = 100;
 
+const zonesSeen = new Map<string, boolean>();
+/** Whether this runtime knows the time zone (answers remembered: the check is not cheap). */
+export function isTimeZone(zone: string): boolean {
+  let known = zonesSeen.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (zonesSeen.size < 1_000) zonesSeen.set(zone, known);
+  }
+  return known;
+}
+
 /** An IANA time zone name, e.g. Europe/Berlin; "today" is counted in it. */
-export const timeZoneSchema = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine(
-    (zone) => {
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'Unknown time zone' },
-  );
+export const timeZoneSchema = z.string().min(1).max(64).refine(isTimeZone, { message: 'Unknown time zone' });
 
 /** GET /api/creators/username/{u}/stats?tz=Area/City */
 export const inboxStatsQuerySchema = z.object({ tz: timeZoneSchema.optional() });

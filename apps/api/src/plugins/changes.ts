@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { SESSION_COOKIE } from '@fanpilot/contracts';
+import { FAN_COOKIE, SESSION_COOKIE } from '@fanpilot/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { type ChangeFeed, type ChangeScope, parseChange } from '../services/changes.ts';
-import { fanTokenHash } from '../services/fan-identity.ts';
 
 /** What a versioned GET depends on; null when it cannot be told cheaply (the route runs as usual). */
 export type VersionedBy = (
@@ -51,6 +50,26 @@ const TIME_BUCKET_MS = 15 * 60_000;
 
 const sessionHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
+/**
+ * A signed cookie's value, hashed, by the cookie as sent: checking a signature and hashing cost
+ * more than the rest of an unchanged poll. Refused cookies are remembered too (null).
+ */
+const cookieHashes = new LRUCache<string, { hash: string | null }>({ max: 100_000 });
+function hashOfSignedCookie(request: FastifyRequest, name: string): string | null {
+  const raw = request.cookies[name];
+  if (!raw) return null;
+  const key = `${name}=${raw}`;
+  const known = cookieHashes.get(key);
+  if (known) return known.hash;
+  const unsigned = request.unsignCookie(raw);
+  const hash = unsigned.valid && unsigned.value ? sessionHash(unsigned.value) : null;
+  cookieHashes.set(key, { hash });
+  return hash;
+}
+
+/** The hash of this browser's fan token (as fanTokenHash), from the cache above. */
+export const cachedFanTokenHash = (request: FastifyRequest) => hashOfSignedCookie(request, FAN_COOKIE);
+
 /** Whether an If-None-Match header names this (weak) validator. */
 export function matches(header: string | undefined, tag: string): boolean {
   if (!header) return false;
@@ -92,12 +111,7 @@ export const changesPlugin = fp(async (app: FastifyInstance, opts: { feed: Chang
     }
   });
 
-  const tokenHash = (request: FastifyRequest): string | null => {
-    const raw = request.cookies[SESSION_COOKIE];
-    if (!raw) return null;
-    const unsigned = request.unsignCookie(raw);
-    return unsigned.valid && unsigned.value ? sessionHash(unsigned.value) : null;
-  };
+  const tokenHash = (request: FastifyRequest): string | null => hashOfSignedCookie(request, SESSION_COOKIE);
 
   app.decorate('sessionOf', async (request: FastifyRequest) => {
     const hash = tokenHash(request);
@@ -164,8 +178,10 @@ export const changesPlugin = fp(async (app: FastifyInstance, opts: { feed: Chang
   });
 
   // Versioned GETs: the validator is worked out before the route reads anything, so data that
-  // changes while it reads makes the next poll a full answer, never a stale 304.
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  // changes while it reads makes the next poll a full answer, never a stale 304. It runs first
+  // (onRequest, on the raw parameters): an unchanged poll skips validation, rate limits and the
+  // route. Parameters a route would refuse never match a validator it handed out.
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const versionedBy = request.routeOptions.config?.versionedBy;
     if (!versionedBy || request.method !== 'GET') return;
     const scopes = await versionedBy(request, app);
@@ -179,6 +195,7 @@ export const changesPlugin = fp(async (app: FastifyInstance, opts: { feed: Chang
     const tag = `W/"${digest}"`;
     request.etag = tag;
     if (matches(request.headers['if-none-match'], tag)) {
+      // Before the security headers are set: a 304 carries no document for them to apply to.
       return reply
         .code(304)
         .header('etag', tag)
@@ -198,31 +215,39 @@ export const changesPlugin = fp(async (app: FastifyInstance, opts: { feed: Chang
   });
 });
 
+/**
+ * A raw parameter the shortcut may use: one plain, short value (these run before validation; a
+ * request with anything else simply goes to its route, which refuses it properly).
+ */
+const PLAIN = /^[A-Za-z0-9_.:-]{1,200}$/;
+const plain = (value: unknown): string | undefined =>
+  typeof value === 'string' && PLAIN.test(value) ? value : undefined;
+
 /** A dashboard GET: the signed-in creator's own inbox, when `username` (param or ?creator=) is theirs. */
 export const byOwnInbox =
-  (pick: (request: FastifyRequest) => string | undefined): VersionedBy =>
+  (pick: (request: FastifyRequest) => unknown): VersionedBy =>
   async (request, app) => {
-    const username = pick(request);
+    const username = plain(pick(request));
     const session = await app.sessionOf(request);
     if (!session || !username || session.username?.toLowerCase() !== username.toLowerCase()) return null;
     return [['c', session.creatorId]];
   };
 
-export const ownInboxByParam = byOwnInbox((r) => (r.params as { username?: string }).username);
-export const ownInboxByQuery = byOwnInbox((r) => (r.query as { creator?: string }).creator);
+export const ownInboxByParam = byOwnInbox((r) => (r.params as { username?: unknown }).username);
+export const ownInboxByQuery = byOwnInbox((r) => (r.query as { creator?: unknown }).creator);
 
 /** A creator's public face (profile card, status, notice) by username. */
 export const publicFaceByParam: VersionedBy = async (request, app) => {
-  const username = (request.params as { username?: string }).username;
+  const username = plain((request.params as { username?: unknown }).username);
   const id = username ? await app.creatorIdOf(username) : null;
   return id ? [['p', id]] : null;
 };
 
 /** A fan's own chat read by the browser it belongs to (?creator= given): the conversation and the creator's face. */
 export const fanChatByParam: VersionedBy = async (request, app) => {
-  const fanKey = (request.params as { fanId?: string }).fanId;
-  const username = (request.query as { creator?: string }).creator;
-  const cookieHash = fanTokenHash(request);
+  const fanKey = plain((request.params as { fanId?: unknown }).fanId);
+  const username = plain((request.query as { creator?: unknown }).creator);
+  const cookieHash = cachedFanTokenHash(request);
   if (!fanKey || !username || !cookieHash) return null;
   const creatorId = await app.creatorIdOf(username);
   if (!creatorId) return null;
@@ -241,7 +266,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A dashboard GET of the signed-in creator's own chatbot (:id); a chatbot never changes owner. */
 export const ownChatbotByParam: VersionedBy = async (request, app) => {
-  const id = (request.params as { id?: string }).id;
+  const id = plain((request.params as { id?: unknown }).id);
   const session = await app.sessionOf(request);
   if (!session || !id || !UUID.test(id)) return null;
   let owner = chatbotOwners.get(id);

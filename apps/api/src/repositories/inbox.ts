@@ -35,22 +35,28 @@ function decodeCursor(cursor: string, id: RegExp): Position {
   return { at, id: rowId };
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /** When today began in `timeZone` (an IANA name the caller has checked), as an instant. */
 export function startOfToday(timeZone: string, now: Date = new Date()): Date {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    if (formats.size < 1_000) formats.set(timeZone, format);
+  }
+  const formatter = format;
   const parts = (instant: Date) => {
     const values = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      })
-        .formatToParts(instant)
-        .map((p) => [p.type, Number(p.value)]),
+      formatter.formatToParts(instant).map((p) => [p.type, Number(p.value)]),
     ) as Record<string, number>;
     return values;
   };

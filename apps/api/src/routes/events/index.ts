@@ -9,8 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
+import { cachedFanTokenHash } from '../../plugins/changes.ts';
 import { FAN_FORBIDDEN_MESSAGE } from '../../services/conversations.ts';
-import { fanTokenHash } from '../../services/fan-identity.ts';
 import { type LiveHub, LiveStream } from '../../services/live.ts';
 
 /**
@@ -86,7 +86,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
       const fan = await app.fanOf(creatorId, request.params.fanId);
       // A chat starts with its first question; until then the fan app polls.
       if (!fan) throw new HttpError(404, 'no_conversation', 'This conversation has no messages yet.');
-      const cookieHash = fanTokenHash(request);
+      const cookieHash = cachedFanTokenHash(request);
       if (!cookieHash || fan.cookieHash !== cookieHash) throw forbidden(FAN_FORBIDDEN_MESSAGE);
       if (hub.count('fan', fan.id) >= LIVE_STREAMS_PER_FAN) {
         throw new HttpError(
