@@ -192,6 +192,10 @@ describe('creator dashboard', () => {
       await page.getByText('No fan conversations yet.').waitFor();
       await page.getByText('0 fans', { exact: true }).waitFor();
       await page.getByText('0 messages waiting from 0 fans').waitFor();
+      // Nothing waits: the badge stays calm, not in the warning colour.
+      expect(await page.getByText('0 messages waiting from 0 fans').getAttribute('data-tone')).toBe(
+        'neutral',
+      );
       await page.getByText('Sorted by recent activity').waitFor();
       await screenshot(page, 'chats-empty-desktop', true);
       await expectAccessible(page);
@@ -408,6 +412,9 @@ describe('creator dashboard', () => {
       await finn.getByText('1 pending').waitFor();
       await finn.getByText('Awaiting response').first().waitFor();
       await page.getByText('1 message waiting from 1 fan', { exact: true }).waitFor();
+      expect(
+        await page.getByText('1 message waiting from 1 fan', { exact: true }).getAttribute('data-tone'),
+      ).toBe('warning');
       await page.getByText('1 fan', { exact: true }).waitFor();
 
       await finn.getByRole('button', { name: 'Respond', exact: true }).click();
@@ -429,6 +436,9 @@ describe('creator dashboard', () => {
       await finn.getByText('Conversation complete').waitFor();
       await finn.getByText(/Once a day on the counter/).waitFor();
       await page.getByText('0 messages waiting from 0 fans').waitFor();
+      expect(await page.getByText('0 messages waiting from 0 fans').getAttribute('data-tone')).toBe(
+        'neutral',
+      );
     },
     SLOW,
   );
@@ -567,7 +577,7 @@ describe('creator dashboard', () => {
     ).toMatch(/Notifications/);
 
     const history = page.getByRole('list', { name: 'Sent announcements' });
-    await history.getByText('Delivered to 1 fans').waitFor();
+    await history.getByText('Delivered to 1 fan', { exact: true }).waitFor();
     await history.getByText('Sent', { exact: true }).waitFor();
     const link = history.getByRole('link', { name: 'https://example.com/live' });
     expect(await link.getAttribute('href')).toBe('https://example.com/live');
@@ -684,7 +694,7 @@ describe('creator dashboard', () => {
       await p.getByRole('button', { name: 'Open menu' }).click();
       await p.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Announcements' }).click();
       await p.getByRole('heading', { name: 'Announcements', level: 1 }).waitFor();
-      await p.getByText('Delivered to 1 fans').waitFor();
+      await p.getByText('Delivered to 1 fan', { exact: true }).waitFor();
       await noSidewaysScroll(p);
       await screenshot(p, 'announcements-phone', true);
       await expectAccessible(p);

@@ -12,7 +12,12 @@ import { type Ref, useId, useState } from 'react';
 import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
 import { usePollNewestPage } from '../../../hooks/usePollNewestPage.ts';
 import { apiRequest } from '../../../lib/api.ts';
-import { fanDisplayName, loadedConversations, mergeNewestConversations } from '../../../lib/inbox.ts';
+import {
+  fanDisplayName,
+  loadedConversations,
+  mergeNewestConversations,
+  waitingBadgeTone,
+} from '../../../lib/inbox.ts';
 import { conversationsQuery, conversationsUrl, creatorPath } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { InboxIcon } from '../../icons.tsx';
@@ -128,7 +133,9 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
             </div>
             <div className="flex flex-wrap gap-2">
               <Badge>{t.fanCount(stats?.fans ?? 0)}</Badge>
-              <Badge tone="warning">{t.waiting(stats?.pendingQuestions ?? 0, stats?.waitingFans ?? 0)}</Badge>
+              <Badge tone={waitingBadgeTone(stats?.pendingQuestions ?? 0)}>
+                {t.waiting(stats?.pendingQuestions ?? 0, stats?.waitingFans ?? 0)}
+              </Badge>
             </div>
           </div>
           <p className="mt-3 text-xs text-slate-600">{t.sorted}</p>
