@@ -100,7 +100,9 @@ describe('landing page', () => {
 
   it('shows the not-found page on any other path', async () => {
     const page = await newPage(DESKTOP);
-    await page.goto('/no/such/page');
+    const response = await page.goto('/no/such/page');
+    // The page is the app's not-found page, and its HTTP status says so.
+    expect(response?.status()).toBe(404);
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     await page.getByText('Did you forget to add the page to the router?').waitFor();
     await screenshot(page, 'not-found');
