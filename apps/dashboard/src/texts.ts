@@ -179,7 +179,7 @@ export const TEXT = {
     errors: {
       imageRequired: 'Please upload a profile image',
       imageTooLarge: 'The image is larger than 10 MB. Please choose a smaller one.',
-      notAnImage: 'Please choose an image file.',
+      notAnImage: 'This file is not an image. Please choose a PNG, JPEG, GIF or WebP image.',
       nameRequired: 'Please enter a chatbot name',
     },
     welcomeTitle: `Welcome to ${PRODUCT_NAME}!`,
