@@ -19,6 +19,9 @@ export const TEXT = {
   common: {
     loading: 'Loading…',
     close: 'Close',
+    // The buttons of a delete confirmation (SPEC gives its questions, not its buttons).
+    cancel: 'Cancel',
+    delete: 'Delete',
     notification: 'Notification',
     skipToContent: 'Skip to main content',
     somethingWentWrong: 'Something went wrong',

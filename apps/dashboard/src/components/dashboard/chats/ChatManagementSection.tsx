@@ -6,7 +6,7 @@ import {
   type InboxStats,
   type Message,
 } from '@fanpilot/contracts';
-import { Button, toast } from '@fanpilot/ui';
+import { Button, ConfirmDialog, toast } from '@fanpilot/ui';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type Ref, useId, useState } from 'react';
 import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
@@ -71,6 +71,8 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
   // The open conversation follows the polls while its row is loaded; it stays open if the row leaves.
   const openRow = openFan ? (rows.find((row) => row.fanId === openFan.fanId) ?? openFan) : null;
   const [respondTo, setRespondTo] = useState<{ message: Message; fanName: string } | null>(null);
+  // The conversation whose deletion is being confirmed.
+  const [confirmingDelete, setConfirmingDelete] = useState<ConversationSummary | null>(null);
 
   const remove = useMutation({
     mutationFn: (conversation: ConversationSummary) =>
@@ -171,12 +173,8 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
                         });
                       }
                     }}
-                    onDelete={() => {
-                      // SPEC section 5: the browser's own confirmation, with SPEC's question.
-                      if (window.confirm(t.confirmDelete(fanDisplayName(conversation.fanName)))) {
-                        remove.mutate(conversation);
-                      }
-                    }}
+                    // SPEC section 5: deleting asks SPEC's question first, in a confirmation dialog.
+                    onDelete={() => setConfirmingDelete(conversation)}
                   />
                 ))}
               </ul>
@@ -218,6 +216,16 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
         conversation={openRow}
         onOpenChange={(open) => {
           if (!open) setOpenFan(null);
+        }}
+      />
+      <ConfirmDialog
+        open={confirmingDelete !== null}
+        onOpenChange={(open) => !open && setConfirmingDelete(null)}
+        question={confirmingDelete ? t.confirmDelete(fanDisplayName(confirmingDelete.fanName)) : ''}
+        cancelLabel={TEXT.common.cancel}
+        confirmLabel={TEXT.common.delete}
+        onConfirm={() => {
+          if (confirmingDelete) remove.mutate(confirmingDelete);
         }}
       />
       <RespondModal
