@@ -9,12 +9,19 @@ import {
 
 /** Every text a person reads in the dashboard app. SPEC texts are quoted exactly. */
 const number = (n: number) => n.toLocaleString('en-US');
+/** A count and its noun, singular for exactly one: '1 fan', '0 fans', '2 fans'. */
+export const count = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;
+/** The noun alone, agreeing with a count: `of ${n} ${noun(n, 'source', 'sources')}`. */
+const noun = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
 export const TEXT = {
   productName: PRODUCT_NAME,
   common: {
     loading: 'Loading…',
     close: 'Close',
+    // The buttons of a delete confirmation (SPEC gives its questions, not its buttons).
+    cancel: 'Cancel',
+    delete: 'Delete',
     notification: 'Notification',
     skipToContent: 'Skip to main content',
     somethingWentWrong: 'Something went wrong',
@@ -175,7 +182,7 @@ export const TEXT = {
     errors: {
       imageRequired: 'Please upload a profile image',
       imageTooLarge: 'The image is larger than 10 MB. Please choose a smaller one.',
-      notAnImage: 'Please choose an image file.',
+      notAnImage: 'This file is not an image. Please choose a PNG, JPEG, GIF or WebP image.',
       nameRequired: 'Please enter a chatbot name',
     },
     welcomeTitle: `Welcome to ${PRODUCT_NAME}!`,
@@ -261,11 +268,12 @@ export const TEXT = {
       aiResponse: 'AI Coach response',
       creatorResponse: 'Creator response',
     },
-    credits: (n: number) => `${number(n)} credits remaining`,
-    aiAnswersOfBudget: (n: number, budget: number) => `${number(n)} of ${number(budget)} AI answers today`,
+    credits: (n: number) => `${count(n, 'credit', 'credits')} remaining`,
+    aiAnswersOfBudget: (n: number, budget: number) =>
+      `${number(n)} of ${count(budget, 'AI answer', 'AI answers')} today`,
     budgetReached: 'Daily AI budget reached',
     budgetReachedDetail: (budget: number) =>
-      `Your AI has given today's ${number(budget)} answers. Until midnight UTC, new questions wait for you to answer them. To let the AI answer more, raise the daily budget in Chatbot Settings.`,
+      `Your AI has given today's ${count(budget, 'answer', 'answers')}. Until midnight UTC, new questions wait for you to answer them. To let the AI answer more, raise the daily budget in Chatbot Settings.`,
   },
 
   chats: {
@@ -273,9 +281,9 @@ export const TEXT = {
     lead: 'Read fan messages and answer them personally.',
     filterLabel: 'Show',
     filters: { all: 'All conversations', unread: 'Unread', answered: 'Answered' },
-    fanCount: (n: number) => `${n} ${n === 1 ? 'fan' : 'fans'}`,
+    fanCount: (n: number) => count(n, 'fan', 'fans'),
     waiting: (messages: number, fans: number) =>
-      `${messages} ${messages === 1 ? 'message' : 'messages'} waiting from ${fans} ${fans === 1 ? 'fan' : 'fans'}`,
+      `${count(messages, 'message', 'messages')} waiting from ${count(fans, 'fan', 'fans')}`,
     sorted: 'Sorted by recent activity',
     empty: 'No fan conversations yet.',
     summary: 'Fan summary',
@@ -284,7 +292,7 @@ export const TEXT = {
     activeToday: 'Active fans today',
     listLabel: 'Fan conversations',
     pendingBadge: (n: number) => `${n} pending`,
-    messageCount: (n: number) => `${n} ${n === 1 ? 'message' : 'messages'}`,
+    messageCount: (n: number) => count(n, 'message', 'messages'),
     lastActivity: 'Last activity',
     latestFan: 'Latest fan message',
     latestReply: 'Latest reply',
@@ -322,9 +330,9 @@ export const TEXT = {
     currentHeading: 'Current announcement',
     noCurrent: 'You have not sent an announcement yet.',
     sentAt: (time: string) => `Sent ${time}`,
-    delivered: (n: number) => `Delivered to ${n} fans`,
+    delivered: (n: number) => `Delivered to ${count(n, 'fan', 'fans')}`,
     pushOption: 'Also send as a notification to fans who turned them on',
-    pushed: (n: number) => `Pushed to ${n} ${n === 1 ? 'device' : 'devices'}`,
+    pushed: (n: number) => `Pushed to ${count(n, 'device', 'devices')}`,
     sentBadge: 'Sent',
     historyLabel: 'Sent announcements',
   },
@@ -367,7 +375,8 @@ export const TEXT = {
       failed: 'Failed',
     },
     progressLabel: 'Processing progress',
-    ready: (active: number, total: number) => `${active} of ${total} sources ready`,
+    ready: (active: number, total: number) =>
+      `${active} of ${total} ${noun(total, 'source', 'sources')} ready`,
     readyAndFailed: (active: number, total: number, failed: number) =>
       `${active} of ${total} ready, ${failed} failed`,
     failedCount: (n: number) => `${n} failed`,
@@ -541,7 +550,7 @@ export const TEXT = {
     cancel: 'Cancel',
     needText: 'Write an answer first.',
     saved: 'Answer saved to your knowledge',
-    sentTo: (n: number) => (n === 1 ? 'Sent to 1 fan.' : `Sent to ${n} fans.`),
+    sentTo: (n: number) => `Sent to ${count(n, 'fan', 'fans')}.`,
     saveFailed: 'Failed to save the answer.',
     dismissed: 'Question dismissed',
     dismissFailed: 'Failed to dismiss the question.',
@@ -551,24 +560,24 @@ export const TEXT = {
     heading: 'Billing',
     lead: 'Credits pay for AI answers: one credit per answer. $1 buys 10,000 credits.',
     balanceHeading: 'Credit balance',
-    balance: (n: number) => `${number(n)} credits`,
+    balance: (n: number) => count(n, 'credit', 'credits'),
     freeGrant: (n: number) => `Free grant: ${number(n)}`,
     purchased: (n: number) => `Purchased: ${number(n)}`,
     spent: (n: number) => `Used by AI answers: ${number(n)}`,
     adjusted: (n: number) => `Adjustments: ${n > 0 ? '+' : '−'}${number(Math.abs(n))}`,
     todayOfBudget: (n: number, budget: number) =>
-      `Today: ${number(n)} of ${number(budget)} AI answers (daily budget)`,
+      `Today: ${number(n)} of ${count(budget, 'AI answer', 'AI answers')} (daily budget)`,
     buyHeading: 'Buy credits',
-    buy: (credits: number, price: string) => `Buy ${number(credits)} credits for ${price}`,
+    buy: (credits: number, price: string) => `Buy ${count(credits, 'credit', 'credits')} for ${price}`,
     buying: 'Opening checkout…',
     buyFailed: 'The checkout could not be started.',
     testMode:
       'Test mode: no payment provider is configured, so checkout is a local test that grants credits without payment.',
     chartHeading: 'AI answers per day (last 30 days)',
-    chartLabel: (date: string, n: number) => `${date}: ${number(n)} AI answers`,
+    chartLabel: (date: string, n: number) => `${date}: ${count(n, 'AI answer', 'AI answers')}`,
     purchasesHeading: 'Purchases',
     noPurchases: 'No purchases yet. Your first 1,000 credits are free.',
-    purchaseLine: (credits: number, price: string) => `${number(credits)} credits · ${price}`,
+    purchaseLine: (credits: number, price: string) => `${count(credits, 'credit', 'credits')} · ${price}`,
     paid: 'Paid',
     pending: 'Not completed',
     receipt: 'Receipt',
@@ -580,13 +589,13 @@ export const TEXT = {
     outDetail:
       'Fans are told you will answer personally. Buy credits and the questions that waited are answered in order.',
     budgetNote: (budget: number) =>
-      `The AI also stops for the day after ${number(budget)} answers (your daily budget).`,
+      `The AI also stops for the day after ${count(budget, 'answer', 'answers')} (your daily budget).`,
     buyCta: 'Buy credits',
   },
 
   newMessage: {
     title: 'New Message',
-    several: (n: number) => `${n} new fan messages`,
+    several: (n: number) => `${count(n, 'new fan message', 'new fan messages')}`,
   },
 
   notFound: {

@@ -1,6 +1,21 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { Button, buttonClasses } from './Button.tsx';
 import { cn } from './cn.ts';
+import { registerOpenDialog } from './dialog-stack.ts';
+
+/**
+ * While `open`, the dialog is on the stack of open dialogs, so Escape reaches it even when a toast
+ * appeared after it (see dialog-stack.ts).
+ */
+function useOpenDialogEntry(open: boolean, onOpenChange: (open: boolean) => void) {
+  const latest = useRef(onOpenChange);
+  latest.current = onOpenChange;
+  useEffect(() => {
+    if (!open) return;
+    return registerOpenDialog(() => latest.current(false));
+  }, [open]);
+}
 
 export interface ModalProps {
   open: boolean;
@@ -39,6 +54,7 @@ export function Modal({
   showCloseButton = true,
   className,
 }: ModalProps) {
+  useOpenDialogEntry(open, onOpenChange);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -81,6 +97,7 @@ export function Sheet({
   trigger,
   className,
 }: SheetProps) {
+  useOpenDialogEntry(open, onOpenChange);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
@@ -98,6 +115,76 @@ export function Sheet({
           <Dialog.Close aria-label={closeLabel} className={closeButtonClass}>
             {closeIcon}
           </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The question, the dialog's title and accessible name, e.g. 'Are you sure you want to…?'. */
+  question: string;
+  /** More detail under the question (optional). */
+  description?: ReactNode;
+  confirmLabel: string;
+  cancelLabel: string;
+  /** Runs when the confirm button is pressed; the dialog closes too. */
+  onConfirm: () => void;
+  /** A destructive action (deleting): the confirm button is red. Default true. */
+  destructive?: boolean;
+}
+
+/**
+ * Asks before an action (replaces the browser's window.confirm): a Radix Dialog with role
+ * "alertdialog", named by its question. Focus starts on Cancel; Escape and Cancel close it without
+ * acting; a click outside does nothing.
+ */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  question,
+  description,
+  confirmLabel,
+  cancelLabel,
+  onConfirm,
+  destructive = true,
+}: ConfirmDialogProps) {
+  useOpenDialogEntry(open, onOpenChange);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fp-overlay fixed inset-0 z-50 bg-slate-950/50" />
+        <Dialog.Content
+          role="alertdialog"
+          className="fp-modal fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl focus:outline-none"
+          {...(description ? {} : { 'aria-describedby': undefined })}
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            cancelRef.current?.focus();
+          }}
+          onPointerDownOutside={(event) => event.preventDefault()}
+        >
+          <Dialog.Title className="text-base font-semibold text-slate-900">{question}</Dialog.Title>
+          {description && (
+            <Dialog.Description className="mt-1 text-sm text-slate-600">{description}</Dialog.Description>
+          )}
+          <div className="mt-5 flex flex-wrap justify-end gap-2">
+            <Dialog.Close ref={cancelRef} className={buttonClasses('secondary')}>
+              {cancelLabel}
+            </Dialog.Close>
+            <Button
+              variant={destructive ? 'danger' : 'primary'}
+              onClick={() => {
+                onOpenChange(false);
+                onConfirm();
+              }}
+            >
+              {confirmLabel}
+            </Button>
+          </div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -2,6 +2,7 @@ import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from '@fanpilot/contracts
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { useSyncExternalStore } from 'react';
 import { cn } from './cn.ts';
+import { closeNewestDialog } from './dialog-stack.ts';
 import { dismissToast, getToastSnapshot, subscribeToasts, type ToastVariant } from './toast-store.ts';
 
 const VARIANT_CLASSES: Record<ToastVariant, string> = {
@@ -39,6 +40,13 @@ export function Toaster({ closeLabel = 'Close', label = 'Notification' }: Toaste
             if (!open) dismissToast(item.id);
           }}
           duration={item.duration ?? TOAST_DURATION_MS}
+          // Escape belongs to an open dialog, even one opened before this toast (Radix would give it
+          // to the toast, the newest layer): the dialog closes, the toast stays. With focus on the
+          // toast itself (F8), Escape closes the toast.
+          onEscapeKeyDown={(event) => {
+            const onToast = event.target instanceof Element && event.target.closest('.fp-toast');
+            if (!onToast && closeNewestDialog()) event.preventDefault();
+          }}
           type={variant === 'error' ? 'foreground' : 'background'}
           className={cn(
             'fp-toast pointer-events-auto relative flex w-full items-start gap-3 rounded-xl border p-4 pr-10 shadow-lg',

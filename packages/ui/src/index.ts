@@ -1,6 +1,13 @@
 export { Button, type ButtonProps, type ButtonSize, type ButtonVariant, buttonClasses } from './Button.tsx';
 export { cn } from './cn.ts';
-export { Modal, type ModalProps, Sheet, type SheetProps } from './Modal.tsx';
+export {
+  ConfirmDialog,
+  type ConfirmDialogProps,
+  Modal,
+  type ModalProps,
+  Sheet,
+  type SheetProps,
+} from './Modal.tsx';
 export { Toaster, type ToasterProps } from './Toaster.tsx';
 export {
   dismissToast,

@@ -435,13 +435,20 @@ describe.skipIf(!nginx)('static web servers with nginx on this machine', () => {
     return { status: res.status, body: await res.text(), headers: res.headers };
   };
 
-  it('dashboard: index.html for client-side routes, long-cached assets, 404 for missing assets', async () => {
-    for (const uri of ['/', '/admin/alice', '/creator-signup', '/no/such/page']) {
+  it('dashboard: index.html for its routes, the same page with 404 on any other path, long-cached assets', async () => {
+    for (const uri of ['/', '/admin/alice', '/admin', '/dashboard/alice/', '/creator-signup', '/?error=x']) {
       const page = await get('dashboard', uri);
       expect(page.status, uri).toBe(200);
       expect(page.body, uri).toBe('dashboard index');
     }
     expect((await get('dashboard', '/admin/alice')).headers.get('cache-control')).toBe('no-cache');
+    // Any other path: the router's not-found page ('404 Page Not Found'), with status 404.
+    for (const uri of ['/no/such/page', '/dashboard/alice/extra', '/pricing']) {
+      const page = await get('dashboard', uri);
+      expect(page.status, uri).toBe(404);
+      expect(page.body, uri).toBe('dashboard index');
+      expect(page.headers.get('cache-control'), uri).toBe('no-cache');
+    }
     const asset = await get('dashboard', '/assets/app.js');
     expect(asset.body).toBe('dashboard js');
     expect(asset.headers.get('cache-control')).toContain('immutable');

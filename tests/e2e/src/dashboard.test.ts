@@ -80,17 +80,22 @@ async function dismissToasts(p: Page) {
     .catch(() => {});
 }
 
-/** Answers the next native confirmation (window.confirm), accepting or not, and gives its question. */
-function answerConfirm(p: Page, accept: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    p.once('dialog', (dialog) => {
-      const answered = accept ? dialog.accept() : dialog.dismiss();
-      answered.then(
-        () => (dialog.type() === 'confirm' ? resolve(dialog.message()) : reject(new Error(dialog.type()))),
-        reject,
-      );
-    });
-  });
+/** No native dialog (window.confirm, alert…) may open: the dashboard asks in its own dialogs. */
+const nativeDialogs: string[] = [];
+
+/**
+ * Answers the confirmation dialog that asks `question` (role alertdialog, named by SPEC's question):
+ * Delete, or Cancel. It is gone afterwards.
+ */
+async function answerConfirm(p: Page, question: string, accept: boolean) {
+  const dialog = p.getByRole('alertdialog', { name: question });
+  await dialog.waitFor();
+  // Focus starts on Cancel, the safe choice.
+  expect(
+    await dialog.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement),
+  ).toBe(true);
+  await dialog.getByRole('button', { name: accept ? 'Delete' : 'Cancel', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
 }
 
 async function openSection(p: Page, name: string) {
@@ -137,6 +142,10 @@ beforeAll(async () => {
   contexts.push(desktop);
   page = await desktop.newPage();
   page.on('pageerror', (error) => console.error(`page error on ${page.url()}:`, error.message));
+  page.on('dialog', (dialog) => {
+    nativeDialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
 }, SLOW);
 
 afterAll(async () => {
@@ -192,6 +201,10 @@ describe('creator dashboard', () => {
       await page.getByText('No fan conversations yet.').waitFor();
       await page.getByText('0 fans', { exact: true }).waitFor();
       await page.getByText('0 messages waiting from 0 fans').waitFor();
+      // Nothing waits: the badge stays calm, not in the warning colour.
+      expect(await page.getByText('0 messages waiting from 0 fans').getAttribute('data-tone')).toBe(
+        'neutral',
+      );
       await page.getByText('Sorted by recent activity').waitFor();
       await screenshot(page, 'chats-empty-desktop', true);
       await expectAccessible(page);
@@ -346,9 +359,10 @@ describe('creator dashboard', () => {
       });
       await dialog.getByRole('button', { name: 'Upload File' }).click();
       await toasts(page).getByText('Upload started').waitFor();
-      // (Escape would close the newest layer first: the toast.)
-      await dialog.getByRole('button', { name: 'Close' }).click();
+      // Escape closes the dialog even though the toast came after it; the toast stays.
+      await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
+      expect(await toasts(page).getByText('Upload started').first().isVisible()).toBe(true);
 
       await knowledge.getByText('feeding-notes.txt').first().waitFor();
       const card = page.locator('section', { has: page.getByRole('heading', { name: 'Knowledge Base' }) });
@@ -366,14 +380,21 @@ describe('creator dashboard', () => {
         if (r.method() === 'DELETE' && r.url().includes('/api/knowledge/')) deleteCalls++;
       });
       const deleteButton = knowledge.getByRole('button', { name: 'Delete Web URL' }).last();
-      const declined = answerConfirm(page, false);
+      const question = 'Are you sure you want to delete this knowledge item?';
       await deleteButton.click();
-      expect(await declined).toBe('Are you sure you want to delete this knowledge item?');
+      await screenshot(page, 'confirm-delete-knowledge-desktop');
+      await expectAccessible(page);
+      await answerConfirm(page, question, false);
       await card.getByText('3 of 3 sources ready').waitFor();
       expect(deleteCalls).toBe(0);
-      const accepted = answerConfirm(page, true);
+      // Escape says no too.
       await deleteButton.click();
-      expect(await accepted).toBe('Are you sure you want to delete this knowledge item?');
+      await page.getByRole('alertdialog', { name: question }).waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+      expect(deleteCalls).toBe(0);
+      await deleteButton.click();
+      await answerConfirm(page, question, true);
       await toasts(page).getByText('Knowledge deleted').waitFor();
       expect(deleteCalls).toBe(1);
       await card.getByText('2 of 2 sources ready').waitFor();
@@ -408,6 +429,9 @@ describe('creator dashboard', () => {
       await finn.getByText('1 pending').waitFor();
       await finn.getByText('Awaiting response').first().waitFor();
       await page.getByText('1 message waiting from 1 fan', { exact: true }).waitFor();
+      expect(
+        await page.getByText('1 message waiting from 1 fan', { exact: true }).getAttribute('data-tone'),
+      ).toBe('warning');
       await page.getByText('1 fan', { exact: true }).waitFor();
 
       await finn.getByRole('button', { name: 'Respond', exact: true }).click();
@@ -429,6 +453,9 @@ describe('creator dashboard', () => {
       await finn.getByText('Conversation complete').waitFor();
       await finn.getByText(/Once a day on the counter/).waitFor();
       await page.getByText('0 messages waiting from 0 fans').waitFor();
+      expect(await page.getByText('0 messages waiting from 0 fans').getAttribute('data-tone')).toBe(
+        'neutral',
+      );
     },
     SLOW,
   );
@@ -497,8 +524,10 @@ describe('creator dashboard', () => {
       // toast on screen (outside the dialog) is hidden from assistive technology while it is open.
       expect(await page.getByRole('button', { name: /close/i }).count()).toBe(1);
       await modal.getByRole('button', { name: 'Send Message' }).waitFor();
-      await page.getByRole('button', { name: 'Close' }).click();
+      // With the toast on screen, Escape goes to the dialog: it closes, the toast stays.
+      await page.keyboard.press('Escape');
       await modal.waitFor({ state: 'detached' });
+      expect(await toasts(page).getByText('Message sent').first().isVisible()).toBe(true);
     },
     SLOW,
   );
@@ -524,21 +553,20 @@ describe('creator dashboard', () => {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
 
-  it('deletes a conversation after the browser asks to confirm', async () => {
+  it('deletes a conversation after a confirmation dialog asks', async () => {
     await ask({ fanId: 'mobile_fan_gail02', fanName: 'Gail', message: 'Can I use whole wheat flour?' });
     const rows = page.getByRole('list', { name: 'Fan conversations' });
     const gail = rows.getByRole('article', { name: 'Gail' });
     await gail.waitFor({ timeout: 15_000 });
     // Sorted by recent activity: Gail wrote last.
     expect(await rows.getByRole('article').first().getAttribute('aria-label')).toBe('Gail');
-    // The browser's own confirmation asks SPEC's question; declined, Gail stays.
-    const declined = answerConfirm(page, false);
+    // A confirmation dialog asks SPEC's question; declined, Gail stays.
+    const question = 'Are you sure you want to delete the conversation with Gail?';
     await gail.getByRole('button', { name: 'Delete conversation with Gail' }).click();
-    expect(await declined).toBe('Are you sure you want to delete the conversation with Gail?');
+    await answerConfirm(page, question, false);
     await gail.waitFor();
-    const accepted = answerConfirm(page, true);
     await gail.getByRole('button', { name: 'Delete conversation with Gail' }).click();
-    expect(await accepted).toBe('Are you sure you want to delete the conversation with Gail?');
+    await answerConfirm(page, question, true);
     await toasts(page).getByText('Conversation deleted').waitFor();
     await gail.waitFor({ state: 'detached' });
     await rows.getByRole('article', { name: 'Finn' }).waitFor();
@@ -567,7 +595,7 @@ describe('creator dashboard', () => {
     ).toMatch(/Notifications/);
 
     const history = page.getByRole('list', { name: 'Sent announcements' });
-    await history.getByText('Delivered to 1 fans').waitFor();
+    await history.getByText('Delivered to 1 fan', { exact: true }).waitFor();
     await history.getByText('Sent', { exact: true }).waitFor();
     const link = history.getByRole('link', { name: 'https://example.com/live' });
     expect(await link.getAttribute('href')).toBe('https://example.com/live');
@@ -684,7 +712,7 @@ describe('creator dashboard', () => {
       await p.getByRole('button', { name: 'Open menu' }).click();
       await p.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Announcements' }).click();
       await p.getByRole('heading', { name: 'Announcements', level: 1 }).waitFor();
-      await p.getByText('Delivered to 1 fans').waitFor();
+      await p.getByText('Delivered to 1 fan', { exact: true }).waitFor();
       await noSidewaysScroll(p);
       await screenshot(p, 'announcements-phone', true);
       await expectAccessible(p);
@@ -704,5 +732,7 @@ describe('creator dashboard', () => {
 describe('content security policy', () => {
   it('the dashboard above (every section, modals, uploads) ran with no CSP violation', () => {
     expect(cspViolations).toEqual([]);
+    // Confirmations are the dashboard's own dialogs, never the browser's.
+    expect(nativeDialogs).toEqual([]);
   });
 });

@@ -100,7 +100,9 @@ describe('landing page', () => {
 
   it('shows the not-found page on any other path', async () => {
     const page = await newPage(DESKTOP);
-    await page.goto('/no/such/page');
+    const response = await page.goto('/no/such/page');
+    // The page is the app's not-found page, and its HTTP status says so.
+    expect(response?.status()).toBe(404);
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     await page.getByText('Did you forget to add the page to the router?').waitFor();
     await screenshot(page, 'not-found');
@@ -154,6 +156,31 @@ describe('sign-in and onboarding', () => {
     // Both fields are required; submitting empty explains what is missing.
     await page.getByRole('button', { name: 'Create my chatbot' }).click();
     await page.getByText('Please enter a chatbot name').waitFor();
+
+    // A file that is no image (though named and typed like one, or a PDF) is refused in the
+    // browser, before any upload: never previewed, never 'Image uploaded'.
+    let uploads = 0;
+    const countUpload = (r: { method(): string; url(): string }) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/objects/upload')) uploads++;
+    };
+    page.on('request', countUpload);
+    const notAnImage = 'This file is not an image. Please choose a PNG, JPEG, GIF or WebP image.';
+    for (const file of [
+      {
+        name: 'notes.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('These are my notes, not a picture.\n'),
+      },
+      { name: 'plan.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') },
+    ]) {
+      await page.getByLabel('Profile image').setInputFiles(file);
+      await page.getByRole('alert').getByText(notAnImage).waitFor();
+      expect(await page.getByLabel('Profile image').inputValue()).toBe('');
+      expect(await page.getByText('Image uploaded').count()).toBe(0);
+      expect(await page.getByRole('img', { name: 'Preview of your profile image' }).count()).toBe(0);
+    }
+    expect(uploads).toBe(0);
+    page.off('request', countUpload);
 
     await page.getByLabel('Profile image').setInputFiles({
       name: 'avatar.png',

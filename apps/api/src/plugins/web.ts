@@ -23,6 +23,12 @@ const FAN_ROUTES = /^\/(pwa\/[^/]+\/?|fanchat-mobile\/?|mobile-chat\/?)$/;
 /** The fan chat pages that take their creator from `?creator=` (SPEC section 2). */
 const CREATOR_QUERY_ROUTES = /^\/(fanchat-mobile|mobile-chat)\/?$/;
 const API_LIKE = /^\/(api|auth|objects|healthz|readyz)(\/|$)/;
+/**
+ * The dashboard app's own routes (apps/dashboard/src/router.tsx; SPEC section 2): /, /creator-signup,
+ * /dashboard/{username?} and /admin/{username?}. Case-insensitive, as the client router matches.
+ * Any other page is its not-found page, answered with status 404.
+ */
+const DASHBOARD_ROUTES = /^\/(creator-signup\/?|(dashboard|admin)(\/[^/]+)?\/?)?$/i;
 
 /**
  * Serves the built web apps on the api's origin: static files, and each app's index.html for its
@@ -66,8 +72,12 @@ export async function webPlugin(app: FastifyInstance, roots: WebRoots, options: 
     });
   }
 
-  const sendIndex = (reply: FastifyReply, file: string) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(readFileSync(file));
+  const sendIndex = (reply: FastifyReply, file: string, status = 200) =>
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(readFileSync(file));
 
   const configuredCreator = options.defaultCreator?.trim() || undefined;
   const defaultCreator = async (request: FastifyRequest) => {
@@ -104,7 +114,11 @@ export async function webPlugin(app: FastifyInstance, roots: WebRoots, options: 
       return fanChatPage(request, reply, pathname, indexes.fan);
     }
     if (FAN_ROUTES.test(pathname) && indexes.fan) return sendIndex(reply, indexes.fan);
-    if (indexes.dashboard) return sendIndex(reply, indexes.dashboard);
+    // Any other path: the dashboard app shows its not-found page ('404 Page Not Found'), and the
+    // status says so too, so crawlers and link checkers see a missing page.
+    if (indexes.dashboard) {
+      return sendIndex(reply, indexes.dashboard, DASHBOARD_ROUTES.test(pathname) ? 200 : 404);
+    }
     return null;
   };
 }

@@ -155,3 +155,61 @@ describe('security headers on the pages the api serves (pnpm start)', () => {
     }
   });
 });
+
+describe('page status codes (SPEC section 2: any other path is the not-found page)', () => {
+  const apps = builtApps();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ web: apps.roots });
+    await onboard(t, 'ines');
+  });
+  afterAll(async () => {
+    await t.close();
+    apps.remove();
+  });
+
+  it("answers 200 with the app's page on SPEC's routes", async () => {
+    for (const url of [
+      '/',
+      '/?error=login_failed',
+      '/creator-signup',
+      '/dashboard',
+      '/dashboard/',
+      '/dashboard/ines',
+      '/dashboard/ines/',
+      '/admin',
+      '/admin/ines?checkout=success',
+      '/pwa/ines',
+      '/fanchat-mobile?creator=ines',
+      '/mobile-chat?creator=ines',
+    ]) {
+      const res = await get(t, url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+    }
+  });
+
+  it("answers 404 on any other page path, still with the dashboard app (its '404 Page Not Found' page)", async () => {
+    for (const url of [
+      '/nope',
+      '/dashboard/ines/extra',
+      '/creator-signup/more',
+      '/pricing?x=1',
+      '/fan/missing',
+    ]) {
+      const res = await get(t, url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.body, url).toContain('<title>dashboard</title>');
+    }
+    const head = await get(t, '/nope', 'HEAD');
+    expect(head.statusCode).toBe(404);
+  });
+
+  it('keeps JSON 404s for unknown api paths', async () => {
+    const res = await get(t, '/api/nope');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: 'not_found' });
+  });
+});

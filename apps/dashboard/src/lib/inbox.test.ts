@@ -10,6 +10,7 @@ import {
   type Pages,
   restoredScrollTop,
   scrollPlace,
+  waitingBadgeTone,
 } from './inbox.ts';
 
 const minute = (n: number) => new Date(Date.UTC(2026, 10, 22, 10, n)).toISOString();
@@ -167,5 +168,12 @@ describe('scroll place', () => {
         { scrollHeight: 700, anchorTop: undefined },
       ),
     ).toBe(700);
+  });
+});
+
+describe('waitingBadgeTone', () => {
+  it('warns only while messages wait', () => {
+    expect(waitingBadgeTone(0)).toBe('neutral');
+    expect(waitingBadgeTone(1)).toBe('warning');
   });
 });

@@ -13,6 +13,26 @@ export function fanDisplayName(name: string | null | undefined): string {
 }
 
 /**
+ * The tone of Chat Management's 'N messages waiting from M fans' badge: the warning colour only
+ * while something waits; with nothing waiting the badge stays, calm and neutral.
+ */
+export function waitingBadgeTone(pendingQuestions: number): 'warning' | 'neutral' {
+  return pendingQuestions > 0 ? 'warning' : 'neutral';
+}
+
+/**
+ * The name on a fan's messages in a conversation: the conversation's fan name (the fan's current
+ * name) for every one of them, so an early message sent under a default name ('Fan 5140') reads
+ * the same as the rest. The message's own name only when the conversation has none.
+ */
+export function fanMessageAuthor(
+  conversationFanName: string | null | undefined,
+  messageFanName: string | null | undefined,
+): string {
+  return conversationFanName?.trim() || fanDisplayName(messageFanName);
+}
+
+/**
  * Chat Management's loaded conversations after a poll of the first page, without reloading the
  * pages after it:
  * - the fresh first page comes first;

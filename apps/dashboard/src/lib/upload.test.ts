@@ -1,6 +1,13 @@
 import { PROFILE_IMAGE_MAX_BYTES_SIGNUP } from '@fanpilot/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { hasUploadsSegment, imageProblem, uploadedObjectUrl, uploadFile } from './upload.ts';
+import {
+  chosenImageProblem,
+  hasUploadsSegment,
+  imageProblem,
+  looksLikeImage,
+  uploadedObjectUrl,
+  uploadFile,
+} from './upload.ts';
 
 const SIGNED =
   'http://127.0.0.1:41234/fanpilot/uploads/creator-1/7b1c?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=abc';
@@ -36,6 +43,48 @@ describe('imageProblem', () => {
   it('rejects images over the limit and files that are not images', () => {
     expect(imageProblem(file('image/png', 11), 10)).toBe('too-large');
     expect(imageProblem(file('application/pdf', 1), 10)).toBe('not-an-image');
+  });
+});
+
+describe('chosenImageProblem (before any upload)', () => {
+  const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13];
+  const bytes = (head: number[], name: string, type: string) =>
+    new File([new Uint8Array([...head, ...new Array(64).fill(0)])], name, { type });
+  const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+
+  it('accepts PNG, JPEG, GIF and WebP content', async () => {
+    for (const head of [
+      PNG,
+      [0xff, 0xd8, 0xff, 0xe0],
+      ascii('GIF89a'),
+      ascii('GIF87a'),
+      [...ascii('RIFF'), 1, 2, 3, 4, ...ascii('WEBP')],
+    ]) {
+      expect(await looksLikeImage(bytes(head, 'a.img', 'image/png'))).toBe(true);
+      expect(
+        await chosenImageProblem(bytes(head, 'me.png', 'image/png'), PROFILE_IMAGE_MAX_BYTES_SIGNUP),
+      ).toBeNull();
+    }
+  });
+
+  it('refuses a file named and typed like an image whose content is not one', async () => {
+    const fake = new File(['These are my notes, not a picture.'], 'notes.png', { type: 'image/png' });
+    expect(imageProblem(fake, PROFILE_IMAGE_MAX_BYTES_SIGNUP)).toBeNull();
+    expect(await chosenImageProblem(fake, PROFILE_IMAGE_MAX_BYTES_SIGNUP)).toBe('not-an-image');
+    const svg = new File(['<svg xmlns="http://www.w3.org/2000/svg"/>'], 'logo.svg', {
+      type: 'image/svg+xml',
+    });
+    expect(await chosenImageProblem(svg, PROFILE_IMAGE_MAX_BYTES_SIGNUP)).toBe('not-an-image');
+    expect(await chosenImageProblem(new File([], 'empty.png', { type: 'image/png' }), 10)).toBe(
+      'not-an-image',
+    );
+  });
+
+  it('still refuses other types and files over the limit without reading them', async () => {
+    expect(
+      await chosenImageProblem(bytes(PNG, 'a.pdf', 'application/pdf'), PROFILE_IMAGE_MAX_BYTES_SIGNUP),
+    ).toBe('not-an-image');
+    expect(await chosenImageProblem(bytes(PNG, 'big.png', 'image/png'), 10)).toBe('too-large');
   });
 });
 

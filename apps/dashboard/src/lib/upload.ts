@@ -37,9 +37,44 @@ export async function uploadFile(file: File): Promise<string> {
   return uploadedObjectUrl(uploadURL);
 }
 
+export type ImageProblem = 'not-an-image' | 'too-large';
+
 /** Checks a chosen image against the type and size limits; answers the problem, or null. */
-export function imageProblem(file: File, maxBytes: number): 'not-an-image' | 'too-large' | null {
+export function imageProblem(file: File, maxBytes: number): ImageProblem | null {
   if (!file.type.startsWith('image/')) return 'not-an-image';
   if (file.size > maxBytes) return 'too-large';
   return null;
+}
+
+/** The image formats the api takes, by their first bytes (as the api checks them). */
+const SIGNATURES: readonly (readonly (number | null)[])[] = [
+  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], // PNG
+  [0xff, 0xd8, 0xff], // JPEG
+  [0x47, 0x49, 0x46, 0x38, 0x37, 0x61], // GIF87a
+  [0x47, 0x49, 0x46, 0x38, 0x39, 0x61], // GIF89a
+  // WebP: 'RIFF', four bytes of length, 'WEBP'
+  [0x52, 0x49, 0x46, 0x46, null, null, null, null, 0x57, 0x45, 0x42, 0x50],
+];
+
+/** Whether the file's bytes start like a PNG, JPEG, GIF or WebP image. */
+export async function looksLikeImage(file: Blob): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 12).arrayBuffer());
+  return SIGNATURES.some(
+    (signature) =>
+      head.length >= signature.length && signature.every((byte, i) => byte === null || head[i] === byte),
+  );
+}
+
+/**
+ * `imageProblem`, then the file's content: a file named like an image (or typed image/…) whose
+ * bytes are no PNG, JPEG, GIF or WebP is refused in the browser, before any upload.
+ */
+export async function chosenImageProblem(file: File, maxBytes: number): Promise<ImageProblem | null> {
+  const problem = imageProblem(file, maxBytes);
+  if (problem) return problem;
+  try {
+    return (await looksLikeImage(file)) ? null : 'not-an-image';
+  } catch {
+    return 'not-an-image';
+  }
 }

@@ -14,7 +14,7 @@ import { ProfileImageField, type UploadState } from '../components/signup/Profil
 import { apiRequest, serverMessage } from '../lib/api.ts';
 import { dashboardPath } from '../lib/destinations.ts';
 import { chatbotQuery, currentUserQuery } from '../lib/queries.ts';
-import { hasUploadsSegment, imageProblem, uploadFile } from '../lib/upload.ts';
+import { chosenImageProblem, hasUploadsSegment, uploadFile } from '../lib/upload.ts';
 import type { creatorSignupLoader } from '../routes/loaders.ts';
 import { TEXT } from '../texts.ts';
 
@@ -68,23 +68,29 @@ export function CreatorSignupPage() {
     },
   });
 
-  /** Checks the image, then uploads it in the background while the creator fills in the rest. */
-  function chooseImage(chosen: File): boolean {
-    const problem = imageProblem(chosen, PROFILE_IMAGE_MAX_BYTES_SIGNUP);
+  /**
+   * Checks the image (its type, size and content) in the browser, then uploads it in the background
+   * while the creator fills in the rest. A file that is no image is refused before any upload: it
+   * is never previewed nor reported as uploaded.
+   */
+  async function chooseImage(chosen: File): Promise<boolean> {
+    const attempt = ++latestUpload.current;
+    setFile(null);
+    setImageUrl(null);
+    setUploadState('idle');
+    setImageError(null);
+    const problem = await chosenImageProblem(chosen, PROFILE_IMAGE_MAX_BYTES_SIGNUP);
+    // A newer choice came while this one was read: that one decides.
+    if (attempt !== latestUpload.current) return true;
     if (problem) {
-      latestUpload.current++;
-      setFile(null);
-      setImageUrl(null);
-      setUploadState('idle');
       setImageError(problem === 'too-large' ? t.errors.imageTooLarge : t.errors.notAnImage);
       return false;
     }
-    void upload(chosen);
+    void upload(chosen, attempt);
     return true;
   }
 
-  async function upload(chosen: File) {
-    const attempt = ++latestUpload.current;
+  async function upload(chosen: File, attempt: number) {
     setFile(chosen);
     setImageError(null);
     setImageUrl(null);
@@ -140,6 +146,14 @@ export function CreatorSignupPage() {
               error={imageError}
               disabled={busy}
               onChoose={chooseImage}
+              onPreviewFailed={() => {
+                // The browser cannot draw it: not an image we can use, whatever was uploaded.
+                latestUpload.current++;
+                setFile(null);
+                setImageUrl(null);
+                setUploadState('idle');
+                setImageError(t.errors.notAnImage);
+              }}
             />
             <div>
               <label htmlFor={nameId} className="block text-sm font-semibold text-slate-900">

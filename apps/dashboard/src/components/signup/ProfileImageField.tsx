@@ -1,5 +1,5 @@
 import { cn } from '@fanpilot/ui';
-import { useId } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useObjectUrl } from '../../hooks/useObjectUrl.ts';
 import { TEXT } from '../../texts.ts';
 import { fileInputClass } from '../field-classes.ts';
@@ -12,15 +12,25 @@ interface ProfileImageFieldProps {
   uploadState: UploadState;
   error: string | null;
   disabled?: boolean;
-  /** Answers false when the file was refused, which clears the picker. */
-  onChoose: (file: File) => boolean;
+  /** Answers false when the file was refused (after checking its content), which clears the picker. */
+  onChoose: (file: File) => Promise<boolean>;
+  /** The browser could not draw the chosen image (a damaged file): it is refused like a non-image. */
+  onPreviewFailed?: () => void;
 }
 
 const t = TEXT.signup;
 
 /** Picks one profile image, previews it and says how its upload is going. */
-export function ProfileImageField({ file, uploadState, error, disabled, onChoose }: ProfileImageFieldProps) {
+export function ProfileImageField({
+  file,
+  uploadState,
+  error,
+  disabled,
+  onChoose,
+  onPreviewFailed,
+}: ProfileImageFieldProps) {
   const id = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
   const previewUrl = useObjectUrl(file);
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -34,7 +44,14 @@ export function ProfileImageField({ file, uploadState, error, disabled, onChoose
         )}
       >
         {previewUrl ? (
-          <img src={previewUrl} alt={t.imagePreviewAlt} className="size-full object-cover" />
+          <PreviewImage
+            key={previewUrl}
+            src={previewUrl}
+            onError={() => {
+              if (inputRef.current) inputRef.current.value = '';
+              onPreviewFailed?.();
+            }}
+          />
         ) : (
           <ImageIcon className="size-8 text-slate-400" />
         )}
@@ -44,6 +61,7 @@ export function ProfileImageField({ file, uploadState, error, disabled, onChoose
           {t.imageLabel}
         </label>
         <input
+          ref={inputRef}
           id={id}
           type="file"
           accept="image/*"
@@ -51,8 +69,13 @@ export function ProfileImageField({ file, uploadState, error, disabled, onChoose
           aria-describedby={cn(hintId, error && errorId, uploadState !== 'idle' && statusId)}
           aria-invalid={error ? true : undefined}
           onChange={(event) => {
-            const chosen = event.target.files?.[0];
-            if (chosen && !onChoose(chosen)) event.target.value = '';
+            const input = event.currentTarget;
+            const chosen = input.files?.[0];
+            if (!chosen) return;
+            void onChoose(chosen).then((accepted) => {
+              // Cleared only if the refused file is still the one in the picker.
+              if (!accepted && input.files?.[0] === chosen) input.value = '';
+            });
           }}
           className={`mt-2 ${fileInputClass}`}
         />
@@ -64,11 +87,32 @@ export function ProfileImageField({ file, uploadState, error, disabled, onChoose
           {uploadState === 'uploaded' && t.uploaded}
         </p>
         {error && (
-          <p id={errorId} className="mt-1 text-sm font-medium text-red-700">
+          <p id={errorId} role="alert" className="mt-1 text-sm font-medium text-red-700">
             {error}
           </p>
         )}
       </div>
     </div>
+  );
+}
+
+/**
+ * The chosen image inside its circle. Should the browser fail to draw it, the placeholder icon
+ * shows instead, and the alt text never spills out of the circle.
+ */
+function PreviewImage({ src, onError }: { src: string; onError: () => void }) {
+  const [broken, setBroken] = useState(false);
+  if (broken) return <ImageIcon className="size-8 text-slate-400" />;
+  return (
+    <img
+      src={src}
+      alt={t.imagePreviewAlt}
+      onError={() => {
+        setBroken(true);
+        onError();
+      }}
+      // Were the alt text ever drawn, it stays inside the circle, clipped and invisible.
+      className="size-full overflow-hidden object-cover text-[0px]"
+    />
   );
 }

@@ -6,13 +6,18 @@ import {
   type InboxStats,
   type Message,
 } from '@fanpilot/contracts';
-import { Button, toast } from '@fanpilot/ui';
+import { Button, ConfirmDialog, toast } from '@fanpilot/ui';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type Ref, useId, useState } from 'react';
 import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
 import { usePollNewestPage } from '../../../hooks/usePollNewestPage.ts';
 import { apiRequest } from '../../../lib/api.ts';
-import { fanDisplayName, loadedConversations, mergeNewestConversations } from '../../../lib/inbox.ts';
+import {
+  fanDisplayName,
+  loadedConversations,
+  mergeNewestConversations,
+  waitingBadgeTone,
+} from '../../../lib/inbox.ts';
 import { conversationsQuery, conversationsUrl, creatorPath } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { InboxIcon } from '../../icons.tsx';
@@ -66,6 +71,8 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
   // The open conversation follows the polls while its row is loaded; it stays open if the row leaves.
   const openRow = openFan ? (rows.find((row) => row.fanId === openFan.fanId) ?? openFan) : null;
   const [respondTo, setRespondTo] = useState<{ message: Message; fanName: string } | null>(null);
+  // The conversation whose deletion is being confirmed.
+  const [confirmingDelete, setConfirmingDelete] = useState<ConversationSummary | null>(null);
 
   const remove = useMutation({
     mutationFn: (conversation: ConversationSummary) =>
@@ -128,7 +135,9 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
             </div>
             <div className="flex flex-wrap gap-2">
               <Badge>{t.fanCount(stats?.fans ?? 0)}</Badge>
-              <Badge tone="warning">{t.waiting(stats?.pendingQuestions ?? 0, stats?.waitingFans ?? 0)}</Badge>
+              <Badge tone={waitingBadgeTone(stats?.pendingQuestions ?? 0)}>
+                {t.waiting(stats?.pendingQuestions ?? 0, stats?.waitingFans ?? 0)}
+              </Badge>
             </div>
           </div>
           <p className="mt-3 text-xs text-slate-600">{t.sorted}</p>
@@ -164,12 +173,8 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
                         });
                       }
                     }}
-                    onDelete={() => {
-                      // SPEC section 5: the browser's own confirmation, with SPEC's question.
-                      if (window.confirm(t.confirmDelete(fanDisplayName(conversation.fanName)))) {
-                        remove.mutate(conversation);
-                      }
-                    }}
+                    // SPEC section 5: deleting asks SPEC's question first, in a confirmation dialog.
+                    onDelete={() => setConfirmingDelete(conversation)}
                   />
                 ))}
               </ul>
@@ -211,6 +216,16 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
         conversation={openRow}
         onOpenChange={(open) => {
           if (!open) setOpenFan(null);
+        }}
+      />
+      <ConfirmDialog
+        open={confirmingDelete !== null}
+        onOpenChange={(open) => !open && setConfirmingDelete(null)}
+        question={confirmingDelete ? t.confirmDelete(fanDisplayName(confirmingDelete.fanName)) : ''}
+        cancelLabel={TEXT.common.cancel}
+        confirmLabel={TEXT.common.delete}
+        onConfirm={() => {
+          if (confirmingDelete) remove.mutate(confirmingDelete);
         }}
       />
       <RespondModal

@@ -8,6 +8,7 @@ import { isPending } from '../../../lib/conversations.ts';
 import { sizeInKb } from '../../../lib/format.ts';
 import {
   fanDisplayName,
+  fanMessageAuthor,
   loadedMessages,
   mergeNewestMessages,
   newestPendingOf,
@@ -83,7 +84,8 @@ function ConversationBody({
     enabled: pages.isSuccess,
   });
   const messages = useMemo(() => loadedMessages(pages.data), [pages.data]);
-  const fanName = fanDisplayName(pages.data?.pages[0]?.fanName ?? conversation.fanName);
+  // The fan's current name: the newest page's, else the row's; every fan message is labelled with it.
+  const fanName = pages.data?.pages[0]?.fanName?.trim() || conversation.fanName?.trim() || null;
   const pendingQuestion = newestPendingOf(messages, conversation.newestPending);
   const mode: ResponseMode = pendingQuestion
     ? { kind: 'answer', messageId: pendingQuestion.id }
@@ -235,10 +237,11 @@ function useHistoryScroll(messages: readonly Message[], onNearTop: (() => void) 
   return { ref, onScroll, newBelow, toBottom };
 }
 
-function MessageBubble({ message, fanName }: { message: Message; fanName: string }) {
+/** One message of the history; a fan's carries the conversation's fan name (`fanName`), when it has one. */
+export function MessageBubble({ message, fanName }: { message: Message; fanName: string | null }) {
   const fromFan = message.from === 'fan';
   const author = fromFan
-    ? message.fanName?.trim() || fanName
+    ? fanMessageAuthor(fanName, message.fanName)
     : message.from === 'Creatorai'
       ? t.aiCoach
       : t.creator;

@@ -24,6 +24,7 @@ export function Badge({
 }) {
   return (
     <span
+      data-tone={tone}
       className={cn(
         'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap',
         TONES[tone],

@@ -1,7 +1,7 @@
 import type { Chatbot, KnowledgeItem, KnowledgeStatus } from '@fanpilot/contracts';
-import { Button, toast } from '@fanpilot/ui';
+import { Button, ConfirmDialog, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { apiRequest, serverMessage } from '../../../lib/api.ts';
 import { knowledgeLink, knowledgeSource, knowledgeTitle, progressTexts } from '../../../lib/knowledge.ts';
 import { chatbotQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
@@ -51,6 +51,8 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
   const items = progress.data?.items ?? chatbot?.knowledge ?? [];
 
   useFailureToasts(items);
+  // The item whose deletion is being confirmed.
+  const [confirming, setConfirming] = useState<string | null>(null);
 
   const refresh = () =>
     Promise.all([
@@ -139,10 +141,8 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
             <KnowledgeRow
               key={item.id}
               item={item}
-              onDelete={() => {
-                // SPEC section 5: the browser's own confirmation, with SPEC's question.
-                if (window.confirm(t.confirmDelete)) remove.mutate(item.id);
-              }}
+              // SPEC section 5: deleting asks SPEC's question first, in a confirmation dialog.
+              onDelete={() => setConfirming(item.id)}
               onRetry={() => retry.mutate(item.id)}
               retrying={retry.isPending && retry.variables === item.id}
               onResync={() => resync.mutate(item.id)}
@@ -151,6 +151,16 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        question={t.confirmDelete}
+        cancelLabel={TEXT.common.cancel}
+        confirmLabel={TEXT.common.delete}
+        onConfirm={() => {
+          if (confirming) remove.mutate(confirming);
+        }}
+      />
     </Card>
   );
 }

@@ -7,11 +7,14 @@ import { TimeAgo } from '../common/TimeAgo.tsx';
 
 const ICONS = { fan: UserIcon, creator: ChatIcon, Creatorai: BotIcon } as const;
 
-/** The first five messages, newest first, each with a relative time. */
+/**
+ * The first five messages, newest first, each with a relative time. It keeps its own height in the
+ * overview's grid (`self-start`) rather than stretching beside a long knowledge list.
+ */
 export function RecentActivityCard({ messages }: { messages: readonly Message[] | undefined }) {
   const items = recentActivity(messages ?? []);
   return (
-    <Card title={TEXT.dashboard.activity.heading} Icon={ActivityIcon}>
+    <Card title={TEXT.dashboard.activity.heading} Icon={ActivityIcon} className="self-start">
       {items.length === 0 ? (
         <EmptyState Icon={ActivityIcon}>{TEXT.dashboard.activity.empty}</EmptyState>
       ) : (

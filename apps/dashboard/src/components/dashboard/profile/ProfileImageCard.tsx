@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { apiRequest } from '../../../lib/api.ts';
 import { currentUserQuery } from '../../../lib/queries.ts';
-import { hasUploadsSegment, imageProblem, UploadError, uploadFile } from '../../../lib/upload.ts';
+import { chosenImageProblem, hasUploadsSegment, UploadError, uploadFile } from '../../../lib/upload.ts';
 import { TEXT } from '../../../texts.ts';
 import { fileInputClass } from '../../field-classes.ts';
 import { ImageIcon } from '../../icons.tsx';
@@ -91,11 +91,12 @@ export function ProfileImageCard({ user }: { user: CurrentUser }) {
             accept="image/*"
             disabled={change.isPending}
             aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-            onChange={(event) => {
+            onChange={async (event) => {
               const file = event.target.files?.[0];
               event.target.value = '';
               if (!file) return;
-              const problem = imageProblem(file, PROFILE_IMAGE_MAX_BYTES_DASHBOARD);
+              // Type, size and content are checked here, before any upload.
+              const problem = await chosenImageProblem(file, PROFILE_IMAGE_MAX_BYTES_DASHBOARD);
               setError(
                 problem === 'too-large'
                   ? TEXT.upload.dashboardTooLarge
