@@ -3,7 +3,7 @@
 // fans and 200,000 messages beside many small creators. Prints, beside a bare Fastify in the same run:
 //   1. the polling mix with validators (If-None-Match) sent: req/s as a share of bare, p50, p99;
 //   2. how many open dashboards (10 fans each) that rate carries;
-//   3. the api's memory with 10,000 idle event streams open;
+//   3. the api's memory with 10,000 idle event streams open (they stay open for what follows);
 //   4. answer stored -> the fan's event stream: p50, p95 (with those streams open);
 //   5. each dashboard query at this volume (p50, p99), over HTTP, no validators.
 // Sizes: BENCH_BIG_FANS, BENCH_BIG_MESSAGES, BENCH_SMALL_CREATORS, BENCH_DASHBOARDS, BENCH_STREAMS,
@@ -67,6 +67,11 @@ const rssMb = (pid) => {
 
 async function autocannonRun(url, requests) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, requests });
+  if (result.errors > 0) {
+    console.log(
+      `    (client-side: ${result.errors} errors, ${result.timeouts} timeouts, ${result.resets ?? 0} resets)`,
+    );
+  }
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
@@ -239,11 +244,76 @@ async function main() {
       if (api.exitCode !== null || i >= 150) throw new Error('the api did not become ready');
       await new Promise((r) => setTimeout(r, 200));
     }
+    const atReady = rssMb(api.pid);
     const seeded = await seed(dbUrl.toString());
+    await new Promise((r) => setTimeout(r, 1_000));
+    const afterSeed = rssMb(api.pid);
     console.log(
       `\ninbox at scale: seeded ${seeded.messages.toLocaleString('en-US')} messages (${BIG_FANS.toLocaleString('en-US')} fans of one creator, ${SMALL_CREATORS} small creators with 10 fans) in ${seeded.seconds.toFixed(1)} s`,
     );
+    // 3. Idle event streams: the big creator's fans.
+    const before = rssMb(api.pid);
+    console.log(
+      `  api memory: ${atReady.toFixed(0)} MB when ready, ${afterSeed.toFixed(0)} MB after the seed`,
+    );
+    const streamPaths = [];
+    for (let f = 1; f <= Math.min(STREAMS, BIG_FANS); f++) {
+      streamPaths.push({
+        path: `/api/events/fans/mobile_fan_big_${f}?creator=bigcreator`,
+        cookie: `fp_fan=${signed(`bench-fan-${f}`)}`,
+      });
+    }
+    const t0 = performance.now();
+    const streams = await openStreams(port, streamPaths);
+    sockets = streams.sockets;
+    const openSeconds = (performance.now() - t0) / 1000;
+    await new Promise((r) => setTimeout(r, 2_000));
+    const after = rssMb(api.pid);
+    console.log(
+      `  ${streams.opened.toLocaleString('en-US')} idle event streams open (${streams.failed} refused) in ${openSeconds.toFixed(1)} s: api memory ${after.toFixed(0)} MB (${before.toFixed(0)} MB before; target < 500 MB)`,
+    );
+
     const bigCookie = `fp_session=${signed('bench-session-bigcreator')}`;
+    // 4. An answer stored -> the fan's stream has it, with those streams open.
+    const client = new pg.Client({ connectionString: dbUrl.toString() });
+    await client.connect();
+    const { rows: waiting } = await client.query(
+      `select m.id, f.fan_key from messages m join fans f on f.id = m.fan_id
+       where m.creator_id = $1 and m.status = 'pending' order by m.id desc limit 50`,
+      [seeded.bigId],
+    );
+    await client.end();
+    const delays = [];
+    const socketOf = new Map(
+      streamPaths.map((s, i) => [s.path.split('/')[4].split('?')[0], streams.sockets[i]]),
+    );
+    for (const row of waiting) {
+      const socket = socketOf.get(row.fan_key);
+      if (!socket) continue;
+      const heard = new Promise((resolve) => {
+        const onData = (chunk) => {
+          if (chunk.toString('utf8').includes('event: change')) {
+            socket.off('data', onData);
+            resolve(performance.now());
+          }
+        };
+        socket.on('data', onData);
+      });
+      const sent = performance.now();
+      const res = await fetch(`${base}/api/answer`, {
+        method: 'POST',
+        headers: { cookie: bigCookie, 'content-type': 'application/json', origin: base },
+        body: JSON.stringify({ creator: 'bigcreator', messageId: String(row.id), response: 'Answered live' }),
+      });
+      const stored = performance.now();
+      if (res.status !== 200) throw new Error(`answer: ${res.status} ${await res.text()}`);
+      const at = await heard;
+      delays.push({ fromSend: at - sent, fromStored: Math.max(0, at - stored), request: stored - sent });
+    }
+    const fromSend = delays.map((d) => d.fromSend).sort((a, b) => a - b);
+    console.log(
+      `  answer sent -> the fan's stream has it (${delays.length} answers, ${streams.opened.toLocaleString('en-US')} streams open): p50 ${ms(quantile(fromSend, 0.5))}  p95 ${ms(quantile(fromSend, 0.95))} (target < 150 ms; the event is sent at commit, before the answer call returns)`,
+    );
     const get = async (p, cookie = bigCookie) => {
       const t0 = performance.now();
       const res = await fetch(`${base}${p}`, { headers: { cookie } });
@@ -351,66 +421,6 @@ async function main() {
     console.log(`    share of bare: ${(mix.rps / bare.rps).toFixed(2)} (target >= 0.33), p99 target < 25 ms`);
     console.log(
       `    one dashboard with 10 fan chats polls ${perDashboard.toFixed(2)} req/s: this api carries ~${Math.floor(mix.rps / perDashboard).toLocaleString('en-US')} dashboards and ${(Math.floor(mix.rps / perDashboard) * 10).toLocaleString('en-US')} fan chats (target 1,000 and 10,000)`,
-    );
-
-    // 3. Idle event streams: the big creator's fans.
-    const before = rssMb(api.pid);
-    const streamPaths = [];
-    for (let f = 1; f <= Math.min(STREAMS, BIG_FANS); f++) {
-      streamPaths.push({
-        path: `/api/events/fans/mobile_fan_big_${f}?creator=bigcreator`,
-        cookie: `fp_fan=${signed(`bench-fan-${f}`)}`,
-      });
-    }
-    const t0 = performance.now();
-    const streams = await openStreams(port, streamPaths);
-    sockets = streams.sockets;
-    const openSeconds = (performance.now() - t0) / 1000;
-    await new Promise((r) => setTimeout(r, 2_000));
-    const after = rssMb(api.pid);
-    console.log(
-      `  ${streams.opened.toLocaleString('en-US')} idle event streams open (${streams.failed} refused) in ${openSeconds.toFixed(1)} s: api memory ${after.toFixed(0)} MB (${before.toFixed(0)} MB before; target < 500 MB)`,
-    );
-
-    // 4. An answer stored -> the fan's stream has it, with those streams open.
-    const client = new pg.Client({ connectionString: dbUrl.toString() });
-    await client.connect();
-    const { rows: waiting } = await client.query(
-      `select m.id, f.fan_key from messages m join fans f on f.id = m.fan_id
-       where m.creator_id = $1 and m.status = 'pending' order by m.id desc limit 50`,
-      [seeded.bigId],
-    );
-    await client.end();
-    const delays = [];
-    const socketOf = new Map(
-      streamPaths.map((s, i) => [s.path.split('/')[4].split('?')[0], streams.sockets[i]]),
-    );
-    for (const row of waiting) {
-      const socket = socketOf.get(row.fan_key);
-      if (!socket) continue;
-      const heard = new Promise((resolve) => {
-        const onData = (chunk) => {
-          if (chunk.toString('utf8').includes('event: change')) {
-            socket.off('data', onData);
-            resolve(performance.now());
-          }
-        };
-        socket.on('data', onData);
-      });
-      const sent = performance.now();
-      const res = await fetch(`${base}/api/answer`, {
-        method: 'POST',
-        headers: { cookie: bigCookie, 'content-type': 'application/json', origin: base },
-        body: JSON.stringify({ creator: 'bigcreator', messageId: String(row.id), response: 'Answered live' }),
-      });
-      const stored = performance.now();
-      if (res.status !== 200) throw new Error(`answer: ${res.status} ${await res.text()}`);
-      const at = await heard;
-      delays.push({ fromSend: at - sent, fromStored: Math.max(0, at - stored), request: stored - sent });
-    }
-    const fromSend = delays.map((d) => d.fromSend).sort((a, b) => a - b);
-    console.log(
-      `  answer sent -> the fan's stream has it (${delays.length} answers, ${streams.opened.toLocaleString('en-US')} streams open): p50 ${ms(quantile(fromSend, 0.5))}  p95 ${ms(quantile(fromSend, 0.95))} (target < 150 ms; the event is sent at commit, before the answer call returns)`,
     );
   } finally {
     await cleanup();
