@@ -279,8 +279,9 @@ async function main() {
     await client.connect();
     const { rows: waiting } = await client.query(
       `select m.id, f.fan_key from messages m join fans f on f.id = m.fan_id
-       where m.creator_id = $1 and m.status = 'pending' order by m.id desc limit 50`,
-      [seeded.bigId],
+       where m.creator_id = $1 and m.status = 'pending' and f.fan_key = any($2::text[])
+       order by m.id desc limit 50`,
+      [seeded.bigId, streamPaths.map((p) => p.path.split('/')[4].split('?')[0])],
     );
     await client.end();
     const delays = [];

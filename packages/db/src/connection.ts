@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -123,7 +124,7 @@ export function createDb(options: DbOptions): DbHandle {
       mkdirSync(location, { recursive: true });
     }
     const pglite = new PGlite(location, {
-      extensions: { vector },
+      extensions: { vector, pg_trgm },
       parsers: { [INT8_OID]: (value: string) => value },
     });
     db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
