@@ -6,8 +6,11 @@ import { creatorPath } from './queries.ts';
 /** How long after a refused stream (signed out, too many tabs) it is tried again; doubling to the cap. */
 const RETRY_FIRST_MS = 10_000;
 const RETRY_MAX_MS = 120_000;
-/** Events within this window are read together. */
-const COALESCE_MS = 100;
+/**
+ * Events within this window are read together: a creator with many fans writing gets one round of
+ * re-reads per window, not one per message.
+ */
+const COALESCE_MS = 750;
 
 /**
  * Re-reads what an event says changed: the creator's calls, and the knowledge progress for knowledge.
