@@ -175,13 +175,13 @@ export class LiveHub {
   }
 
   addDashboard(creatorId: string, stream: LiveStream): () => void {
-    return this.add(this.dashboards, creatorId, { stream, creatorId, fanId: null });
+    return this.add(this.dashboards, 'c', creatorId, { stream, creatorId, fanId: null });
   }
 
   addFanChat(creatorId: string, fanId: string, stream: LiveStream): () => void {
     const entry = { stream, creatorId, fanId };
-    const a = this.add(this.fanChats, fanId, entry);
-    const b = this.add(this.fansOfCreator, creatorId, entry);
+    const a = this.add(this.fanChats, 'f', fanId, entry);
+    const b = this.add(this.fansOfCreator, 'p', creatorId, entry);
     return () => {
       a();
       b();
@@ -193,7 +193,7 @@ export class LiveHub {
     for (const entry of this.fanChats.get(fanId) ?? []) entry.stream.send({ event: 'draft', data });
   }
 
-  private add(map: Map<string, Set<Entry>>, key: string, entry: Entry): () => void {
+  private add(map: Map<string, Set<Entry>>, scope: 'c' | 'f' | 'p', key: string, entry: Entry): () => void {
     let set = map.get(key);
     if (!set) {
       set = new Set();
@@ -203,12 +203,18 @@ export class LiveHub {
     return () => {
       entry.stream.close();
       set.delete(entry);
-      if (set.size === 0) map.delete(key);
+      if (set.size === 0 && map.get(key) === set) {
+        map.delete(key);
+        // Versions are kept only for scopes someone follows.
+        this.heard.delete(`${scope}:${key}`);
+      }
     };
   }
 
   private onChange(change: Change): void {
-    this.heard.set(`${change.scope}:${change.id}`, change.version);
+    if (this.entriesFor(change.scope, change.id) > 0) {
+      this.heard.set(`${change.scope}:${change.id}`, change.version);
+    }
     const kind = kindOf(change.table);
     if (change.scope === 'c') {
       for (const entry of this.dashboards.get(change.id) ?? []) {
