@@ -91,7 +91,8 @@ export const changesPlugin = fp(async (app: FastifyInstance, opts: { feed: Chang
   const sessions = new LRUCache<string, SessionLite>({ max: 50_000 });
   const creatorIds = new LRUCache<string, string>({ max: 50_000 });
   const fans = new LRUCache<string, FanLite>({ max: 200_000 });
-  const fanKeys = new Map<string, string>();
+  // Fan row id -> cache key, bounded like the fans themselves.
+  const fanKeys = new LRUCache<string, string>({ max: 200_000 });
   feed.onReset(() => {
     sessions.clear();
     creatorIds.clear();
