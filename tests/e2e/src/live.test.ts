@@ -84,7 +84,8 @@ describe('live updates in the fan app', () => {
     console.log(
       `live e2e: the change event reached the fan's browser ${event!.at - started} ms after the answer was sent; the answer showed after ${shown - started} ms`,
     );
-    expect(event!.at).toBeLessThanOrEqual(shown);
+    // Delivered at once (the chat's next poll could be up to 8 s away).
+    expect(event!.at - started).toBeLessThan(5_000);
   });
 
   it("revalidates the chat's reads: an unchanged poll is a 304", async () => {
