@@ -190,7 +190,8 @@ export const changesPlugin = fp(async (app: FastifyInstance, opts: { feed: Chang
     const versions = await feed.versionsOf(scopes);
     const bucket = Math.floor(Date.now() / TIME_BUCKET_MS);
     const digest = createHash('sha256')
-      .update(`${scopes.map(([s, id], i) => `${s}:${id}:${versions[i]}`).join('|')}|${bucket}`)
+      // The address too: a validator stands for this answer only, not for another call's.
+      .update(`${request.url}|${scopes.map(([s, id], i) => `${s}:${id}:${versions[i]}`).join('|')}|${bucket}`)
       .digest('base64url')
       .slice(0, 22);
     const tag = `W/"${digest}"`;

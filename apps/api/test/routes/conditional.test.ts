@@ -66,6 +66,9 @@ describe('validators on polled reads', () => {
     const tags = await snapshot();
     await expectAll(tags, 304);
     const [path, tag] = [...tags][0]!;
+    // A validator stands for its own call only.
+    const [otherPath] = [...tags][1]!;
+    expect((await get(t, otherPath, cookie, tag)).status).toBe(200);
     expect((await get(t, path, otherCookie, tag)).status).toBe(403);
     expect((await get(t, path, '', tag)).status).toBe(401);
   });
