@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from './helpers/browser.ts';
-import { makePng } from './helpers/png.ts';
+import { launchChromium, screenshot, signUpInBrowser } from './helpers/browser.ts';
 import { type RunningApi, startApi } from './helpers/server.ts';
 
 /**
@@ -88,15 +87,7 @@ describe('daily AI answer budget in the dashboard', () => {
   it(
     'is set in Chatbot Settings; once used up the overview says questions wait for the creator',
     async () => {
-      await page.goto('/auth/google');
-      await page.waitForURL(`${api.origin}/creator-signup`, { timeout: 20_000 });
-      await page
-        .getByLabel('Profile image')
-        .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: makePng(256, 256) });
-      await page.getByText('Image uploaded').waitFor({ timeout: 20_000 });
-      await page.getByLabel('Chatbot name').fill('Coach Budget');
-      await page.getByRole('button', { name: 'Create my chatbot' }).click();
-      await page.waitForURL(`${api.origin}/dashboard/${USERNAME}`, { timeout: 10_000 });
+      await signUpInBrowser(page, api.origin, USERNAME, 'Coach Budget');
       await page.getByText('AI Chatbot Active').waitFor();
       await page.getByText('0 of 300 AI answers today').waitFor();
       expect(await page.getByText('Daily AI budget reached').count()).toBe(0);

@@ -1,8 +1,7 @@
 import { createDb, createTestDatabase, type DbHandle } from '@fanpilot/db';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { launchChromium, screenshot } from './helpers/browser.ts';
-import { makePng } from './helpers/png.ts';
+import { launchChromium, screenshot, signUpInBrowser } from './helpers/browser.ts';
 import { type RunningApi, startApi } from './helpers/server.ts';
 
 /**
@@ -68,15 +67,7 @@ describe.runIf(BASE_DB)('credits: warnings and buying', () => {
   it(
     'warns when credits run low, says the AI is paused at 0 (and the fan is told), and a test purchase restores it',
     async () => {
-      await page.goto('/auth/google');
-      await page.waitForURL(`${api.origin}/creator-signup`, { timeout: 20_000 });
-      await page
-        .getByLabel('Profile image')
-        .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: makePng(256, 256) });
-      await page.getByText('Image uploaded').waitFor({ timeout: 20_000 });
-      await page.getByLabel('Chatbot name').fill('Coach Credits');
-      await page.getByRole('button', { name: 'Create my chatbot' }).click();
-      await page.waitForURL(`${api.origin}/dashboard/${USERNAME}`, { timeout: 10_000 });
+      await signUpInBrowser(page, api.origin, USERNAME, 'Coach Credits');
       await page.getByText('AI Chatbot Active').waitFor();
 
       await leaveCredits(42);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './helpers/axe.ts';
-import { launchChromium, screenshot, watchCsp } from './helpers/browser.ts';
+import { launchChromium, screenshot, signUpInBrowser, watchCsp } from './helpers/browser.ts';
 import { makePng } from './helpers/png.ts';
 import { type RunningApi, startApi } from './helpers/server.ts';
 
@@ -159,15 +159,7 @@ describe('creator dashboard', () => {
   it(
     'signs in, onboards, and shows every empty state of every section',
     async () => {
-      await page.goto('/auth/google');
-      await page.waitForURL(`${api.origin}/creator-signup`, { timeout: 20_000 });
-      await page
-        .getByLabel('Profile image')
-        .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: makePng(256, 256) });
-      await page.getByText('Image uploaded').waitFor({ timeout: 20_000 });
-      await page.getByLabel('Chatbot name').fill('Coach Local');
-      await page.getByRole('button', { name: 'Create my chatbot' }).click();
-      await page.waitForURL(`${api.origin}/dashboard/${USERNAME}`, { timeout: 10_000 });
+      await signUpInBrowser(page, api.origin, USERNAME, 'Coach Local');
 
       await page.getByText('Connected live').waitFor();
       for (const label of [

@@ -1,8 +1,7 @@
 import { createDb, createTestDatabase, type DbHandle } from '@fanpilot/db';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from './helpers/browser.ts';
-import { makePng } from './helpers/png.ts';
+import { launchChromium, screenshot, signUpInBrowser } from './helpers/browser.ts';
 import { type RunningApi, startApi } from './helpers/server.ts';
 
 /**
@@ -137,15 +136,7 @@ describe.runIf(BASE_DB)('inbox at scale', () => {
   it(
     'counts every fan, pages to the oldest one, searches and filters on the server',
     async () => {
-      await page.goto('/auth/google');
-      await page.waitForURL(`${api.origin}/creator-signup`, { timeout: 20_000 });
-      await page
-        .getByLabel('Profile image')
-        .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: makePng(256, 256) });
-      await page.getByText('Image uploaded').waitFor({ timeout: 20_000 });
-      await page.getByLabel('Chatbot name').fill('Coach Scale');
-      await page.getByRole('button', { name: 'Create my chatbot' }).click();
-      await page.waitForURL(`${api.origin}/dashboard/${USERNAME}`, { timeout: 10_000 });
+      await signUpInBrowser(page, api.origin, USERNAME, 'Coach Scale');
       await page.getByText('AI Chatbot Active').waitFor();
 
       expect(await seed()).toBeGreaterThan(600);

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from './helpers/browser.ts';
-import { makePng } from './helpers/png.ts';
+import { launchChromium, screenshot, signUpInBrowser } from './helpers/browser.ts';
 import { type RunningApi, startApi } from './helpers/server.ts';
 
 /**
@@ -76,15 +75,7 @@ describe("questions your content doesn't answer", () => {
   it(
     'shows an ungrounded question, and answering it there teaches the AI',
     async () => {
-      await page.goto('/auth/google');
-      await page.waitForURL(`${api.origin}/creator-signup`, { timeout: 20_000 });
-      await page
-        .getByLabel('Profile image')
-        .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: makePng(256, 256) });
-      await page.getByText('Image uploaded').waitFor({ timeout: 20_000 });
-      await page.getByLabel('Chatbot name').fill('Coach Gaps');
-      await page.getByRole('button', { name: 'Create my chatbot' }).click();
-      await page.waitForURL(`${api.origin}/dashboard/${USERNAME}`, { timeout: 10_000 });
+      await signUpInBrowser(page, api.origin, USERNAME, 'Coach Gaps');
       const card = page.locator('section', { hasText: "Questions your content doesn't answer" });
 
       // A long address in the knowledge list never widens a phone-sized page.

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { makePng } from './png.ts';
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -50,4 +51,17 @@ export async function watchCsp(context: BrowserContext, into: string[] = []): Pr
     if (message.type() === 'error' && /CSP violation|Content Security Policy/.test(text)) into.push(text);
   });
   return into;
+}
+
+/** Signs in (the local provider's creator) and onboards in the browser: image, chatbot name, dashboard. */
+export async function signUpInBrowser(page: Page, origin: string, username: string, chatbotName: string) {
+  await page.goto('/auth/google');
+  await page.waitForURL(`${origin}/creator-signup`, { timeout: 20_000 });
+  await page
+    .getByLabel('Profile image')
+    .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: makePng(256, 256) });
+  await page.getByText('Image uploaded').waitFor({ timeout: 20_000 });
+  await page.getByLabel('Chatbot name').fill(chatbotName);
+  await page.getByRole('button', { name: 'Create my chatbot' }).click();
+  await page.waitForURL(`${origin}/dashboard/${username}`, { timeout: 10_000 });
 }
