@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { INGEST_QUEUE } from '@fanpilot/contracts';
@@ -9,6 +8,7 @@ import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
 import { createIngestHandler, loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage, type Storage } from '@fanpilot/storage';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import getPort from 'get-port';
 import { Redis } from 'ioredis';
 import { type AppDeps, buildApp } from '../src/app.ts';
 import { type AnsweringOptions, startAnswering } from '../src/background.ts';
@@ -36,16 +36,8 @@ async function removeRedisKeys(url: string, pattern: string) {
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+/** A free TCP port on loopback. */
+export const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 export interface TestApp {
   app: FastifyInstance;

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
+import getPort from 'get-port';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   attemptsWithin,
@@ -60,16 +60,8 @@ describe('retries budgeted in time', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+/** A free TCP port on loopback. */
+const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 /** A Redis of the test's own, to kill and bring back. */
 async function startRedis(port: number): Promise<ChildProcess> {

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { connect, createServer as createNetServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -159,16 +160,8 @@ describe.each(['dashboard', 'fan-pwa'])('infra/docker/web/%s.conf', (app) => {
 const nginx =
   which('nginx') ?? ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((p) => run(p, ['-v']).status === 0);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+/** A free TCP port on loopback. */
+const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 /** Makes a config runnable here: this user, temp paths in `dir`, loopback ports instead of services. */
 function localise(text: string, dir: string, replacements: [string | RegExp, string][]) {

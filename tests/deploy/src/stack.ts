@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, request, type Server } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import getPort from 'get-port';
 import { repoPath } from './repo.ts';
 
 /**
@@ -23,16 +24,8 @@ export function assertBuilt() {
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+/** A free TCP port on loopback. */
+export const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,28 +5,20 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { watchCsp } from './helpers/browser.ts';
+import getPort from 'get-port';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, watchCsp } from './helpers/browser.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const FAN_RESULTS_DIR = fileURLToPath(new URL('../test-results/', import.meta.url));
 export const FAN_PHONE_VIEWPORT = { width: 390, height: 844 };
 
-export async function fanFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+/** A free TCP port on loopback. */
+export const fanFreePort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 export interface FanTestApi {
   url: string;
@@ -205,21 +197,8 @@ export async function onboardFanTestCreator(
   return { ...creator, cookie };
 }
 
-export function launchFanChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+/** The suite's one Chromium launcher. */
+export const launchFanChromium = (): Promise<Browser> => launchChromium();
 
 /** CSP violations in any fan phone context (watchCsp): the fan tests expect none. */
 export const fanCspViolations: string[] = [];

@@ -1,17 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
+import getPort from 'get-port';
 
 /** A free TCP port on loopback. */
-export async function freeTcpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export const freeTcpPort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 /** A TCP proxy in front of PostgreSQL that the test can make refuse every connection. */
 export async function pgProxy(target: URL) {
