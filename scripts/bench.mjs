@@ -21,12 +21,12 @@ const step = (cmd, args) => {
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 // What the benchmarks run: the api and the worker, and the fan app when this checkout has one.
-const apps = ['@fanpilot/api', '@fanpilot/ingest-worker'];
+const apps = ['@fanpilot/api', '@fanpilot/worker'];
 if (existsSync(path.join(root, 'apps/fan-pwa/index.html'))) apps.push('@fanpilot/fan-pwa');
 step('pnpm', ['exec', 'turbo', 'run', 'build', ...apps.map((app) => `--filter=${app}`)]);
 step(process.execPath, ['scripts/bench/api-polling.mjs']);
 step(process.execPath, ['scripts/bench/inbox-scale.mjs']);
-step('pnpm', ['--filter', '@fanpilot/ingest-worker', 'bench']);
+step('pnpm', ['--filter', '@fanpilot/worker', 'bench']);
 step('pnpm', ['--filter', '@fanpilot/knowledge', 'bench']);
 if (existsSync(path.join(root, 'apps/fan-pwa/dist/index.html'))) {
   step(process.execPath, ['scripts/bench/fan-bundle.mjs']);

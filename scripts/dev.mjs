@@ -26,26 +26,10 @@ const run = (name, args) => {
   children.push(child);
 };
 
-run('dashboard', [
-  '--filter',
-  '@fanpilot/dashboard',
-  'exec',
-  'vite',
-  'build',
-  '--watch',
-  '--mode',
-  'development',
-]);
-run('fan-pwa', [
-  '--filter',
-  '@fanpilot/fan-pwa',
-  'exec',
-  'vite',
-  'build',
-  '--watch',
-  '--mode',
-  'development',
-]);
+// The web apps rebuild on save into the dist/ folders the api serves.
+for (const app of ['dashboard', 'fan-pwa']) {
+  run(app, ['--filter', `@fanpilot/${app}`, 'exec', 'vite', 'build', '--watch', '--mode', 'development']);
+}
 run('api', ['--filter', '@fanpilot/api', 'dev']);
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

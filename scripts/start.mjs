@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const needed = ['apps/api/dist/server.js', 'apps/dashboard/dist/index.html', 'apps/fan-pwa/dist/index.html'];
-if (process.env.REDIS_URL) needed.push('apps/ingest-worker/dist/main.js');
+if (process.env.REDIS_URL) needed.push('apps/worker/dist/main.js');
 const built = needed.every((f) => existsSync(path.join(root, f)));
 
 if (!built) {
@@ -38,7 +38,7 @@ const run = (file) => {
 };
 
 run('apps/api/dist/server.js');
-if (process.env.REDIS_URL) run('apps/ingest-worker/dist/main.js');
+if (process.env.REDIS_URL) run('apps/worker/dist/main.js');
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {

@@ -1,17 +1,3 @@
-import { defineConfig } from 'tsup';
+import { nodeAppBuild } from '../../tsup.apps.ts';
 
-// Workspace packages are bundled in; npm dependencies stay external and load from node_modules.
-export default defineConfig({
-  // The knowledge parser thread is its own entry: it is loaded with new Worker(dist/parse-worker.js).
-  entry: {
-    server: 'src/server.ts',
-    'parse-worker': '../../packages/knowledge/src/ingest/parse-worker.ts',
-  },
-  format: 'esm',
-  platform: 'node',
-  target: 'node22',
-  sourcemap: true,
-  clean: true,
-  noExternal: [/^@fanpilot\//],
-  external: [/^(?!@fanpilot\/)[^./]/],
-});
+export default nodeAppBuild({ server: 'src/server.ts' });

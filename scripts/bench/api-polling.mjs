@@ -3,40 +3,23 @@
 // hello-world measured in the same run. Prints requests/second, p50 and p99 latency.
 //   per open dashboard: status 2 s, messages 5 s, fans 10 s, knowledge progress 5 s, usage 60 s
 //   per fan chat:       history 8 s
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
+import { pathToFileURL } from 'node:url';
+import {
+  CONNECTIONS,
+  DURATION,
+  measureBareFastify,
+  requireFromApi,
+  autocannonRun as run,
+  shuffle,
+  startBenchApi,
+} from './lib.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const requireFromApi = createRequire(path.join(root, 'apps/api/package.json'));
-const Fastify = requireFromApi('fastify');
-const pg = requireFromApi('pg');
 const { OAuth2Server, Events } = await import(
   pathToFileURL(requireFromApi.resolve('oauth2-mock-server')).href
 );
 
 const DASHBOARDS = Number(process.env.BENCH_DASHBOARDS ?? 20);
 const FANS_PER_CREATOR = Number(process.env.BENCH_FANS ?? 10);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const BASE_DB =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test';
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -58,26 +41,7 @@ const jarHeader = (jar) =>
     .map(([k, v]) => `${k}=${v}`)
     .join('; ');
 
-async function run(url, requests) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, requests });
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-    total: result.requests.total,
-  };
-}
-
 async function main() {
-  const dbName = `fp_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: BASE_DB });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const dbUrl = new URL(BASE_DB);
-  dbUrl.pathname = `/${dbName}`;
-
   // A sign-in provider here, so that every dashboard is a creator of its own.
   let identity = { sub: 'bench-creator', name: 'Bench Creator', email: 'bench@example.com' };
   const oidc = new OAuth2Server();
@@ -88,51 +52,22 @@ async function main() {
   });
   await oidc.start(0, '127.0.0.1');
 
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-bench-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const api = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: base,
-      DATA_DIR: dataDir,
-      DATABASE_URL: dbUrl.toString(),
-      LOG_LEVEL: 'warn',
-      GOOGLE_CLIENT_ID: 'fanpilot-bench',
-      GOOGLE_CLIENT_SECRET: 'fanpilot-bench-secret',
-      OAUTH_ISSUER: oidc.issuer.url,
-      // Seeding asks many questions from this one address.
-      ASK_RATE_LIMIT_PER_IP: '1000000',
-      ASK_RATE_LIMIT_PER_FAN: '1000',
-      // Every simulated fan polls (and starts) from this one address.
-      FAN_READ_RATE_LIMIT_PER_IP: '1000000000',
-      NEW_FANS_PER_IP: '1000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const cleanup = async () => {
-    if (api.exitCode === null) {
-      api.kill('SIGTERM');
-      await new Promise((r) => api.once('exit', r));
-    }
+  const running = await startBenchApi('polling', {
+    GOOGLE_CLIENT_ID: 'fanpilot-bench',
+    GOOGLE_CLIENT_SECRET: 'fanpilot-bench-secret',
+    OAUTH_ISSUER: oidc.issuer.url,
+    // Every fan of a dashboard asks from this one address.
+    ASK_RATE_LIMIT_PER_FAN: '1000',
+  }).catch(async (error) => {
     await oidc.stop();
-    const c = new pg.Client({ connectionString: BASE_DB });
-    await c.connect();
-    await c.query(`drop database if exists ${dbName} with (force)`);
-    await c.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  const { base } = running;
+  const cleanup = async () => {
+    await running.stop();
+    await oidc.stop();
   };
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/readyz`)).ok) break;
-      } catch {}
-      if (api.exitCode !== null || i >= 150) throw new Error('the api did not become ready');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-
     // Seed: one signed-in, onboarded creator per dashboard, each with fans who asked a question.
     const must = async (what, res, status = 200) => {
       if (res.status !== status) throw new Error(`${what}: ${res.status} ${await res.text()}`);
@@ -214,20 +149,11 @@ async function main() {
       }
       requests.push(...block);
     }
-    // Interleave so every connection sees the mix, not one endpoint at a time.
-    for (let i = requests.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [requests[i], requests[j]] = [requests[j], requests[i]];
-    }
+    shuffle(requests);
 
     const mix = await run(base, requests);
 
-    const hello = Fastify({ logger: false });
-    hello.get('/', async () => ({ hello: 'world' }));
-    const helloPort = await freePort();
-    await hello.listen({ port: helloPort, host: '127.0.0.1' });
-    const bare = await run(`http://127.0.0.1:${helloPort}`, [{ method: 'GET', path: '/' }]);
-    await hello.close();
+    const bare = await measureBareFastify();
 
     console.log(
       `\napi polling mix (${DASHBOARDS} dashboards, ${FANS_PER_CREATOR} fans each, ${CONNECTIONS} connections, ${DURATION}s, PostgreSQL)`,

@@ -8,43 +8,27 @@
 //   5. each dashboard query at this volume (p50, p99), over HTTP, no validators.
 // Sizes: BENCH_BIG_FANS, BENCH_BIG_MESSAGES, BENCH_SMALL_CREATORS, BENCH_DASHBOARDS, BENCH_STREAMS,
 // BENCH_SECONDS, BENCH_CONNECTIONS.
-import { spawn } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const requireFromApi = createRequire(path.join(root, 'apps/api/package.json'));
-const Fastify = requireFromApi('fastify');
-const pg = requireFromApi('pg');
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import {
+  CONNECTIONS,
+  DURATION,
+  autocannonRun as load,
+  measureBareFastify,
+  pg,
+  shuffle,
+  startBenchApi,
+} from './lib.mjs';
 
 const BIG_FANS = Number(process.env.BENCH_BIG_FANS ?? 10_000);
 const BIG_MESSAGES = Number(process.env.BENCH_BIG_MESSAGES ?? 200_000);
 const SMALL_CREATORS = Number(process.env.BENCH_SMALL_CREATORS ?? 1_000);
 const DASHBOARDS = Number(process.env.BENCH_DASHBOARDS ?? 200);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const BASE_DB =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECRET = 'bench-session-secret-0123456789abcdef';
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 const hash = (token) => createHash('sha256').update(token).digest('base64url');
 /** A cookie as @fastify/cookie signs it (value.HMAC-SHA256, base64 without padding), encoded. */
 const signed = (value) =>
@@ -65,23 +49,9 @@ const rssMb = (pid) => {
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 };
 
-async function autocannonRun(url, requests) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, requests });
-  if (result.errors > 0) {
-    console.log(
-      `    (client-side: ${result.errors} errors, ${result.timeouts} timeouts, ${result.resets ?? 0} resets)`,
-    );
-  }
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    // 304s are the point; errors are failures and 4xx/5xx answers.
-    errors: result.errors + (result['4xx'] ?? 0) + (result['5xx'] ?? 0),
-    codes: { '2xx': result['2xx'], '3xx': result['3xx'], '4xx': result['4xx'], '5xx': result['5xx'] },
-    total: result.requests.total,
-  };
-}
+/** 304s are the point; failures are client-side errors and 4xx/5xx answers. */
+const autocannonRun = (url, requests) =>
+  load(url, requests, (result) => (result['4xx'] ?? 0) + (result['5xx'] ?? 0));
 
 async function seed(db) {
   const client = new pg.Client({ connectionString: db });
@@ -194,58 +164,21 @@ async function openStreams(port, paths) {
 }
 
 async function main() {
-  const dbName = `fp_bench_inbox_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: BASE_DB });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const dbUrl = new URL(BASE_DB);
-  dbUrl.pathname = `/${dbName}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-bench-inbox-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const api = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: base,
-      DATA_DIR: dataDir,
-      DATABASE_URL: dbUrl.toString(),
-      REDIS_URL,
-      JOBS_PREFIX: `fp-bench-${Date.now()}`,
-      SESSION_SECRET: SECRET,
-      LOG_LEVEL: 'warn',
-      ...(process.env.BENCH_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS } : {}),
-      FAN_READ_RATE_LIMIT_PER_IP: '1000000000',
-      ASK_RATE_LIMIT_PER_IP: '1000000',
-      NEW_FANS_PER_IP: '1000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const running = await startBenchApi('inbox', {
+    REDIS_URL,
+    JOBS_PREFIX: `fp-bench-${Date.now()}`,
+    SESSION_SECRET: SECRET,
+    ...(process.env.BENCH_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS } : {}),
   });
+  const { child: api, port, base, databaseUrl } = running;
   let sockets = [];
   const cleanup = async () => {
     for (const s of sockets) s.destroy();
-    if (api.exitCode === null) {
-      api.kill('SIGTERM');
-      await new Promise((r) => api.once('exit', r));
-    }
-    const c = new pg.Client({ connectionString: BASE_DB });
-    await c.connect();
-    await c.query(`drop database if exists ${dbName} with (force)`);
-    await c.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await running.stop();
   };
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/readyz`)).ok) break;
-      } catch {}
-      if (api.exitCode !== null || i >= 150) throw new Error('the api did not become ready');
-      await new Promise((r) => setTimeout(r, 200));
-    }
     const atReady = rssMb(api.pid);
-    const seeded = await seed(dbUrl.toString());
+    const seeded = await seed(databaseUrl);
     await new Promise((r) => setTimeout(r, 1_000));
     const afterSeed = rssMb(api.pid);
     console.log(
@@ -275,7 +208,7 @@ async function main() {
 
     const bigCookie = `fp_session=${signed('bench-session-bigcreator')}`;
     // 4. An answer stored -> the fan's stream has it, with those streams open.
-    const client = new pg.Client({ connectionString: dbUrl.toString() });
+    const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     const { rows: waiting } = await client.query(
       `select m.id, f.fan_key from messages m join fans f on f.id = m.fan_id
@@ -391,19 +324,11 @@ async function main() {
       }
       requests.push(...block);
     }
-    for (let i = requests.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [requests[i], requests[j]] = [requests[j], requests[i]];
-    }
+    shuffle(requests);
     const cpuBefore = cpuSeconds(api.pid);
     const mix = await autocannonRun(base, requests);
     const apiCpu = cpuSeconds(api.pid) - cpuBefore;
-    const hello = Fastify({ logger: false });
-    hello.get('/', async () => ({ hello: 'world' }));
-    const helloPort = await freePort();
-    await hello.listen({ port: helloPort, host: '127.0.0.1' });
-    const bare = await autocannonRun(`http://127.0.0.1:${helloPort}`, [{ method: 'GET', path: '/' }]);
-    await hello.close();
+    const bare = await measureBareFastify();
     const perDashboard = requests.length / Math.min(DASHBOARDS, SMALL_CREATORS) / 120;
     console.log(
       `  polling mix with validators (${Math.min(DASHBOARDS, SMALL_CREATORS)} dashboards with 10 fans each, ${CONNECTIONS} connections, ${DURATION} s):`,

@@ -14,6 +14,7 @@ import { loggerOptions } from './logging.ts';
 import { changesPlugin } from './plugins/changes.ts';
 import { cleanInputPlugin, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/clean-input.ts';
 import { dbPlugin } from './plugins/db.ts';
+import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -189,6 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return payload;
   });
 
+  await app.register(docsPlugin, { version: '1.0.0' });
   await app.register(healthRoutes);
   await app.register(authRoutes, {
     issuer: deps.config.oauth.issuer,

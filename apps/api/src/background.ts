@@ -1,12 +1,12 @@
-import { ANSWER_QUEUE, PUSH_QUEUE } from '@fanpilot/contracts';
-import type { Database } from '@fanpilot/db';
-import type { JobRunner } from '@fanpilot/jobs';
 import {
   type AnswerLogger,
   type AnswerOptions,
   createAnswerHandler,
   requeueAwaitingAnswers,
-} from '@fanpilot/knowledge/answer';
+} from '@fanpilot/answers';
+import { ANSWER_QUEUE, PUSH_QUEUE } from '@fanpilot/contracts';
+import type { Database } from '@fanpilot/db';
+import type { JobRunner } from '@fanpilot/jobs';
 import type { Kysely } from 'kysely';
 import type { Env } from './env.ts';
 import { createPushHandler, requestPush, type VapidKeys } from './services/push.ts';
@@ -26,7 +26,7 @@ export interface AnsweringOptions {
 
 /**
  * AI answering at api start. In-process mode (no REDIS_URL) this process consumes ANSWER_QUEUE;
- * with Redis, apps/ingest-worker does. Either way, questions still pending for Offline creators
+ * with Redis, apps/worker does. Either way, questions still pending for Offline creators
  * with credits are re-enqueued, so a crash or restart never loses one (job ids deduplicate and the
  * handler answers a question at most once).
  */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { storageSettings } from '@fanpilot/config';
 import type { StorageConfig } from '@fanpilot/storage';
 import { type LocalOidc, type LocalS3, startLocalOidc, startLocalS3 } from './embedded.ts';
 import type { Env } from './env.ts';
@@ -56,15 +57,7 @@ export async function resolveConfig(env: Env, options: { listenPort: number }): 
   const publicOrigin = env.PUBLIC_ORIGIN ?? `http://localhost:${options.listenPort}`;
   let s3: RuntimeConfig['s3'];
   if (env.S3_ENDPOINT || env.S3_ACCESS_KEY_ID) {
-    s3 = {
-      endpoint: env.S3_ENDPOINT,
-      publicEndpoint: env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT,
-      region: env.S3_REGION,
-      bucket: env.S3_BUCKET,
-      accessKeyId: env.S3_ACCESS_KEY_ID,
-      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
-      forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
-    };
+    s3 = storageSettings(env);
   } else {
     const local: LocalS3 = await startLocalS3({
       directory: path.join(env.DATA_DIR, 's3'),

@@ -7,9 +7,8 @@ import {
   type PublicCreator,
   type Template,
 } from '@fanpilot/contracts';
+import type { FanStats, MessageView } from '@fanpilot/core';
 import type { CreatorRow, NoticeRow, TemplateRow } from '@fanpilot/db';
-import type { FanStats } from './repositories/fans.ts';
-import type { MessageView } from './repositories/messages.ts';
 import { iso, objectUrl } from './serializers.ts';
 
 /** A message as the creator's dashboard reads it; `timestamp` and `created_at` are the same instant. */

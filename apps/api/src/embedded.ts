@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Events, OAuth2Server } from 'oauth2-mock-server';
-import S3rver from 's3rver';
+import type { OAuth2Server } from 'oauth2-mock-server';
 import { guardMultipartCompletion } from './s3rver-guard.ts';
 
 /** Loopback stand-ins for the outside parts, used when nothing is configured (SPEC: embedded defaults). */
@@ -30,6 +29,8 @@ export interface LocalOidc {
 
 export async function startLocalOidc(identity: LocalIdentity = LOCAL_CREATOR): Promise<LocalOidc> {
   let current = identity;
+  // Loaded only here: a server on real configuration never loads the stand-ins.
+  const { Events, OAuth2Server } = await import('oauth2-mock-server');
   const server = new OAuth2Server();
   await server.issuer.keys.generate('RS256');
   server.service.on(Events.BeforeTokenSigning, (token) => {
@@ -95,6 +96,7 @@ export async function startLocalS3(options: {
   const origins = (options.allowedOrigins ?? []).filter((o) => o !== '*');
   const directory = path.resolve(options.directory);
   mkdirSync(directory, { recursive: true });
+  const { default: S3rver } = await import('s3rver');
   const server = new S3rver({
     address: '127.0.0.1',
     port: options.port ?? 0,

@@ -1,17 +1,18 @@
-import { answerRetryEnvShape } from '@fanpilot/knowledge/answer';
+import { answerRetryEnvShape } from '@fanpilot/answers';
+import {
+  connectionsShape,
+  EnvError,
+  emptyToUndefined,
+  envRuleBroken,
+  hostList,
+  modelsShape,
+  optionalString,
+  parseEnv,
+  processShape,
+  storageShape,
+} from '@fanpilot/config';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-
-const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
-const optionalUrl = z.preprocess(emptyToUndefined, z.string().url().optional());
-const booleanish = z.preprocess(
-  emptyToUndefined,
-  z
-    .enum(['true', 'false', '1', '0', 'yes', 'no'])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
-);
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 function isProxyAddress(entry: string): boolean {
@@ -48,45 +49,13 @@ export const envSchema = z.object({
     z.string().min(16, 'must be at least 16 characters').optional(),
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
-  DATABASE_URL: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL')
-      .optional(),
-  ),
-  REDIS_URL: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// URL')
-      .optional(),
-  ),
-  S3_ENDPOINT: optionalUrl,
-  /** Where browsers reach the store, when it differs from S3_ENDPOINT (e.g. inside docker compose). */
-  S3_PUBLIC_ENDPOINT: optionalUrl,
-  S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
-  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().default('fanpilot')),
-  S3_ACCESS_KEY_ID: optionalString,
-  S3_SECRET_ACCESS_KEY: optionalString,
-  S3_FORCE_PATH_STYLE: booleanish,
+  ...connectionsShape(false),
+  ...storageShape,
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
   OAUTH_ISSUER: z.preprocess(emptyToUndefined, z.string().url().default('https://accounts.google.com')),
-  OPENAI_API_KEY: optionalString,
-  OPENAI_BASE_URL: optionalUrl,
-  ANTHROPIC_API_KEY: optionalString,
-  GOOGLE_GENAI_API_KEY: optionalString,
-  DEEPSEEK_API_KEY: optionalString,
-  INGEST_ALLOWED_PRIVATE_HOSTS: z.preprocess(
-    (v) => (v === undefined ? '' : v),
-    z.string().transform((v) =>
-      v
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  ),
+  ...modelsShape,
+  INGEST_ALLOWED_PRIVATE_HOSTS: hostList,
   /** POST /api/ask: messages one fan may send one creator per window. */
   ASK_RATE_LIMIT_PER_FAN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(30)),
   /** POST /api/ask: messages one address may send per window, across fans and creators. */
@@ -143,56 +112,29 @@ export const envSchema = z.object({
       .optional(),
   ),
   /** Push endpoints on private addresses allowed anyway (host[:port], comma-separated; tests only). */
-  PUSH_ALLOWED_PRIVATE_HOSTS: z.preprocess(
-    (v) => (v === undefined ? '' : v),
-    z.string().transform((v) =>
-      v
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  ),
+  PUSH_ALLOWED_PRIVATE_HOSTS: hostList,
   /** Stripe (credit purchases): the secret API key and the webhook endpoint's signing secret. Unset: a local test checkout. */
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,
-  /** Prefix of BullMQ's keys (and of the rate-limit counters) in Redis; the worker's must match. */
-  JOBS_PREFIX: z.preprocess(emptyToUndefined, z.string().default('fanpilot')),
-  LOG_LEVEL: z.preprocess(
-    emptyToUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ),
+  ...processShape,
   /** AI answers are retried for a time, not a count of tries (packages/knowledge answer/retry.ts). */
   ...answerRetryEnvShape,
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export class EnvError extends Error {}
+export { EnvError };
 
 /** Parses the environment; a bad value throws an EnvError naming every bad variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
-    throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`);
-  }
-  const env = parsed.data;
+  const [env] = parseEnv(source, envSchema);
   if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) {
-    throw new EnvError(
-      'Invalid environment configuration:\n  GOOGLE_CLIENT_SECRET: required when GOOGLE_CLIENT_ID is set',
-    );
-  }
-  if (env.S3_ENDPOINT && (!env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY)) {
-    throw new EnvError(
-      'Invalid environment configuration:\n  S3_ACCESS_KEY_ID: required (with S3_SECRET_ACCESS_KEY) when S3_ENDPOINT is set',
-    );
+    throw envRuleBroken('GOOGLE_CLIENT_SECRET: required when GOOGLE_CLIENT_ID is set');
   }
   if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
-    throw new EnvError(
-      'Invalid environment configuration:\n  SESSION_SECRET: required when NODE_ENV=production',
-    );
+    throw envRuleBroken('SESSION_SECRET: required when NODE_ENV=production');
   }
   return env;
 }

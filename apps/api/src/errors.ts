@@ -1,3 +1,5 @@
+import type { DomainReason } from '@fanpilot/core';
+
 /** An error that becomes a 4xx `{ error, message }` answer. */
 export class HttpError extends Error {
   constructor(
@@ -17,3 +19,13 @@ export const forbidden = (message = 'You can only act on your own account.') =>
   new HttpError(403, 'forbidden', message);
 export const notFound = (message: string) => new HttpError(404, 'not_found', message);
 export const conflict = (message: string, code = 'conflict') => new HttpError(409, code, message);
+
+/** The HTTP status a refusal of the domain core (a DomainError) answers with. */
+export const DOMAIN_STATUS: Record<DomainReason, number> = {
+  invalid: 400,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  limit: 409,
+};

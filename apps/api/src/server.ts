@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { answerRetryPolicy, handOverOnFinalFailure } from '@fanpilot/answers';
 import { INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { createJobRunner, logRedisConnection } from '@fanpilot/jobs';
@@ -10,8 +10,8 @@ import {
   runEvery,
   startSweeper,
 } from '@fanpilot/knowledge';
-import { answerRetryPolicy, handOverOnFinalFailure } from '@fanpilot/knowledge/answer';
 import { createStorage } from '@fanpilot/storage';
+import getPort from 'get-port';
 import { sql } from 'kysely';
 import { buildApp, defaultWebRoots } from './app.ts';
 import { startAnswering } from './background.ts';
@@ -22,17 +22,6 @@ import { startUploadSweep } from './services/upload-sweep.ts';
 
 /** How often the embedded database's planner and search statistics are refreshed. */
 const ANALYZE_INTERVAL_MS = 60 * 60_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function main() {
   let env: ReturnType<typeof loadEnv>;
@@ -51,7 +40,8 @@ async function main() {
     }
     throw err;
   }
-  const port = env.PORT === 0 ? await freePort() : env.PORT;
+  // PORT=0: a free port, chosen before the public origin is derived from it.
+  const port = env.PORT === 0 ? await getPort({ host: '127.0.0.1' }) : env.PORT;
   const config = await resolveConfig(env, { listenPort: port });
   const db = createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   await migrateToLatest(db.db);
@@ -70,7 +60,7 @@ async function main() {
   const app = await buildApp({ config, db, storage, jobs, web: defaultWebRoots(), ingest: ingestEnv, vapid });
   const handOver = handOverOnFinalFailure(db.db, app.log);
 
-  // Without Redis the knowledge jobs run here; with it, apps/ingest-worker consumes them.
+  // Without Redis the knowledge jobs run here; with it, apps/worker consumes them.
   let stopIngest = async () => {};
   if (jobs.mode === 'in-process') {
     const ingest = createIngestHandler({ db: db.db, storage, env: ingestEnv, logger: app.log });

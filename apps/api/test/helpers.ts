@@ -106,7 +106,7 @@ export interface TestAppOptions {
 /**
  * The api on a real port, against PostgreSQL (TEST_DATABASE_URL) or PGlite, local S3 and a local
  * OpenID provider, with AI answering started as server.ts starts it. With `redisUrl`, the answer
- * handler consumes the BullMQ queue here, as apps/ingest-worker does in production.
+ * handler consumes the BullMQ queue here, as apps/worker does in production.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-api-'));
@@ -255,17 +255,30 @@ export async function json(res: Response) {
   return (await res.json()) as Record<string, unknown> & { error?: string; message?: string };
 }
 
-/** Signs `name` in and completes onboarding (chatbot, 1,000 free credits); returns the session Cookie header. */
-export async function onboard(t: TestApp, name: string): Promise<string> {
+/** A call as a signed-in browser makes it: the session cookie, and a JSON body when given. */
+export const send = (t: TestApp, method: string, path: string, cookie: string, body?: unknown) =>
+  fetch(`${t.url}${path}`, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+/** Signs `name` in and completes onboarding (chatbot, 1,000 free credits): the session and the ids. */
+export async function onboardedCreator(t: TestApp, name: string) {
   const cookie = await t.signIn(identity(name));
   const image = await uploadAs(t, cookie, PNG_1PX);
-  const res = await fetch(`${t.url}/api/creator-signup`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ chatbotName: `${name} bot`, profileImageUrl: image }),
+  const res = await send(t, 'POST', '/api/creator-signup', cookie, {
+    chatbotName: `${name} bot`,
+    profileImageUrl: image,
   });
   if (res.status !== 200) throw new Error(`onboarding ${name}: ${res.status} ${await res.text()}`);
-  return cookie;
+  const body = (await res.json()) as { creator: { id: string; username: string }; chatbot: { id: string } };
+  return { cookie, creatorId: body.creator.id, username: body.creator.username, chatbotId: body.chatbot.id };
+}
+
+/** Signs `name` in and completes onboarding; returns the session Cookie header. */
+export async function onboard(t: TestApp, name: string): Promise<string> {
+  return (await onboardedCreator(t, name)).cookie;
 }
 
 /** A fan's browser: it keeps the fan cookie the api sets, as a real browser would. */

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import type { TestApp } from './helpers.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const built = fileURLToPath(new URL('../../ingest-worker/dist/main.js', import.meta.url));
-const source = fileURLToPath(new URL('../../ingest-worker/src/main.ts', import.meta.url));
+const built = fileURLToPath(new URL('../../worker/dist/main.js', import.meta.url));
+const source = fileURLToPath(new URL('../../worker/src/main.ts', import.meta.url));
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -18,7 +18,7 @@ export interface WorkerProcess {
 }
 
 /**
- * Runs apps/ingest-worker as its own process (the built bundle, or its source through tsx when it
+ * Runs apps/worker as its own process (the built bundle, or its source through tsx when it
  * has not been built), against the test app's database, Redis prefix and S3.
  */
 export async function startWorker(
@@ -55,7 +55,9 @@ export async function startWorker(
   const healthPort = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`worker did not start:\n${out}`)), 30_000);
     const check = () => {
-      const line = out.split('\n').find((l) => l.includes('"ingest worker ready"'));
+      const line = out
+        .split('\n')
+        .find((l) => l.includes('"worker ready: ingesting knowledge and answering fans"'));
       if (line) {
         clearTimeout(timer);
         resolve((JSON.parse(line) as { healthPort: number }).healthPort);

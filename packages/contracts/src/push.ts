@@ -34,6 +34,7 @@ export const unsubscribePushRequestSchema = z.object({
   /** Only this creator's chat stops notifying this device; without it, every chat does. */
   creator: z.string().min(1).max(100).optional(),
 });
+export type UnsubscribePushRequest = z.infer<typeof unsubscribePushRequestSchema>;
 
 export const pushKeyResponseSchema = z.object({
   /** The VAPID public key, base64url: the applicationServerKey of pushManager.subscribe(). */

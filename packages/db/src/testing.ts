@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createDb, type DbHandle } from './connection.ts';
+import { migrateToLatest } from './migrate.ts';
 
 /** A fresh, empty PostgreSQL database beside the one `baseUrl` names; drop() removes it. */
 export async function createTestDatabase(
@@ -25,6 +27,26 @@ export async function createTestDatabase(
       } finally {
         await c.end();
       }
+    },
+  };
+}
+
+/**
+ * A migrated database for one test file: a fresh PostgreSQL database beside `baseUrl` when given
+ * (real connections, `poolSize` of them), else PGlite in memory. close() ends it and drops it.
+ */
+export async function openTestDb(
+  baseUrl: string | undefined,
+  poolSize = 6,
+): Promise<{ handle: DbHandle; close: () => Promise<void> }> {
+  const fresh = baseUrl ? await createTestDatabase(baseUrl) : undefined;
+  const handle = createDb(fresh ? { databaseUrl: fresh.url, poolSize } : { dataDir: 'memory://' });
+  await migrateToLatest(handle.db);
+  return {
+    handle,
+    async close() {
+      await handle.close();
+      await fresh?.drop();
     },
   };
 }

@@ -17,10 +17,10 @@
  * words from one chunk, and its vector is that chunk's vector plus noise.
  */
 import { performance } from 'node:perf_hooks';
+import { ensureVectorIndex } from '@fanpilot/core';
 import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import { sql } from 'kysely';
 import type { Embedder } from '../src/ingest/embeddings.ts';
-import { ensureVectorIndex } from '../src/ingest/vector-index.ts';
 import { retrieve } from '../src/retrieve.ts';
 import { seedCreator } from '../src/testing/creators.ts';
 

@@ -1,4 +1,4 @@
-export * from './answer/index.ts';
+export { hasVectorColumn, type StoreChunksInput, type StoreOutcome, storeChunks } from '@fanpilot/core';
 export * from './ingest/chunk.ts';
 export * from './ingest/config.ts';
 export * from './ingest/embeddings.ts';
@@ -10,7 +10,6 @@ export * from './ingest/parse-task.ts';
 export * from './ingest/pool.ts';
 export * from './ingest/queue.ts';
 export * from './ingest/sitemap.ts';
-export * from './ingest/store.ts';
 export * from './ingest/sweeper.ts';
 export * from './ingest/youtube.ts';
 export * from './periodic.ts';

@@ -1,8 +1,8 @@
+import { storeChunks } from '@fanpilot/core';
 import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from './ingest/embeddings.ts';
-import { storeChunks } from './ingest/store.ts';
 import { nearestChunks, retrieve, tellingLexemes } from './retrieve.ts';
 import { seedCreator } from './testing/creators.ts';
 

@@ -1,6 +1,7 @@
 import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from './retrieve.ts';
+import { seedChatbot } from './testing/creators.ts';
 
 describe('retrieve (full-text)', () => {
   let h: DbHandle;
@@ -8,28 +9,11 @@ describe('retrieve (full-text)', () => {
   beforeAll(async () => {
     h = createDb({ dataDir: 'memory://' });
     await migrateToLatest(h.db);
-    const c = await h.db
-      .insertInto('creators')
-      .values({ google_sub: 's', email: 'e', name: 'n', username: 'u', description: '' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const b = await h.db
-      .insertInto('chatbots')
-      .values({
-        creator_id: c.id,
-        name: 'b',
-        instructions: '',
-        model: 'gpt-4o',
-        temperature: 0.7,
-        initial_messages: '[]',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    chatbotId = b.id;
+    chatbotId = await seedChatbot(h.db);
     const ready = await h.db
       .insertInto('knowledge_items')
       .values({
-        chatbot_id: b.id,
+        chatbot_id: chatbotId,
         type: 'url',
         url: 'https://coach.example/bread',
         title: 'Bread basics',
@@ -39,7 +23,7 @@ describe('retrieve (full-text)', () => {
       .executeTakeFirstOrThrow();
     const pending = await h.db
       .insertInto('knowledge_items')
-      .values({ chatbot_id: b.id, type: 'url', url: 'https://coach.example/draft', status: 'pending' })
+      .values({ chatbot_id: chatbotId, type: 'url', url: 'https://coach.example/draft', status: 'pending' })
       .returning('id')
       .executeTakeFirstOrThrow();
     await h.db
@@ -47,21 +31,21 @@ describe('retrieve (full-text)', () => {
       .values([
         {
           knowledge_item_id: ready.id,
-          chatbot_id: b.id,
+          chatbot_id: chatbotId,
           ordinal: 0,
           content: 'Feed your sourdough starter twice a day.',
           metadata: '{}',
         },
         {
           knowledge_item_id: ready.id,
-          chatbot_id: b.id,
+          chatbot_id: chatbotId,
           ordinal: 1,
           content: 'Bake at 250 degrees with steam.',
           metadata: '{}',
         },
         {
           knowledge_item_id: pending.id,
-          chatbot_id: b.id,
+          chatbot_id: chatbotId,
           ordinal: 0,
           content: 'Sourdough draft notes.',
           metadata: '{}',

@@ -1,8 +1,7 @@
+import { hasVectorColumn, typedEmbedding } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { createEmbedder, type Embedder, vectorLiteral } from './ingest/embeddings.ts';
-import { hasVectorColumn } from './ingest/store.ts';
-import { typedEmbedding } from './ingest/vector-index.ts';
+import { type Embedder, vectorLiteral } from './ingest/embeddings.ts';
 
 export interface RetrievedChunk {
   chunkId: string;
@@ -41,13 +40,6 @@ export const PASSAGES_FOR_MODEL = 5;
 /** Reciprocal rank fusion's damping constant (the usual 60). */
 const RRF_K = 60;
 
-let envEmbedder: { key: string; embedder: Embedder | null } | undefined;
-function defaultEmbedder(): Embedder | null {
-  const key = `${process.env.OPENAI_API_KEY ?? ''}|${process.env.OPENAI_BASE_URL ?? ''}|${process.env.EMBEDDING_MODEL ?? ''}`;
-  if (envEmbedder?.key !== key) envEmbedder = { key, embedder: createEmbedder(process.env) };
-  return envEmbedder.embedder;
-}
-
 /**
  * The best chunks of a chatbot's ready knowledge for a question: full-text rank, fused by reciprocal
  * rank with vector similarity where the `vector` column and an embedder exist.
@@ -59,14 +51,7 @@ export async function retrieve(db: Kysely<Database>, options: RetrieveOptions): 
   const pool = Math.max(limit * 4, 20);
   const [text, vector] = await Promise.all([
     fullText(db, options.chatbotId, question, pool),
-    similar(
-      db,
-      options.chatbotId,
-      question,
-      pool,
-      options.embedder === undefined ? defaultEmbedder() : options.embedder,
-      options.exact === true,
-    ),
+    similar(db, options.chatbotId, question, pool, options.embedder ?? null, options.exact === true),
   ]);
   if (vector.length === 0) return text.slice(0, limit).map(toChunk);
   const fused = new Map<string, { row: Row; score: number }>();
@@ -299,7 +284,7 @@ async function similar(
   }
   if (query.length === 0) return [];
   return db.transaction().execute(async (trx) => {
-    // The HNSW index (ingest/vector-index.ts) is walked further when the chatbot and status filters
+    // The HNSW index (packages/core/src/vector-index.ts) is walked further when the chatbot and status filters
     // drop its nearest rows, instead of answering with fewer than asked for.
     await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true),
       set_config('hnsw.ef_search', ${String(Math.max(40, limit * 2))}, true),

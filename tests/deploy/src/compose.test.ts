@@ -100,7 +100,7 @@ describe('docker-compose.yml services', () => {
         'dashboard',
         'fan-pwa',
         'gateway',
-        'ingest-worker',
+        'worker',
         'migrate',
         'minio',
         'minio-setup',
@@ -183,7 +183,7 @@ describe('docker-compose.yml services', () => {
     expect(existsSync(repoPath('packages/db/src/migrate-cli.ts'))).toBe(true);
   });
 
-  it.each(['api', 'ingest-worker'])('starts %s once the stores are healthy and set up', (name) => {
+  it.each(['api', 'worker'])('starts %s once the stores are healthy and set up', (name) => {
     expect(service(name).depends_on).toEqual({
       postgres: { condition: 'service_healthy' },
       redis: { condition: 'service_healthy' },
@@ -192,12 +192,12 @@ describe('docker-compose.yml services', () => {
     });
   });
 
-  it.each(['migrate', 'api', 'ingest-worker'])('gives %s the whole .env', (name) => {
+  it.each(['migrate', 'api', 'worker'])('gives %s the whole .env', (name) => {
     expect([service(name).env_file].flat()).toContain('.env');
   });
 
   it('runs the worker with replicas and no fixed container name', () => {
-    const worker = service('ingest-worker');
+    const worker = service('worker');
     expect(worker.deploy?.replicas).toBeGreaterThanOrEqual(1);
     for (const [name, s] of Object.entries(services)) {
       expect(s.container_name, `${name} must not pin a container name`).toBeUndefined();

@@ -74,8 +74,8 @@ const workspacePackages = new Set(
 const images = [
   { file: 'infra/docker/api.Dockerfile', pkg: '@fanpilot/api', entry: 'dist/server.js', port: '3000' },
   {
-    file: 'infra/docker/ingest-worker.Dockerfile',
-    pkg: '@fanpilot/ingest-worker',
+    file: 'infra/docker/worker.Dockerfile',
+    pkg: '@fanpilot/worker',
     entry: 'dist/main.js',
     port: '3100',
   },

@@ -12,13 +12,13 @@ import { repoPath } from './repo.ts';
  */
 
 export const API_BUNDLE = repoPath('apps/api/dist/server.js');
-export const WORKER_BUNDLE = repoPath('apps/ingest-worker/dist/main.js');
+export const WORKER_BUNDLE = repoPath('apps/worker/dist/main.js');
 
 export function assertBuilt() {
   for (const bundle of [API_BUNDLE, WORKER_BUNDLE]) {
     if (!existsSync(bundle)) {
       throw new Error(
-        `${bundle} is missing: run \`pnpm turbo run build --filter=@fanpilot/api --filter=@fanpilot/ingest-worker\``,
+        `${bundle} is missing: run \`pnpm turbo run build --filter=@fanpilot/api --filter=@fanpilot/worker\``,
       );
     }
   }
@@ -143,7 +143,10 @@ export interface WorkerProc extends Proc {
   stored: () => string[];
 }
 
-/** Starts the built ingest worker and waits for its 'ingest worker ready' line. */
+/** What the worker logs once it takes jobs: it ingests knowledge and answers fans. */
+const WORKER_READY = 'worker ready: ingesting knowledge and answering fans';
+
+/** Starts the built worker and waits for its ready line. */
 export async function startWorker(name: string, env: Record<string, string>): Promise<WorkerProc> {
   const proc = spawnNode(name, WORKER_BUNDLE, env);
   let exited = false;
@@ -152,7 +155,7 @@ export async function startWorker(name: string, env: Record<string, string>): Pr
   });
   const ready = await waitFor(`${name} to be ready`, () => {
     if (exited) throw new Error(`${name} exited while starting:\n${proc.output()}`);
-    return proc.logs().find((l) => l.msg === 'ingest worker ready');
+    return proc.logs().find((l) => l.msg === WORKER_READY);
   });
   return Object.assign(proc, {
     healthPort: ready.healthPort as number,

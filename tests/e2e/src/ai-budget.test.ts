@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, signUpInBrowser } from './helpers/browser.ts';
-import { type RunningApi, startApi } from './helpers/server.ts';
+import { screenshot, signUpInBrowser } from './helpers/browser.ts';
+import { askAsFan, type DashboardRig, startDashboardRig } from './helpers/dashboard.ts';
+import type { RunningApi } from './helpers/server.ts';
 
 /**
  * The daily AI answer budget in the dashboard, in Chromium against the built api: the creator sets
@@ -15,24 +15,12 @@ const USERNAME = 'creator';
 const SLOW = 120_000;
 
 let api: RunningApi;
-let browser: Browser;
-let context: BrowserContext;
+let rig: DashboardRig;
 let page: Page;
 
 /** A made-up fan's question, as the fan app sends it; whether the AI is to answer it. */
-async function ask(message: string): Promise<boolean> {
-  const response = await fetch(`${api.origin}/api/ask`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      creator: USERNAME,
-      message,
-      fanId: `mobile_fan_${randomBytes(16).toString('hex')}`,
-    }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return ((await response.json()) as { aiWillAnswer: boolean }).aiWillAnswer;
-}
+const ask = async (message: string): Promise<boolean> =>
+  (await askAsFan(api.origin, USERNAME, message)).aiWillAnswer;
 
 /** The usage call, as the signed-in dashboard makes it. */
 async function usage() {
@@ -71,16 +59,12 @@ async function setBudgetInSettings(budget: string, expected: string) {
 }
 
 beforeAll(async () => {
-  api = await startApi({ env: { REDIS_URL: undefined, DATABASE_URL: undefined, OPENAI_API_KEY: undefined } });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: api.origin });
-  page = await context.newPage();
+  rig = await startDashboardRig();
+  ({ api, page } = rig);
 }, SLOW);
 
 afterAll(async () => {
-  await context?.close().catch(() => {});
-  await browser?.close();
-  await api?.stop();
+  await rig?.stop();
 });
 
 describe('daily AI answer budget in the dashboard', () => {

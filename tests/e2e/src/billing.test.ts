@@ -1,8 +1,9 @@
-import { createDb, createTestDatabase, type DbHandle } from '@fanpilot/db';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { DbHandle } from '@fanpilot/db';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { launchChromium, screenshot, signUpInBrowser } from './helpers/browser.ts';
-import { type RunningApi, startApi } from './helpers/server.ts';
+import { screenshot, signUpInBrowser } from './helpers/browser.ts';
+import { type DashboardRig, startDashboardRig } from './helpers/dashboard.ts';
+import type { RunningApi } from './helpers/server.ts';
 
 /**
  * Running low and running out, in Chromium against the built api on PostgreSQL (so the test can
@@ -16,9 +17,8 @@ const SLOW = 120_000;
 
 describe.runIf(BASE_DB)('credits: warnings and buying', () => {
   let api: RunningApi;
-  let database: { url: string; drop: () => Promise<void> };
   let db: DbHandle;
-  let browser: Browser;
+  let rig: DashboardRig;
   let context: BrowserContext;
   let page: Page;
 
@@ -41,27 +41,13 @@ describe.runIf(BASE_DB)('credits: warnings and buying', () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase(BASE_DB!);
-    db = createDb({ databaseUrl: database.url, poolSize: 2 });
-    api = await startApi({
-      env: {
-        REDIS_URL: undefined,
-        DATABASE_URL: database.url,
-        OPENAI_API_KEY: undefined,
-        STRIPE_SECRET_KEY: undefined,
-      },
-    });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: api.origin });
-    page = await context.newPage();
+    rig = await startDashboardRig(BASE_DB);
+    ({ api, context, page } = rig);
+    db = rig.db!;
   }, SLOW);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await browser?.close();
-    await api?.stop();
-    await db?.close();
-    await database?.drop();
+    await rig?.stop();
   });
 
   it(

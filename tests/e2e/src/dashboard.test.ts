@@ -591,7 +591,7 @@ describe('creator dashboard', () => {
     await history.getByText('Sent', { exact: true }).waitFor();
     const link = history.getByRole('link', { name: 'https://example.com/live' });
     expect(await link.getAttribute('href')).toBe('https://example.com/live');
-    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer nofollow ugc');
     expect(await link.getAttribute('target')).toBe('_blank');
     // The markup stays text.
     await history.getByText('<img src=x onerror=alert(1)>', { exact: false }).waitFor();

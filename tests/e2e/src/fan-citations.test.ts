@@ -8,6 +8,7 @@ import {
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  creatorCall,
   type FanFakeAi,
   type FanTestApi,
   type FanTestCreator,
@@ -35,18 +36,8 @@ describe('fan app: citations a fan can open', () => {
   let youtube: LoopbackServer;
   let ai: FanFakeAi;
 
-  const creatorCall = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${api.url}${path}`, {
-      method,
-      headers: {
-        cookie: creator.cookie,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
+  const call = async (method: string, path: string, body?: unknown) =>
+    (await creatorCall(api, creator, method, path, body)) as Record<string, unknown>;
 
   beforeAll(async () => {
     site = await startSite({
@@ -83,20 +74,20 @@ describe('fan app: citations a fan can open', () => {
     });
     browser = await launchFanChromium();
     creator = await onboardFanTestCreator(api, 'Citation bot');
-    const bot = await creatorCall('GET', `/api/creators/username/${creator.username}/chatbot`);
+    const bot = await call('GET', `/api/creators/username/${creator.username}/chatbot`);
     const chatbotId = String(bot.id);
-    await creatorCall('PUT', `/api/chatbots/${chatbotId}/settings`, {
+    await call('PUT', `/api/chatbots/${chatbotId}/settings`, {
       name: 'Citation bot',
       instructions: '',
       model: 'gpt-4o-mini',
       temp: '0.7',
       initialMessages: ['Hi! I am the studio assistant.', 'Ask me about the sauna.'],
     });
-    await creatorCall('POST', '/api/add-knowledge', {
+    await call('POST', '/api/add-knowledge', {
       chatbotId,
       url: `http://localhost:${site.port}/sauna-guide`,
     });
-    await creatorCall('POST', `/api/chatbots/${chatbotId}/knowledge/youtube`, {
+    await call('POST', `/api/chatbots/${chatbotId}/knowledge/youtube`, {
       youtubeUrl: 'https://www.youtube.com/watch?v=vid00000001',
     });
     const form = new FormData();
@@ -113,7 +104,7 @@ describe('fan app: citations a fan can open', () => {
     expect(upload.status, await upload.clone().text()).toBe(200);
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const progress = await creatorCall('GET', `/api/chatbots/${chatbotId}/knowledge/progress`);
+      const progress = await call('GET', `/api/chatbots/${chatbotId}/knowledge/progress`);
       if (progress.pending === 0) {
         expect(progress).toMatchObject({ total: 3, active: 3, failed: 0 });
         break;
@@ -171,6 +162,6 @@ describe('fan app: citations a fan can open', () => {
     expect(file.headers()['content-type']).toBe('application/pdf');
     expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-');
     // The answer's text no longer carries a raw "Sources:" line.
-    expect(await page.getByTestId('message-ai').innerText()).not.toContain('Sources:');
+    expect(await page.getByTestId('message-ai').textContent()).not.toContain('Sources:');
   });
 });

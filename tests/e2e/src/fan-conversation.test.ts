@@ -8,6 +8,7 @@ import {
   launchFanChromium,
   newFanPhoneContext,
   onboardFanTestCreator,
+  openFanChat,
   saveFanScreenshot,
   startFanFakeAi,
   startFanTestApi,
@@ -26,14 +27,8 @@ describe('fan conversation with the conversations api', () => {
   let dashboard: ReturnType<typeof fanTestCreatorApi>;
   const contexts: BrowserContext[] = [];
 
-  async function openChat(options: { blockServiceWorkers?: boolean } = {}): Promise<Page> {
-    const context = await newFanPhoneContext(browser, api, options);
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`/pwa/${creator.username}`);
-    await page.getByRole('textbox', { name: 'Message' }).waitFor();
-    return page;
-  }
+  const openChat = (options: { blockServiceWorkers?: boolean } = {}): Promise<Page> =>
+    openFanChat(browser, api, creator.username, contexts, options);
 
   async function send(page: Page, text: string) {
     const box = page.getByRole('textbox', { name: 'Message' });
@@ -107,7 +102,7 @@ describe('fan conversation with the conversations api', () => {
     const banner = page.getByRole('region', { name: 'Announcement' });
     await banner.waitFor({ timeout: 12_000 });
     const link = banner.getByRole('link', { name: 'https://example.com/live' });
-    expect(await link.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer nofollow ugc');
     expect(await link.getAttribute('target')).toBe('_blank');
     await saveFanScreenshot(page, 'announcement-live');
   });

@@ -223,6 +223,22 @@ export async function newFanPhoneContext(
   return context;
 }
 
+/** A new fan phone on `username`'s chat, ready to type; its context joins `contexts`, for the test to close. */
+export async function openFanChat(
+  browser: Browser,
+  api: FanTestApi,
+  username: string,
+  contexts: BrowserContext[],
+  options: { blockServiceWorkers?: boolean } = {},
+): Promise<Page> {
+  const context = await newFanPhoneContext(browser, api, options);
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`/pwa/${username}`);
+  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  return page;
+}
+
 export async function saveFanScreenshot(page: Page, name: string) {
   mkdirSync(FAN_RESULTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(FAN_RESULTS_DIR, `fan-${name}.png`) });
@@ -335,21 +351,31 @@ export async function startFanFakeAi(answer = 'Here is what the AI coach says.')
   };
 }
 
+/** One api call with the creator's session cookie; its JSON body (null when empty); throws on a non-2xx answer. */
+export async function creatorCall(
+  api: FanTestApi,
+  creator: FanTestCreator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const res = await fetch(`${api.url}${path}`, {
+    method,
+    headers: {
+      cookie: creator.cookie,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  const text = await res.text();
+  return text ? (JSON.parse(text) as unknown) : null;
+}
+
 /** The creator's side of the conversation, through the api as the dashboard calls it. */
 export function fanTestCreatorApi(api: FanTestApi, creator: FanTestCreator) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${api.url}${path}`, {
-      method,
-      headers: {
-        cookie: creator.cookie,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    const text = await res.text();
-    return text ? (JSON.parse(text) as unknown) : null;
-  };
+  const call = (method: string, path: string, body?: unknown) =>
+    creatorCall(api, creator, method, path, body);
   const u = encodeURIComponent(creator.username);
   return {
     async messages(): Promise<{ id: string; from: string; message: string; status?: string | null }[]> {

@@ -223,7 +223,7 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     expect(await link.count()).toBe(1);
     expect(await link.getAttribute('href')).toBe('https://example.com/live');
     expect(await link.getAttribute('target')).toBe('_blank');
-    expect(await link.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer nofollow ugc');
     expect(await banner.locator('img').count()).toBe(0);
     expect(await banner.textContent()).toContain('<img src=x');
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();

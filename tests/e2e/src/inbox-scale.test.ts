@@ -1,8 +1,9 @@
-import { createDb, createTestDatabase, type DbHandle } from '@fanpilot/db';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { DbHandle } from '@fanpilot/db';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, signUpInBrowser } from './helpers/browser.ts';
-import { type RunningApi, startApi } from './helpers/server.ts';
+import { screenshot, signUpInBrowser } from './helpers/browser.ts';
+import { type DashboardRig, startDashboardRig } from './helpers/dashboard.ts';
+import type { RunningApi } from './helpers/server.ts';
 
 /**
  * The dashboard's inbox past what one page holds, in Chromium against the built api on PostgreSQL:
@@ -29,10 +30,8 @@ const waiting = (i: number) => i % 3 === 0;
 
 describe.runIf(BASE_DB)('inbox at scale', () => {
   let api: RunningApi;
-  let database: { url: string; drop: () => Promise<void> };
   let db: DbHandle;
-  let browser: Browser;
-  let context: BrowserContext;
+  let rig: DashboardRig;
   let page: Page;
   let creatorId: string;
   const fanRowIds = new Map<number, string>();
@@ -109,28 +108,14 @@ describe.runIf(BASE_DB)('inbox at scale', () => {
     });
 
   beforeAll(async () => {
-    database = await createTestDatabase(BASE_DB!);
-    db = createDb({ databaseUrl: database.url, poolSize: 2 });
-    api = await startApi({
-      env: {
-        REDIS_URL: undefined,
-        DATABASE_URL: database.url,
-        OPENAI_API_KEY: undefined,
-        STRIPE_SECRET_KEY: undefined,
-      },
-    });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: api.origin });
-    page = await context.newPage();
+    rig = await startDashboardRig(BASE_DB);
+    ({ api, page } = rig);
+    db = rig.db!;
     page.on('pageerror', (error) => console.error(`page error on ${page.url()}:`, error.message));
   }, SLOW);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await browser?.close();
-    await api?.stop();
-    await db?.close();
-    await database?.drop();
+    await rig?.stop();
   });
 
   it(

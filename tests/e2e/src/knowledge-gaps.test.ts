@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, signUpInBrowser } from './helpers/browser.ts';
-import { type RunningApi, startApi } from './helpers/server.ts';
+import { screenshot, signUpInBrowser } from './helpers/browser.ts';
+import { askAsFan, type DashboardRig, startDashboardRig } from './helpers/dashboard.ts';
+import type { RunningApi } from './helpers/server.ts';
 
 /**
  * The "Questions your content doesn't answer" card in Chromium against the built api on embedded
@@ -15,24 +15,10 @@ const USERNAME = 'creator';
 const SLOW = 120_000;
 
 let api: RunningApi;
-let browser: Browser;
-let context: BrowserContext;
+let rig: DashboardRig;
 let page: Page;
 
-async function ask(message: string, fanId = `mobile_fan_${randomBytes(16).toString('hex')}`) {
-  const response = await fetch(`${api.origin}/api/ask`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ creator: USERNAME, message, fanId }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-  // The fan's browser keeps its fan cookie: reading the chat needs it.
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-  return { fanId, cookie };
-}
+const ask = (message: string) => askAsFan(api.origin, USERNAME, message);
 
 async function chatOf(fan: { fanId: string; cookie: string }) {
   const r = await fetch(`${api.origin}/api/chatlog/fan/${fan.fanId}?creator=${USERNAME}`, {
@@ -59,16 +45,12 @@ const gaps = async () => {
 };
 
 beforeAll(async () => {
-  api = await startApi({ env: { REDIS_URL: undefined, DATABASE_URL: undefined, OPENAI_API_KEY: undefined } });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: api.origin });
-  page = await context.newPage();
+  rig = await startDashboardRig();
+  ({ api, page } = rig);
 }, SLOW);
 
 afterAll(async () => {
-  await context?.close().catch(() => {});
-  await browser?.close();
-  await api?.stop();
+  await rig?.stop();
 });
 
 describe("questions your content doesn't answer", () => {

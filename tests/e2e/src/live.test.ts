@@ -5,8 +5,8 @@ import {
   type FanTestCreator,
   fanTestCreatorApi,
   launchFanChromium,
-  newFanPhoneContext,
   onboardFanTestCreator,
+  openFanChat,
   startFanTestApi,
 } from './fan-helpers.ts';
 
@@ -37,14 +37,8 @@ describe('live updates in the fan app', () => {
     await api?.stop();
   });
 
-  async function openChat(options: { blockServiceWorkers?: boolean } = {}): Promise<Page> {
-    const context = await newFanPhoneContext(browser, api, options);
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`/pwa/${creator.username}`);
-    await page.getByRole('textbox', { name: 'Message' }).waitFor();
-    return page;
-  }
+  const openChat = (options: { blockServiceWorkers?: boolean } = {}): Promise<Page> =>
+    openFanChat(browser, api, creator.username, contexts, options);
 
   it("shows the creator's answer as soon as it is stored, through the chat's event stream", async () => {
     const page = await openChat();

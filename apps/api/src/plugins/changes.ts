@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FAN_COOKIE, SESSION_COOKIE } from '@fanpilot/contracts';
+import { FAN_COOKIE, isUuid, SESSION_COOKIE } from '@fanpilot/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
@@ -264,13 +264,12 @@ export const fanChatByParam: VersionedBy = async (request, app) => {
 export { parseChange };
 
 const chatbotOwners = new LRUCache<string, string>({ max: 50_000 });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A dashboard GET of the signed-in creator's own chatbot (:id); a chatbot never changes owner. */
 export const ownChatbotByParam: VersionedBy = async (request, app) => {
   const id = plain((request.params as { id?: unknown }).id);
   const session = await app.sessionOf(request);
-  if (!session || !id || !UUID.test(id)) return null;
+  if (!session || !id || !isUuid(id)) return null;
   let owner = chatbotOwners.get(id);
   if (!owner) {
     const row = await app.db

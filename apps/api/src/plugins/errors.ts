@@ -1,7 +1,8 @@
+import { DomainError } from '@fanpilot/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { HttpError } from '../errors.ts';
+import { DOMAIN_STATUS, HttpError } from '../errors.ts';
 
 const FASTIFY_CODES: Record<string, [string, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'The request body is not valid JSON.'],
@@ -60,6 +61,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
       return reply.code(err.statusCode).headers(err.headers).send({ error: err.code, message: err.message });
+    }
+    if (err instanceof DomainError) {
+      return reply.code(DOMAIN_STATUS[err.reason]).send({ error: err.code, message: err.message });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       // The schema's own words, verbatim (e.g. 'Please enter a chatbot name'); the field apart.

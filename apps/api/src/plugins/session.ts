@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '@fanpilot/contracts';
+import { creatorsRepository, sessionsRepository } from '@fanpilot/core';
 import type { CreatorRow } from '@fanpilot/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
-import { creatorsRepository } from '../repositories/creators.ts';
-import { sessionsRepository } from '../repositories/sessions.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

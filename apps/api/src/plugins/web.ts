@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { creatorsRepository } from '@fanpilot/core';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { creatorsRepository } from '../repositories/creators.ts';
 
 export interface WebRoots {
   /** Built apps/dashboard (served at /). */

@@ -1,10 +1,9 @@
-import { type Billing, CREDIT_PACKS, type CreditPackId, LOW_CREDITS_THRESHOLD } from '@fanpilot/contracts';
+import { CREDIT_PACKS, type CreditPackId } from '@fanpilot/contracts';
+import { attachCheckoutSession, createPurchase, discardPurchase } from '@fanpilot/core';
 import type { CreatorRow, Database } from '@fanpilot/db';
-import { startOfUtcDay } from '@fanpilot/knowledge/answer';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import Stripe from 'stripe';
 import { badRequest, HttpError } from '../errors.ts';
-import { creditsRepository } from '../repositories/credits.ts';
 
 /** How credits are paid for: Stripe when configured, else the local test checkout. */
 export interface Payments {
@@ -21,68 +20,6 @@ export function createPayments(env: {
       ? new Stripe(env.STRIPE_SECRET_KEY, { maxNetworkRetries: 2, timeout: 20_000 })
       : null,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
-  };
-}
-
-const iso = (d: Date | string) => new Date(d).toISOString();
-const DAYS = 30;
-
-/** The creator's billing: ledger totals, the last 30 days of AI answers, purchases and packs. */
-export async function billingOf(
-  db: Kysely<Database>,
-  creatorId: string,
-  testMode: boolean,
-): Promise<Billing> {
-  const usage = await creditsRepository(db).usage(creatorId);
-  const since = new Date(startOfUtcDay(new Date()).getTime() - (DAYS - 1) * 86_400_000);
-  const perDay = await db
-    .selectFrom('credit_ledger')
-    .select([
-      sql<string>`to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD')`.as('day'),
-      sql<string>`count(*)`.as('n'),
-    ])
-    .where('creator_id', '=', creatorId)
-    .where('reason', '=', 'ai_answer')
-    .where('created_at', '>=', since)
-    .groupBy(sql`1`)
-    .execute();
-  const counts = new Map(perDay.map((r) => [r.day, Number(r.n)]));
-  const daily = Array.from({ length: DAYS }, (_, i) => {
-    const date = new Date(since.getTime() + i * 86_400_000).toISOString().slice(0, 10);
-    return { date, aiAnswers: counts.get(date) ?? 0 };
-  });
-  const purchases = await db
-    .selectFrom('credit_purchases')
-    .selectAll()
-    .where('creator_id', '=', creatorId)
-    .orderBy('created_at', 'desc')
-    .limit(50)
-    .execute();
-  const balance = usage.creditsRemaining;
-  return {
-    balance,
-    freeGrant: usage.freeCredits,
-    purchased: usage.creditsPurchased,
-    spent: usage.creditsUsed,
-    state: balance <= 0 ? 'out' : balance < LOW_CREDITS_THRESHOLD ? 'low' : 'ok',
-    lowThreshold: LOW_CREDITS_THRESHOLD,
-    aiAnswersToday: usage.aiAnswersToday,
-    dailyAiBudget: usage.dailyAiBudget,
-    aiBudgetReached: usage.aiBudgetReached,
-    daily,
-    purchases: purchases.map((p) => ({
-      id: p.id,
-      pack: p.pack,
-      credits: p.credits,
-      amountCents: p.amount_cents,
-      currency: p.currency,
-      status: p.status,
-      createdAt: iso(p.created_at),
-      paidAt: p.paid_at ? iso(p.paid_at) : null,
-      receiptUrl: p.receipt_url,
-    })),
-    packs: CREDIT_PACKS.map((p) => ({ ...p, currency: 'usd' as const })),
-    testMode,
   };
 }
 
@@ -106,17 +43,7 @@ export async function startCheckout(
       'unknown_pack',
     );
   }
-  const purchase = await db
-    .insertInto('credit_purchases')
-    .values({
-      creator_id: creator.id,
-      pack: pack.id,
-      credits: pack.credits,
-      amount_cents: pack.amountCents,
-      provider: payments.stripe ? 'stripe' : 'test',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const purchase = { id: await createPurchase(db, creator.id, pack, payments.stripe ? 'stripe' : 'test') };
   if (!payments.stripe) return { url: `/billing/test-checkout/${purchase.id}`, purchaseId: purchase.id };
   const back = `${publicOrigin}/dashboard/${encodeURIComponent(creator.username)}`;
   let session: Stripe.Checkout.Session;
@@ -140,7 +67,7 @@ export async function startCheckout(
       cancel_url: `${back}?billing=cancelled`,
     });
   } catch (err) {
-    await db.deleteFrom('credit_purchases').where('id', '=', purchase.id).execute();
+    await discardPurchase(db, purchase.id);
     throw Object.assign(
       new HttpError(
         502,
@@ -150,43 +77,8 @@ export async function startCheckout(
       { cause: err },
     );
   }
-  await db
-    .updateTable('credit_purchases')
-    .set({ checkout_session_id: session.id })
-    .where('id', '=', purchase.id)
-    .execute();
+  await attachCheckoutSession(db, purchase.id, session.id);
   if (!session.url)
     throw new HttpError(502, 'payment_provider_error', 'The payment provider gave no checkout page.');
   return { url: session.url, purchaseId: purchase.id };
-}
-
-/**
- * Marks a purchase paid and adds its credits to the ledger, once: a second call (a repeated
- * webhook, a double submit) changes nothing. Returns whether credits were added now.
- */
-export async function completePurchase(
-  db: Kysely<Database>,
-  purchaseId: string,
-  details: { receiptUrl?: string | null; sessionId?: string | null } = {},
-): Promise<boolean> {
-  const paid = await db
-    .updateTable('credit_purchases')
-    .set({
-      status: 'paid',
-      paid_at: new Date(),
-      ...(details.receiptUrl ? { receipt_url: details.receiptUrl } : {}),
-    })
-    .where('id', '=', purchaseId)
-    .where('status', '=', 'pending')
-    .$if(Boolean(details.sessionId), (q) => q.where('checkout_session_id', '=', details.sessionId!))
-    .returning(['id', 'creator_id', 'credits'])
-    .executeTakeFirst();
-  if (!paid) return false;
-  const added = await db
-    .insertInto('credit_ledger')
-    .values({ creator_id: paid.creator_id, delta: paid.credits, reason: 'purchase', purchase_id: paid.id })
-    .onConflict((oc) => oc.column('purchase_id').where(sql<boolean>`reason = 'purchase'`).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return Boolean(added);
 }

@@ -4,15 +4,13 @@ import {
   FAN_ATTACHMENT_MAX_BYTES,
   FAN_ATTACHMENT_MIME_TYPES,
 } from '@fanpilot/contracts';
+import { attachmentsRepository, fansRepository, type MessageView, messagesRepository } from '@fanpilot/core';
 import type { CreatorRow, Database, FanRow } from '@fanpilot/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Kysely } from 'kysely';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors.ts';
 import type { Storage } from '../plugins/storage.ts';
-import { attachmentsRepository } from '../repositories/attachments.ts';
-import { fansRepository } from '../repositories/fans.ts';
-import { type MessageView, messagesRepository } from '../repositories/messages.ts';
 import { defaultFanName, ensureFanToken, fanTokenHash, hashFanToken } from './fan-identity.ts';
 
 export const FAN_FORBIDDEN_MESSAGE =

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { FAN_TRANSFER_FRAGMENT_KEY, FAN_TRANSFER_TTL_MINUTES } from '@fanpilot/contracts';
+import { creatorsRepository, fansRepository, fanTransfersRepository } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
 import { forbidden, HttpError, notFound } from '../errors.ts';
-import { creatorsRepository } from '../repositories/creators.ts';
-import { fanTransfersRepository } from '../repositories/fan-transfers.ts';
-import { fansRepository } from '../repositories/fans.ts';
 import { FAN_FORBIDDEN_MESSAGE, type FanRequester, mayActAsFan } from './conversations.ts';
 import { hashFanToken } from './fan-identity.ts';
 

@@ -5,6 +5,30 @@ import type { Storage } from '../plugins/storage.ts';
 
 export const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
+/** The largest profile image served from /objects/. */
+const MAX_SERVED_BYTES = 10 * 1024 * 1024;
+
+/**
+ * A stored profile image to serve (only under uploads/, at most MAX_SERVED_BYTES, typed by its
+ * content so an upload can never become a page of ours), or null.
+ */
+export async function readServedImage(
+  storage: Storage,
+  key: string,
+): Promise<{ mime: string; body: Buffer } | null> {
+  if (!key.startsWith('uploads/') || key.includes('..')) return null;
+  const head = await storage.head(key);
+  if (!head || head.contentLength > MAX_SERVED_BYTES) return null;
+  const object = await storage.get(key);
+  if (!object) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.body) chunks.push(Buffer.from(chunk as Uint8Array));
+  const body = Buffer.concat(chunks);
+  const type = await fileTypeFromBuffer(body);
+  if (!type || !IMAGE_TYPES.has(type.mime)) return null;
+  return { mime: type.mime, body };
+}
+
 export async function readPrefix(storage: Storage, key: string, bytes = 4100): Promise<Buffer | null> {
   const object = await storage.get(key, `bytes=0-${bytes - 1}`);
   if (!object) return null;

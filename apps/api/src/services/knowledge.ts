@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { KNOWLEDGE_FILE_MAX_BYTES, type KnowledgeProgress } from '@fanpilot/contracts';
+import { isUuid, KNOWLEDGE_FILE_MAX_BYTES, type KnowledgeProgress } from '@fanpilot/contracts';
+import {
+  assertKnowledgeRoom,
+  knowledgeRepository,
+  type NewKnowledgeItem,
+  ownChatbot,
+  ownKnowledgeItem,
+} from '@fanpilot/core';
 import type { ChatbotRow, CreatorRow, Database, KnowledgeItemRow } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import {
@@ -13,15 +20,9 @@ import {
 } from '@fanpilot/knowledge';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { badRequest, forbidden, HttpError, notFound } from '../errors.ts';
-import { chatbotsRepository } from '../repositories/chatbots.ts';
-import { knowledgeRepository, type NewKnowledgeItem } from '../repositories/knowledge.ts';
+import { badRequest, HttpError } from '../errors.ts';
+import type { Storage } from '../plugins/storage.ts';
 import { toKnowledgeItem } from '../serializers.ts';
-
-/** Sources one chatbot may hold. */
-export const KNOWLEDGE_MAX_ITEMS = 500;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The signed-in creator's chatbot `id`: 401 signed out, 404 unknown, 403 someone else's. */
 export async function ownedChatbot(
@@ -30,19 +31,30 @@ export async function ownedChatbot(
   id: string,
 ): Promise<{ creator: CreatorRow; chatbot: ChatbotRow }> {
   const creator = await app.requireCreator(request);
-  const chatbot = UUID.test(id) ? await chatbotsRepository(app.db).findById(id) : undefined;
-  if (!chatbot) throw notFound('No chatbot with this id.');
-  if (chatbot.creator_id !== creator.id) throw forbidden();
-  return { creator, chatbot };
+  return { creator, chatbot: await ownChatbot(app.db, creator.id, id) };
 }
 
 /** The signed-in creator's knowledge item `id`, with the same 401/404/403 rule. */
 export async function ownedKnowledgeItem(app: FastifyInstance, request: FastifyRequest, id: string) {
   const creator = await app.requireCreator(request);
-  const item = UUID.test(id) ? await knowledgeRepository(app.db).findById(id) : undefined;
-  if (!item) throw notFound('No knowledge item with this id.');
-  if (item.creator_id !== creator.id) throw forbidden();
-  return item;
+  return ownKnowledgeItem(app.db, creator.id, id);
+}
+
+/** Knowledge items whose files a citation may open. */
+const CITABLE = new Set<KnowledgeItemRow['status']>(['completed', 'active']);
+
+/**
+ * The file behind a citation (a ready file item, by its id: a random UUID is what a citation hands
+ * out), opened from storage with its name and type; null when there is none to serve.
+ */
+export async function openCitedDocument(db: Kysely<Database>, storage: Storage, id: string) {
+  const item = isUuid(id) ? await knowledgeRepository(db).findById(id) : undefined;
+  if (item?.type !== 'file' || !item.file_key || !CITABLE.has(item.status)) return { found: false as const };
+  const object = await storage.get(item.file_key);
+  const name = item.file_name ?? 'document';
+  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() as keyof typeof MIME_BY_KIND | undefined;
+  const type = (extension && MIME_BY_KIND[extension]) || 'application/octet-stream';
+  return { found: true as const, name, type, object };
 }
 
 /** A source the creator typed: a YouTube link becomes a video item, anything else a web page. */
@@ -69,17 +81,6 @@ export function toNewItem(chatbotId: string, source: SourceInput, title?: string
   return source.type === 'youtube'
     ? { id, chatbotId, type: 'youtube', youtubeUrl: source.link.url, title: title ?? null }
     : { id, chatbotId, type: 'url', url: source.url };
-}
-
-export async function assertRoom(db: Kysely<Database>, chatbotId: string, adding: number) {
-  const count = await knowledgeRepository(db).count(chatbotId);
-  if (count + adding > KNOWLEDGE_MAX_ITEMS) {
-    throw new HttpError(
-      409,
-      'too_many_sources',
-      `A chatbot can hold at most ${KNOWLEDGE_MAX_ITEMS} knowledge sources. Delete some to add more.`,
-    );
-  }
 }
 
 /**
@@ -139,8 +140,15 @@ export const cleanFileName = (name: string) =>
  * store): at most 10 MB, named, of the type its name claims by content (pdf, txt, doc, docx). It
  * is stored under knowledge/{chatbot}/{item}, the item inserted and its ingestion enqueued.
  */
+/** What adding a knowledge file touches: the database, the object store and the job queue. */
+export interface KnowledgeDeps {
+  db: Kysely<Database>;
+  storage: Storage;
+  jobs: JobRunner;
+}
+
 export async function addKnowledgeFile(
-  app: FastifyInstance,
+  deps: KnowledgeDeps,
   log: FastifyBaseLogger,
   chatbotId: string,
   bytes: Buffer,
@@ -156,13 +164,13 @@ export async function addKnowledgeFile(
     if (err instanceof IngestError) throw badRequest(err.reason, 'unsupported_file');
     throw err;
   }
-  await assertRoom(app.db, chatbotId, 1);
+  await assertKnowledgeRoom(deps.db, chatbotId, 1);
   const id = randomUUID();
   const key = `knowledge/${chatbotId}/${id}`;
-  await app.storage.put(key, bytes, MIME_BY_KIND[kind]);
+  await deps.storage.put(key, bytes, MIME_BY_KIND[kind]);
   let item: KnowledgeItemRow;
   try {
-    item = await knowledgeRepository(app.db).insert({
+    item = await knowledgeRepository(deps.db).insert({
       id,
       chatbotId,
       type: 'file',
@@ -171,9 +179,9 @@ export async function addKnowledgeFile(
       fileSize: bytes.length,
     });
   } catch (err) {
-    await app.storage.remove(key).catch(() => {});
+    await deps.storage.remove(key).catch(() => {});
     throw err;
   }
-  await enqueueItems(app.jobs, log, [item]);
+  await enqueueItems(deps.jobs, log, [item]);
   return item;
 }

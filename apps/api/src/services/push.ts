@@ -13,7 +13,8 @@ import {
   pushFanOutJobId,
   pushJobSchema,
 } from '@fanpilot/contracts';
-import type { Database, FanRow } from '@fanpilot/db';
+import { noticesRepository, type PushSubscriptionInput, pushSubscriptions } from '@fanpilot/core';
+import type { Database } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import { resolveAllowedAddress } from '@fanpilot/knowledge';
 import type { Kysely } from 'kysely';
@@ -100,11 +101,6 @@ export async function checkPushEndpoint(
   }
 }
 
-export interface PushSubscriptionInput {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}
-
 /** Checks the subscription's keys the way web-push will use them (a P-256 point, a 16-byte secret). */
 export function checkSubscriptionKeys(keys: PushSubscriptionInput['keys']) {
   const p256dh = Buffer.from(keys.p256dh, 'base64url');
@@ -118,34 +114,6 @@ export function checkSubscriptionKeys(keys: PushSubscriptionInput['keys']) {
   if (auth.length !== 16) {
     throw badRequest('The subscription secret auth is not 16 bytes.', 'invalid_subscription');
   }
-}
-
-/** Keeps a fan's subscription (one row per fan and device; a repeat updates its keys and preview). */
-export async function saveSubscription(
-  db: Kysely<Database>,
-  fan: FanRow,
-  subscription: PushSubscriptionInput,
-  preview: boolean,
-) {
-  return db
-    .insertInto('push_subscriptions')
-    .values({
-      creator_id: fan.creator_id,
-      fan_id: fan.id,
-      endpoint: subscription.endpoint,
-      p256dh: subscription.keys.p256dh,
-      auth: subscription.keys.auth,
-      preview,
-    })
-    .onConflict((oc) =>
-      oc.columns(['fan_id', 'endpoint']).doUpdateSet({
-        p256dh: subscription.keys.p256dh,
-        auth: subscription.keys.auth,
-        preview,
-      }),
-    )
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
 }
 
 /** Asks for a push about a message or an announcement; never fails the caller (push is a courtesy). */
@@ -259,12 +227,7 @@ async function fanOut(deps: PushDeps, job: PushJob): Promise<number> {
     if (!message?.fan_id || message.sender === 'fan') return 0;
     query = query.where('fan_id', '=', message.fan_id);
   } else {
-    const notice = await deps.db
-      .updateTable('notices')
-      .set({ push: true })
-      .where('id', '=', job.id)
-      .returning('creator_id')
-      .executeTakeFirst();
+    const notice = await noticesRepository(deps.db).markPushed(job.id);
     if (!notice) return 0;
     query = query.where('creator_id', '=', notice.creator_id);
   }
@@ -293,7 +256,7 @@ async function deliver(deps: PushDeps, job: PushJob & { subscriptionId: string }
     target = await checkPushEndpoint(sub.endpoint, deps.allowedPrivateHosts);
   } catch {
     // Its host now points somewhere private: never sent to again.
-    await deps.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
+    await pushSubscriptions(deps.db).remove(sub.id);
     return 'refused';
   }
   const details = webpush.generateRequestDetails(
@@ -314,22 +277,12 @@ async function deliver(deps: PushDeps, job: PushJob & { subscriptionId: string }
     throw new PushRetry(`push service unreachable: ${(err as Error).message}`);
   }
   if (status >= 200 && status < 300) {
-    await deps.db
-      .updateTable('push_subscriptions')
-      .set({ last_pushed_at: new Date() })
-      .where('id', '=', sub.id)
-      .execute();
-    if (job.kind === 'notice') {
-      await deps.db
-        .updateTable('notices')
-        .set((eb) => ({ pushed_count: eb('pushed_count', '+', 1) }))
-        .where('id', '=', job.id)
-        .execute();
-    }
+    await pushSubscriptions(deps.db).delivered(sub.id);
+    if (job.kind === 'notice') await noticesRepository(deps.db).countDelivery(job.id);
     return 'delivered';
   }
   if (status === 404 || status === 410) {
-    await deps.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
+    await pushSubscriptions(deps.db).remove(sub.id);
     return 'gone';
   }
   if (status === 429 || status >= 500) throw new PushRetry(`push service answered ${status}`);

@@ -3,7 +3,7 @@ import { runEvery } from '@fanpilot/knowledge';
 import { PENDING_UPLOAD_PREFIX } from '@fanpilot/storage';
 import type { Kysely } from 'kysely';
 import type { Storage } from '../plugins/storage.ts';
-import { KNOWLEDGE_UPLOAD_PREFIX } from '../routes/uploads/index.ts';
+import { KNOWLEDGE_UPLOAD_PREFIX } from './uploads.ts';
 
 /** Uploads nobody uses are kept this long (a creator may still be filling in the signup form). */
 export const UNUSED_UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;

@@ -1,24 +1,6 @@
 import { type LoopbackServer, makeDocx, makePdf, startYoutubeStandIn } from '@fanpilot/knowledge/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identity, json, PNG_1PX, startTestApp, type TestApp, uploadAs } from '../helpers.ts';
-
-const send = (t: TestApp, method: string, path: string, cookie: string, body?: unknown) =>
-  fetch(`${t.url}${path}`, {
-    method,
-    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-
-async function onboard(t: TestApp, name: string) {
-  const cookie = await t.signIn(identity(name));
-  const image = await uploadAs(t, cookie, PNG_1PX);
-  const res = await send(t, 'POST', '/api/creator-signup', cookie, {
-    chatbotName: `${name} bot`,
-    profileImageUrl: image,
-  });
-  const body = (await res.json()) as { creator: { username: string }; chatbot: { id: string } };
-  return { cookie, username: body.creator.username, chatbotId: body.chatbot.id };
-}
+import { identity, json, onboardedCreator, PNG_1PX, send, startTestApp, type TestApp } from '../helpers.ts';
 
 const upload = (
   t: TestApp,
@@ -40,13 +22,13 @@ const upload = (
 describe('chatbot and knowledge calls', () => {
   let t: TestApp;
   let yt: LoopbackServer;
-  let owner: Awaited<ReturnType<typeof onboard>>;
-  let other: Awaited<ReturnType<typeof onboard>>;
+  let owner: Awaited<ReturnType<typeof onboardedCreator>>;
+  let other: Awaited<ReturnType<typeof onboardedCreator>>;
   beforeAll(async () => {
     yt = await startYoutubeStandIn({ dQw4w9WgXcQ: { title: 'Warm-up in 5 minutes', captions: [] } });
     t = await startTestApp({ env: { INGEST_YOUTUBE_ORIGIN: yt.url } });
-    owner = await onboard(t, 'harriet');
-    other = await onboard(t, 'ingrid');
+    owner = await onboardedCreator(t, 'harriet');
+    other = await onboardedCreator(t, 'ingrid');
   });
   afterAll(async () => {
     await t?.close();

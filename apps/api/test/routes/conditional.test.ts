@@ -189,12 +189,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('validators across two api process
     const tag = fromA.headers.get('etag')!;
     expect((await get(b, path, cookie, tag)).status).toBe(304);
     await new FanBrowser(a).ask('duo', 'Through A');
-    await eventually(async () => (await get(b, path, cookie, tag)).status === 200, 3_000);
+    await eventually(async () => (await get(b, path, cookie, tag)).status === 200, 8_000);
     // B has the session in memory now; signing out on A ends it on B too.
     expect((await get(b, path, cookie)).status).toBe(200);
     expect(
       (await fetch(`${a.url}/auth/logout`, { headers: { cookie }, redirect: 'manual' })).status,
     ).toBeLessThan(400);
-    await eventually(async () => (await get(b, path, cookie)).status === 401, 3_000);
+    await eventually(async () => (await get(b, path, cookie)).status === 401, 8_000);
   });
 });

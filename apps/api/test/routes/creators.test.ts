@@ -1,17 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identity, json, PNG_1PX, startTestApp, type TestApp, uploadAs } from '../helpers.ts';
-
-async function onboard(t: TestApp, name: string) {
-  const cookie = await t.signIn(identity(name));
-  const image = await uploadAs(t, cookie, PNG_1PX);
-  const res = await fetch(`${t.url}/api/creator-signup`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ chatbotName: `${name} bot`, profileImageUrl: image }),
-  });
-  expect(res.status).toBe(200);
-  return cookie;
-}
+import { json, onboard, PNG_1PX, startTestApp, type TestApp, uploadAs } from '../helpers.ts';
 
 describe('creator profile', () => {
   let t: TestApp;

@@ -120,7 +120,13 @@ describe('live event streams', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(caughtUp.events.filter((e) => e.event === 'sync')).toEqual([]);
     caughtUp.close();
+    // A dashboard still connected hears of the second change: from then on the feed knows it, so a
+    // reconnect from before it has missed it (without this, it could connect before the change is
+    // recorded and be sent the change itself instead).
+    const watcher = await open('/api/events/creators/liv', { cookie });
     await template('Two');
+    await watcher.next(kindIs('templates'));
+    watcher.close();
     const behind = await open('/api/events/creators/liv', { cookie, 'last-event-id': seen.id! });
     await behind.next((e) => e.event === 'sync', 2_000);
   });

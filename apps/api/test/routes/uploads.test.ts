@@ -1,29 +1,8 @@
 import { makePdf } from '@fanpilot/knowledge/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identity, PNG_1PX, startTestApp, type TestApp, uploadAs } from '../helpers.ts';
+import { onboardedCreator, PNG_1PX, send, startTestApp, type TestApp } from '../helpers.ts';
 
 const MB = 1024 * 1024;
-
-const send = (t: TestApp, method: string, path: string, cookie: string, body?: unknown) =>
-  fetch(`${t.url}${path}`, {
-    method,
-    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-
-async function onboard(t: TestApp, name: string) {
-  const cookie = await t.signIn(identity(name));
-  const image = await uploadAs(t, cookie, PNG_1PX);
-  const res = await send(t, 'POST', '/api/creator-signup', cookie, {
-    chatbotName: `${name} bot`,
-    profileImageUrl: image,
-  });
-  const body = (await res.json()) as {
-    creator: { id: string; username: string };
-    chatbot: { id: string };
-  };
-  return { cookie, creatorId: body.creator.id, username: body.creator.username, chatbotId: body.chatbot.id };
-}
 
 type Params = {
   method: string;
@@ -51,12 +30,12 @@ async function itemStatus(t: TestApp, id: string) {
 
 describe('upload widget calls (S3 through pre-signed requests)', () => {
   let t: TestApp;
-  let owner: Awaited<ReturnType<typeof onboard>>;
-  let other: Awaited<ReturnType<typeof onboard>>;
+  let owner: Awaited<ReturnType<typeof onboardedCreator>>;
+  let other: Awaited<ReturnType<typeof onboardedCreator>>;
   beforeAll(async () => {
     t = await startTestApp();
-    owner = await onboard(t, 'ursula');
-    other = await onboard(t, 'victor');
+    owner = await onboardedCreator(t, 'ursula');
+    other = await onboardedCreator(t, 'victor');
   });
   afterAll(async () => {
     await t?.close();

@@ -1,12 +1,12 @@
 import { DEFAULT_STATUS_TEXT_OFFLINE, DEFAULT_STATUS_TEXT_ONLINE } from '@fanpilot/contracts';
 import { toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../lib/api.ts';
+import { api } from '../lib/api.ts';
 import { responseStatusQuery } from '../lib/queries.ts';
 import { TEXT } from '../texts.ts';
 
 /**
- * The creator's Online/Offline status, polled every 2 s, and the flip (POST /api/toggle-status).
+ * The creator's Online/Offline status, polled every 2 s, and the flip (the toggleStatus call).
  * Until the status can be read, the creator counts as Offline (the AI answers).
  */
 export function useResponseStatus(username: string) {
@@ -14,7 +14,7 @@ export function useResponseStatus(username: string) {
   const query = responseStatusQuery(username);
   const { data } = useQuery(query);
   const toggle = useMutation({
-    mutationFn: () => apiRequest<unknown>('POST', '/api/toggle-status', { creator: username }),
+    mutationFn: () => api.call('toggleStatus', { body: { creator: username } }),
     onSuccess: () => {
       toast({ title: TEXT.status.changed, variant: 'success' });
       return queryClient.invalidateQueries({ queryKey: query.queryKey });

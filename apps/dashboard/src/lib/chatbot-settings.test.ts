@@ -24,7 +24,7 @@ describe('settingsBody', () => {
   });
 
   it('sends the daily AI budget as a number when the form has one, and leaves it out otherwise', () => {
-    const form = { name: 'x', instructions: '', model: 'gpt-4o', temp: 0.5, initialMessages: '' };
+    const form = { name: 'x', instructions: '', model: 'gpt-4o' as const, temp: 0.5, initialMessages: '' };
     expect(settingsBody(form)).not.toHaveProperty('dailyAiBudget');
     expect(settingsBody({ ...form, dailyAiBudget: ' 1,200 ' }).dailyAiBudget).toBe(1200);
     expect(budgetNumber('40')).toBe(40);

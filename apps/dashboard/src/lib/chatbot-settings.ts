@@ -1,8 +1,9 @@
+import type { MODEL_CHOICES } from '@fanpilot/contracts';
 /** The PUT …/settings body: temperature as a string (SPEC section 5), initial messages one per line. */
 export function settingsBody(form: {
   name: string;
   instructions: string;
-  model: string;
+  model: (typeof MODEL_CHOICES)[number];
   temp: number;
   initialMessages: string;
   /** The daily AI answer budget as typed; sent as a number when given. */

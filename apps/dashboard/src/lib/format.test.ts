@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeTime, sizeInKb, truncate } from './format.ts';
+import { relativeTime, truncate } from './format.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -40,13 +40,5 @@ describe('truncate', () => {
 
   it('never splits a character made of two code units', () => {
     expect(truncate('😀😀😀', 2)).toBe('😀😀...');
-  });
-});
-
-describe('sizeInKb', () => {
-  it('shows bytes in KB with one decimal', () => {
-    expect(sizeInKb(5120)).toBe('5.0 KB');
-    expect(sizeInKb(1536)).toBe('1.5 KB');
-    expect(sizeInKb(0)).toBe('0.0 KB');
   });
 });

@@ -34,8 +34,3 @@ export function truncate(text: string, max: number): string {
   if (characters.length <= max) return text;
   return `${characters.slice(0, max).join('')}...`;
 }
-
-/** A file size in KB with one decimal (SPEC: attachments show their size in KB). */
-export function sizeInKb(bytes: number): string {
-  return `${(Math.max(0, bytes) / 1024).toFixed(1)} KB`;
-}

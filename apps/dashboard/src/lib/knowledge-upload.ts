@@ -1,21 +1,22 @@
 import {
   KNOWLEDGE_FILE_EXTENSIONS,
   KNOWLEDGE_FILE_MAX_BYTES,
-  type KnowledgeItem,
+  parseErrorBody,
+  routes,
   UPLOAD_DEFAULT_MAX_FILES,
   UPLOAD_WIDGET,
 } from '@fanpilot/contracts';
 import AwsS3, { type AwsBody } from '@uppy/aws-s3';
 import Uppy, { type Meta } from '@uppy/core';
 import { TEXT } from '../texts.ts';
-import { ApiError, apiRequest, parseErrorBody, serverMessage } from './api.ts';
+import { ApiError, api, serverMessage } from './api.ts';
 
 export const KNOWLEDGE_FILE_ACCEPT = KNOWLEDGE_FILE_EXTENSIONS.join(',');
 
 export type KnowledgeUploader = Uppy<Meta, AwsBody>;
 
 /** Where the upload widget's S3 calls live: `${KNOWLEDGE_UPLOAD_ENDPOINT}/s3/params`, `/s3/multipart`, … */
-export const KNOWLEDGE_UPLOAD_ENDPOINT = '/api';
+export const KNOWLEDGE_UPLOAD_ENDPOINT = routes.s3Params.path.slice(0, -'/s3/params'.length);
 
 /** Part size: S3's 5 MB minimum, larger only when the file would need more than 10000 parts. */
 export const knowledgePartSize = (file: { size: number }) =>
@@ -49,16 +50,9 @@ export function createKnowledgeUploader(chatbotId: string): KnowledgeUploader {
   return uppy;
 }
 
-/** Turns the stored object into a knowledge item (POST /api/chatbots/{id}/knowledge/uploaded). */
+/** Turns the stored object into a knowledge item (the addUploadedKnowledgeFile call). */
 export function registerKnowledgeUpload(chatbotId: string, key: string, filename: string) {
-  return apiRequest<KnowledgeItem>(
-    'POST',
-    `/api/chatbots/${encodeURIComponent(chatbotId)}/knowledge/uploaded`,
-    {
-      key,
-      filename,
-    },
-  );
+  return api.call('addUploadedKnowledgeFile', { params: { id: chatbotId }, body: { key, filename } });
 }
 
 const t = TEXT.addKnowledge;

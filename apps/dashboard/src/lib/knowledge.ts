@@ -1,6 +1,6 @@
 import type { KnowledgeItem, KnowledgeProgress } from '@fanpilot/contracts';
+import { safeHref } from '@fanpilot/ui/linkify';
 import { TEXT } from '../texts.ts';
-import { safeHref } from './linkify.ts';
 
 const t = TEXT.knowledge;
 

@@ -1,7 +1,8 @@
+import { urlOf } from '@fanpilot/contracts';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { NEWEST_PAGE_META, refreshNewestPages } from '../hooks/usePollNewestPage.ts';
-import { creatorPath } from './queries.ts';
+import { CHATBOTS_KEY, creatorPath } from './queries.ts';
 
 /** How long after a refused stream (signed out, too many tabs) it is tried again; doubling to the cap. */
 const RETRY_FIRST_MS = 10_000;
@@ -24,11 +25,11 @@ export function refreshFor(queryClient: QueryClient, username: string, kinds: Re
   });
   refreshNewestPages();
   if (kinds.has('knowledge') || kinds.has('sync'))
-    void queryClient.invalidateQueries({ queryKey: ['/api/chatbots'] });
+    void queryClient.invalidateQueries({ queryKey: CHATBOTS_KEY });
 }
 
 /**
- * The dashboard's event stream (GET /api/events/creators/{u}): each change makes the
+ * The dashboard's event stream (the dashboardEvents call): each change makes the
  * queries it touches re-read at once (a 304 when what they show did not change), instead of at
  * the next poll. The polls stay as they are, the fallback when no stream can be held.
  */
@@ -40,7 +41,7 @@ export function useDashboardLive(username: string | undefined): boolean {
 
   useEffect(() => {
     if (!username || typeof EventSource === 'undefined') return;
-    const source = new EventSource(`/api/events/creators/${encodeURIComponent(username)}`, {
+    const source = new EventSource(urlOf('dashboardEvents', { username }), {
       withCredentials: true,
     });
     let retryTimer: ReturnType<typeof setTimeout> | undefined;

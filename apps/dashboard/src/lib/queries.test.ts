@@ -1,15 +1,28 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  conversationPageUrl,
   conversationQuery,
   conversationsQuery,
-  conversationsUrl,
   creatorPath,
+  fetchConversationPage,
+  fetchConversations,
   inboxStatsQuery,
   messagesQuery,
   readOnlineStatus,
-  withSearch,
 } from './queries.ts';
+
+const fetchMock = vi.fn<typeof fetch>();
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+});
+
+/** The address the next call asks for (its answer fails; only the address matters here). */
+async function addressOf(run: () => Promise<unknown>): Promise<string> {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockResolvedValueOnce(new Response(null, { status: 503 }));
+  await run().catch(() => {});
+  return String(fetchMock.mock.calls.at(-1)?.[0]);
+}
 
 describe('readOnlineStatus', () => {
   it('reads the online flag and status text', () => {
@@ -26,30 +39,22 @@ describe('readOnlineStatus', () => {
 });
 
 describe('inbox addresses', () => {
-  it('builds query strings, leaving out blank and missing values', () => {
-    expect(withSearch('conversations', { filter: 'all', q: '', cursor: null, limit: 25 })).toBe(
-      'conversations?filter=all&limit=25',
-    );
-    expect(withSearch('stats', {})).toBe('stats');
-    expect(withSearch('stats', { tz: 'America/New_York' })).toBe('stats?tz=America%2FNew_York');
+  it('asks for a page of conversations by filter, search and cursor', async () => {
+    expect(
+      await addressOf(() => fetchConversations('mina', { filter: 'waiting', q: ' Ann ' }, 'abc_1')),
+    ).toBe('/api/creators/username/mina/conversations?filter=waiting&q=Ann&cursor=abc_1&limit=25');
   });
 
-  it('asks for a page of conversations by filter, search and cursor', () => {
-    expect(conversationsUrl('mina', { filter: 'waiting', q: ' Ann ' }, 'abc_1')).toBe(
-      '/api/creators/username/mina/conversations?filter=waiting&q=Ann&cursor=abc_1&limit=25',
-    );
-  });
-
-  it("asks for a fan's newest page, then the page before a cursor", () => {
-    expect(conversationPageUrl('mina', 'mobile_fan:1', null)).toBe(
+  it("asks for a fan's newest page, then the page before a cursor", async () => {
+    expect(await addressOf(() => fetchConversationPage('mina', 'mobile_fan:1', null))).toBe(
       '/api/creators/username/mina/fans/mobile_fan%3A1/conversation?limit=50',
     );
-    expect(conversationPageUrl('mina', 'f', 'old-1')).toBe(
+    expect(await addressOf(() => fetchConversationPage('mina', 'f', 'old-1'))).toBe(
       '/api/creators/username/mina/fans/f/conversation?before=old-1&limit=50',
     );
   });
 
-  it('keeps every inbox query under the creator path, so sends and deletes refresh them', () => {
+  it('keeps every inbox query under the creator path, so sends and deletes refresh them', async () => {
     const prefix = [...creatorPath('mina')];
     for (const key of [
       inboxStatsQuery('mina', 'UTC').queryKey,
@@ -59,7 +64,16 @@ describe('inbox addresses', () => {
     ]) {
       expect(key.slice(0, 2)).toEqual(prefix);
     }
-    expect(inboxStatsQuery('mina', 'Europe/Berlin').queryKey.at(-1)).toBe('stats?tz=Europe%2FBerlin');
-    expect(messagesQuery('mina').queryKey.at(-1)).toBe('messages?limit=20');
+    expect(inboxStatsQuery('mina', 'Europe/Berlin').queryKey.slice(2)).toEqual([
+      'stats',
+      { tz: 'Europe/Berlin' },
+    ]);
+    expect(messagesQuery('mina').queryKey.slice(2)).toEqual(['messages', { limit: 20 }]);
+    expect(await addressOf(inboxStatsQuery('mina', 'Europe/Berlin').queryFn as () => Promise<unknown>)).toBe(
+      '/api/creators/username/mina/stats?tz=Europe%2FBerlin',
+    );
+    expect(await addressOf(messagesQuery('mina').queryFn as () => Promise<unknown>)).toBe(
+      '/api/creators/username/mina/messages?limit=20',
+    );
   });
 });

@@ -24,39 +24,28 @@ import {
 } from '@fanpilot/contracts';
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { NEWEST_PAGE_META } from '../hooks/usePollNewestPage.ts';
-import { apiRequest, getQueryFn, isApiStatus } from './api.ts';
+import { api, isApiStatus } from './api.ts';
 
-/** GET /api/auth/user: null when signed out (401). Cached 5 minutes, no retry. */
+/** The signed-in creator (currentUser): null when signed out (401). Cached 5 minutes, no retry. */
 export const currentUserQuery = queryOptions({
-  queryKey: ['/api/auth/user'],
-  queryFn: getQueryFn<CurrentUser>({ on401: 'returnNull' }),
+  queryKey: ['currentUser'],
+  queryFn: async (): Promise<CurrentUser | null> => {
+    try {
+      return await api.call('currentUser', {});
+    } catch (error) {
+      if (isApiStatus(error, 401)) return null;
+      throw error;
+    }
+  },
   staleTime: CURRENT_USER_CACHE_MS,
   retry: false,
 });
 
-export const creatorPath = (username: string) =>
-  ['/api/creators/username', encodeURIComponent(username)] as const;
-
-/** The api path of a creator call, e.g. `/api/creators/username/mina/templates`. */
-export const creatorUrl = (username: string, ...rest: string[]) =>
-  [...creatorPath(username), ...rest].join('/');
+/** The start of every query key of a creator's calls: invalidating it re-reads them all. */
+export const creatorPath = (username: string) => ['creator', username] as const;
 
 /** How many of the newest messages the dashboard reads: enough for Recent Activity and the new-message toast. */
 export const RECENT_MESSAGES_LIMIT = 20;
-
-/**
- * `path` with a query string of the given parameters, in their order; empty and undefined values are
- * left out, e.g. `withSearch('conversations', { filter: 'all', q: '' })` is `conversations?filter=all`.
- */
-export function withSearch(path: string, params: Record<string, string | number | null | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) {
-    if (value === undefined || value === null || value === '') continue;
-    search.append(name, String(value));
-  }
-  const query = search.toString();
-  return query ? `${path}?${query}` : path;
-}
 
 /** The browser's IANA time zone, in which "today" is counted (UTC when the browser will not say). */
 export function browserTimeZone(): string {
@@ -70,8 +59,9 @@ export function browserTimeZone(): string {
 /** GET …/messages?limit=20: the newest messages, newest first, polled every 5 s (Recent Activity, the toast). */
 export const messagesQuery = (username: string) =>
   queryOptions({
-    queryKey: [...creatorPath(username), withSearch('messages', { limit: RECENT_MESSAGES_LIMIT })],
-    queryFn: getQueryFn<Message[]>({ on401: 'throw' }),
+    queryKey: [...creatorPath(username), 'messages', { limit: RECENT_MESSAGES_LIMIT }],
+    queryFn: (): Promise<Message[]> =>
+      api.call('messages', { params: { username }, query: { limit: RECENT_MESSAGES_LIMIT } }),
     refetchInterval: POLL_MESSAGES_MS,
     select: (data: Message[] | null) => data ?? [],
   });
@@ -79,8 +69,9 @@ export const messagesQuery = (username: string) =>
 /** GET …/stats?tz=: every count the dashboard shows, exact, with "today" in the browser's zone; polled every 5 s. */
 export const inboxStatsQuery = (username: string, timeZone: string = browserTimeZone()) =>
   queryOptions({
-    queryKey: [...creatorPath(username), withSearch('stats', { tz: timeZone })],
-    queryFn: getQueryFn<InboxStats>({ on401: 'throw' }),
+    queryKey: [...creatorPath(username), 'stats', { tz: timeZone }],
+    queryFn: (): Promise<InboxStats> =>
+      api.call('inboxStats', { params: { username }, query: { tz: timeZone } }),
     refetchInterval: POLL_MESSAGES_MS,
     select: (data: InboxStats | null) => data ?? undefined,
   });
@@ -92,15 +83,26 @@ export interface ConversationsParams {
   q: string;
 }
 
-/** The address of one page of GET …/conversations. */
-export function conversationsUrl(
+/** The start of the query keys of chatbot calls (knowledge progress). */
+export const CHATBOTS_KEY = ['chatbots'] as const;
+
+/** One page of the creator's conversations (a cursor pages on). */
+export const fetchConversations = (
   username: string,
   { filter, q }: ConversationsParams,
   cursor: string | null,
   limit: number = CONVERSATIONS_PAGE_SIZE,
-): string {
-  return creatorUrl(username, withSearch('conversations', { filter, q: q.trim(), cursor, limit }));
-}
+): Promise<ConversationsPage> =>
+  api.call('conversations', { params: { username }, query: { filter, q: q.trim(), cursor, limit } });
+
+/** One page of a fan's conversation: the newest without `before`. */
+export const fetchConversationPage = (
+  username: string,
+  fanId: string,
+  before: string | null,
+  limit: number = CONVERSATION_PAGE_SIZE,
+): Promise<ConversationPage> =>
+  api.call('conversation', { params: { username, fanId }, query: { before, limit } });
 
 /**
  * GET …/conversations: every conversation, latest activity first, 25 a page (the cursor pages on).
@@ -109,8 +111,7 @@ export function conversationsUrl(
 export const conversationsQuery = (username: string, params: ConversationsParams) =>
   infiniteQueryOptions({
     queryKey: [...creatorPath(username), 'conversations', { filter: params.filter, q: params.q.trim() }],
-    queryFn: ({ pageParam }) =>
-      apiRequest<ConversationsPage>('GET', conversationsUrl(username, params, pageParam)),
+    queryFn: ({ pageParam }) => fetchConversations(username, params, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last: ConversationsPage) => last.nextCursor,
     meta: NEWEST_PAGE_META,
@@ -118,30 +119,14 @@ export const conversationsQuery = (username: string, params: ConversationsParams
     placeholderData: keepPreviousData,
   });
 
-/** The address of one page of GET …/fans/{fanId}/conversation: the newest page without `before`. */
-export function conversationPageUrl(
-  username: string,
-  fanId: string,
-  before: string | null,
-  limit: number = CONVERSATION_PAGE_SIZE,
-): string {
-  return creatorUrl(
-    username,
-    'fans',
-    encodeURIComponent(fanId),
-    withSearch('conversation', { before, limit }),
-  );
-}
-
 /**
  * GET …/fans/{fanId}/conversation: a fan's conversation from its newest end, 50 messages a page; each
  * next page is older. Not polled as a whole: `usePollNewestPage` refreshes the newest page every 5 s.
  */
 export const conversationQuery = (username: string, fanId: string) =>
   infiniteQueryOptions({
-    queryKey: [...creatorPath(username), 'fans', encodeURIComponent(fanId), 'conversation'],
-    queryFn: ({ pageParam }) =>
-      apiRequest<ConversationPage>('GET', conversationPageUrl(username, fanId, pageParam)),
+    queryKey: [...creatorPath(username), 'fans', fanId, 'conversation'],
+    queryFn: ({ pageParam }) => fetchConversationPage(username, fanId, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last: ConversationPage) => last.olderCursor,
     meta: NEWEST_PAGE_META,
@@ -151,7 +136,7 @@ export const conversationQuery = (username: string, fanId: string) =>
 export const noticeQuery = (username: string) =>
   queryOptions({
     queryKey: [...creatorPath(username), 'notice'],
-    queryFn: getQueryFn<CurrentNoticeResponse>({ on401: 'throw' }),
+    queryFn: (): Promise<CurrentNoticeResponse> => api.call('notice', { params: { username } }),
     select: (data: CurrentNoticeResponse | null) => data?.notice ?? null,
   });
 
@@ -159,7 +144,7 @@ export const noticeQuery = (username: string) =>
 export const noticeHistoryQuery = (username: string) =>
   queryOptions({
     queryKey: [...creatorPath(username), 'notice-history'],
-    queryFn: getQueryFn<Notice[]>({ on401: 'throw' }),
+    queryFn: (): Promise<Notice[]> => api.call('noticeHistory', { params: { username } }),
     select: (data: Notice[] | null) => data ?? [],
   });
 
@@ -167,7 +152,7 @@ export const noticeHistoryQuery = (username: string) =>
 export const templatesQuery = (username: string) =>
   queryOptions({
     queryKey: [...creatorPath(username), 'templates'],
-    queryFn: getQueryFn<Template[]>({ on401: 'throw' }),
+    queryFn: (): Promise<Template[]> => api.call('templates', { params: { username } }),
     select: (data: Template[] | null) => data ?? [],
   });
 
@@ -175,49 +160,50 @@ export const templatesQuery = (username: string) =>
 export const usageQuery = (username: string) =>
   queryOptions({
     queryKey: [...creatorPath(username), 'usage'],
-    queryFn: getQueryFn<Usage>({ on401: 'throw' }),
+    queryFn: (): Promise<Usage> => api.call('usage', { params: { username } }),
     refetchInterval: POLL_USAGE_MS,
   });
 
-/** GET /api/creators/username/{u}/billing: balance, purchases and AI answers per day; polled with usage. */
+/** billing: balance, purchases and AI answers per day; polled with usage. */
 export const billingQuery = (username: string) =>
   queryOptions({
     queryKey: [...creatorPath(username), 'billing'],
-    queryFn: getQueryFn<Billing>({ on401: 'throw' }),
+    queryFn: (): Promise<Billing> => api.call('billing', { params: { username } }),
     refetchInterval: POLL_USAGE_MS,
   });
 
-/** GET /api/creators/username/{u}/knowledge-gaps: ungrounded fan questions, grouped; polled with usage. */
+/** knowledgeGaps: ungrounded fan questions, grouped; polled with usage. */
 export const knowledgeGapsQuery = (username: string) =>
   queryOptions({
     queryKey: [...creatorPath(username), 'knowledge-gaps'],
-    queryFn: getQueryFn<{ gaps: KnowledgeGap[] }>({ on401: 'throw' }),
+    queryFn: (): Promise<{ gaps: KnowledgeGap[] }> => api.call('knowledgeGaps', { params: { username } }),
     refetchInterval: POLL_USAGE_MS,
   });
 
-/** GET /api/chatbots/{id}/knowledge/progress: processing progress and the items, polled every 5 s. */
+/** knowledgeProgress: processing progress and the items, polled every 5 s. */
 export const knowledgeProgressQuery = (chatbotId: string) =>
   queryOptions({
-    queryKey: ['/api/chatbots', encodeURIComponent(chatbotId), 'knowledge', 'progress'],
-    queryFn: getQueryFn<KnowledgeProgress>({ on401: 'throw' }),
+    queryKey: [...CHATBOTS_KEY, chatbotId, 'knowledge', 'progress'],
+    queryFn: (): Promise<KnowledgeProgress> => api.call('knowledgeProgress', { params: { id: chatbotId } }),
     refetchInterval: POLL_KNOWLEDGE_PROGRESS_MS,
   });
 
-/** GET /api/creators/username/{u}/status, polled every 2 s. */
+/** status: Online/Offline, polled every 2 s. */
 export const responseStatusQuery = (username: string) =>
   queryOptions<unknown, Error, OnlineStatus>({
     queryKey: [...creatorPath(username), 'status'],
+    queryFn: () => api.call('status', { params: { username } }),
     refetchInterval: POLL_STATUS_MS,
     select: readOnlineStatus,
   });
 
-/** GET /api/creators/username/{u}/chatbot, no retry; a 404 means the creator has no chatbot. */
+/** creatorChatbot, no retry; a 404 means the creator has no chatbot. */
 export const chatbotQuery = (username: string) =>
   queryOptions({
     queryKey: [...creatorPath(username), 'chatbot'],
-    queryFn: async (context): Promise<Chatbot | null> => {
+    queryFn: async (): Promise<Chatbot | null> => {
       try {
-        return await getQueryFn<Chatbot>({ on401: 'throw' })(context);
+        return await api.call('creatorChatbot', { params: { username } });
       } catch (error) {
         if (isApiStatus(error, 404)) return null;
         throw error;

@@ -1,5 +1,4 @@
-import type { ObjectUploadResponse } from '@fanpilot/contracts';
-import { apiRequest } from './api.ts';
+import { api } from './api.ts';
 
 /** The uploaded object's address: the pre-signed URL without its signature (query string). */
 export function uploadedObjectUrl(uploadURL: string): string {
@@ -27,7 +26,7 @@ export class UploadError extends Error {
  * Answers the object's address (no query string).
  */
 export async function uploadFile(file: File): Promise<string> {
-  const { uploadURL } = await apiRequest<ObjectUploadResponse>('POST', '/api/objects/upload');
+  const { uploadURL } = await api.call('profileImageUploadUrl', {});
   const response = await fetch(uploadURL, {
     method: 'PUT',
     body: file,

@@ -1,6 +1,5 @@
 import {
   type CreatorSignupRequest,
-  type CreatorSignupResponse,
   PROFILE_IMAGE_MAX_BYTES_SIGNUP,
   REDIRECT_AFTER_SIGNUP_MS,
 } from '@fanpilot/contracts';
@@ -11,7 +10,7 @@ import { useLoaderData, useNavigate } from 'react-router';
 import { textFieldClass } from '../components/field-classes.ts';
 import { Logo } from '../components/Logo.tsx';
 import { ProfileImageField, type UploadState } from '../components/signup/ProfileImageField.tsx';
-import { apiRequest, serverMessage } from '../lib/api.ts';
+import { api, serverMessage } from '../lib/api.ts';
 import { dashboardPath } from '../lib/destinations.ts';
 import { chatbotQuery, currentUserQuery } from '../lib/queries.ts';
 import { chosenImageProblem, hasUploadsSegment, uploadFile } from '../lib/upload.ts';
@@ -43,8 +42,7 @@ export function CreatorSignupPage() {
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
 
   const signup = useMutation({
-    mutationFn: (body: CreatorSignupRequest) =>
-      apiRequest<CreatorSignupResponse>('POST', '/api/creator-signup', body),
+    mutationFn: (body: CreatorSignupRequest) => api.call('creatorSignup', { body }),
     onSuccess: ({ creator, chatbot }) => {
       setFinished(true);
       queryClient.setQueryData(currentUserQuery.queryKey, { ...user, ...creator });

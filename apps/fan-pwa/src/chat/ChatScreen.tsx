@@ -123,7 +123,7 @@ function Chat({ creator }: { creator: PublicCreator }) {
           <button
             type="button"
             onClick={chat.startNewChat}
-            className="mt-2 rounded-full bg-indigo-700 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-800"
+            className="mt-2 rounded-full bg-brand-700 px-4 py-2 text-sm font-medium text-white hover:bg-brand-800"
           >
             {texts.startNewChat}
           </button>

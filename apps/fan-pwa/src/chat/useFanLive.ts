@@ -1,4 +1,4 @@
-import type { LiveDraft } from '@fanpilot/contracts';
+import { type LiveDraft, urlOf } from '@fanpilot/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** How long after a stream was refused (no conversation yet, offline) it is tried again; doubling to the cap. */
@@ -13,7 +13,7 @@ export interface FanLive {
 }
 
 /**
- * The fan chat's event stream (GET /api/events/fans/{fanId}?creator=): 'change' and 'sync'
+ * The fan chat's event stream (fanEvents): 'change' and 'sync'
  * mean re-read the chat, 'draft' is the AI's answer as it is written. The browser reconnects by
  * itself after a dropped connection (sending Last-Event-ID); a refused stream is tried again later.
  * Without EventSource the chat simply polls.
@@ -35,7 +35,7 @@ export function useFanLive(options: {
 
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
-    const url = `/api/events/fans/${encodeURIComponent(fanId)}?creator=${encodeURIComponent(creator)}`;
+    const url = urlOf('fanEvents', { fanId }, { creator });
     const source = new EventSource(url, { withCredentials: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
     source.onopen = () => {

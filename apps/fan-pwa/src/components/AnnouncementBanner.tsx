@@ -1,7 +1,7 @@
+import { LinkifiedText } from '@fanpilot/ui/LinkifiedText';
 import type { PublicCreator } from '../lib/api.ts';
 import { formatMessageTime } from '../lib/format.ts';
 import { texts } from '../texts.ts';
-import { LinkifiedText } from './LinkifiedText.tsx';
 
 export function AnnouncementBanner({ notice }: { notice: NonNullable<PublicCreator['notice']> }) {
   return (
@@ -11,7 +11,7 @@ export function AnnouncementBanner({ notice }: { notice: NonNullable<PublicCreat
     >
       <p className="line-clamp-4 whitespace-pre-wrap break-words">
         <span className="font-semibold">{texts.announcement}: </span>
-        <LinkifiedText text={notice.message} linkClassName="font-medium text-indigo-800 underline" />
+        <LinkifiedText text={notice.message} linkClassName="font-medium text-brand-800 underline" />
       </p>
       {notice.timestamp && (
         <p className="mt-0.5 text-xs text-slate-600">

@@ -37,7 +37,7 @@ export function ChatHeader({
           onClick={onMoveChat}
           title={texts.moveChatHint}
           aria-label={texts.moveChatHint}
-          className="shrink-0 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+          className="shrink-0 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
         >
           {texts.moveChat}
         </button>
@@ -47,7 +47,7 @@ export function ChatHeader({
           type="button"
           onClick={() => void install()}
           title={texts.installHint}
-          className="shrink-0 rounded-full bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+          className="shrink-0 rounded-full bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
         >
           {texts.install}
         </button>

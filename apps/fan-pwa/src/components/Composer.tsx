@@ -1,3 +1,4 @@
+import { formatFileSize } from '@fanpilot/ui/format';
 import {
   type FormEvent,
   type KeyboardEvent,
@@ -8,7 +9,6 @@ import {
   useState,
 } from 'react';
 import { ATTACHMENT_ACCEPT, attachmentProblem, readAttachment } from '../lib/attachment.ts';
-import { formatFileSize } from '../lib/format.ts';
 import type { OutboxAttachment } from '../lib/outbox.ts';
 import { texts } from '../texts.ts';
 import { PaperclipIcon } from './PaperclipIcon.tsx';
@@ -151,7 +151,7 @@ export function Composer({
           onClick={() => fileInput.current?.click()}
           aria-label={texts.attach}
           title={texts.attach}
-          className="grid size-11 shrink-0 place-items-center rounded-full text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-700"
+          className="grid size-11 shrink-0 place-items-center rounded-full text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-700"
         >
           <PaperclipIcon size={22} />
         </button>
@@ -171,13 +171,13 @@ export function Composer({
           maxLength={4000}
           onChange={(event) => setText(event.currentTarget.value)}
           onKeyDown={onKeyDown}
-          className="min-h-11 flex-1 resize-none rounded-2xl border border-slate-300 bg-white px-3.5 py-2.5 text-base leading-snug text-slate-900 placeholder:text-slate-500 focus:border-indigo-700 focus:outline-2 focus:outline-indigo-700"
+          className="min-h-11 flex-1 resize-none rounded-2xl border border-slate-300 bg-white px-3.5 py-2.5 text-base leading-snug text-slate-900 placeholder:text-slate-500 focus:border-brand-700 focus:outline-2 focus:outline-brand-700"
         />
         <button
           type="submit"
           aria-label={texts.send}
           disabled={sending}
-          className="grid size-11 shrink-0 place-items-center rounded-full bg-indigo-700 text-white hover:bg-indigo-800 disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+          className="grid size-11 shrink-0 place-items-center rounded-full bg-brand-700 text-white hover:bg-brand-800 disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
         >
           <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="currentColor">
             <path d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z" />

@@ -30,9 +30,9 @@ export function DefaultAvatar({ name, size = 44 }: { name: string; size?: number
       viewBox="0 0 40 40"
       className="shrink-0 rounded-full"
     >
-      <rect width="40" height="40" fill="#e0e7ff" />
-      <circle cx="20" cy="16" r="7" fill="#4338ca" />
-      <path d="M6 38c1.5-8 7.5-12 14-12s12.5 4 14 12z" fill="#4338ca" />
+      <rect width="40" height="40" className="fill-brand-100" />
+      <circle cx="20" cy="16" r="7" className="fill-brand-700" />
+      <path d="M6 38c1.5-8 7.5-12 14-12s12.5 4 14 12z" className="fill-brand-700" />
     </svg>
   );
 }

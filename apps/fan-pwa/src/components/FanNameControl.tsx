@@ -17,7 +17,7 @@ export function FanNameControl({ name, onSave }: { name: string; onSave: (name: 
             setValue(name);
             setEditing(true);
           }}
-          className="shrink-0 font-medium text-indigo-800 underline"
+          className="shrink-0 font-medium text-brand-800 underline"
         >
           {name ? texts.changeName : texts.addName}
         </button>
@@ -50,12 +50,12 @@ export function FanNameControl({ name, onSave }: { name: string; onSave: (name: 
           if (event.key === 'Enter') save(event);
           if (event.key === 'Escape') setEditing(false);
         }}
-        className="min-w-0 flex-1 rounded-lg border border-slate-300 px-2.5 py-1.5 text-base text-slate-900 focus:border-indigo-700 focus:outline-2 focus:outline-indigo-700"
+        className="min-w-0 flex-1 rounded-lg border border-slate-300 px-2.5 py-1.5 text-base text-slate-900 focus:border-brand-700 focus:outline-2 focus:outline-brand-700"
       />
       <button
         type="button"
         onClick={save}
-        className="rounded-lg bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800"
+        className="rounded-lg bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
       >
         {texts.saveName}
       </button>

@@ -1,9 +1,10 @@
+import { formatFileSize } from '@fanpilot/ui/format';
+import { LinkifiedText } from '@fanpilot/ui/LinkifiedText';
 import { useLayoutEffect, useRef } from 'react';
 import type { FanChatMessage } from '../lib/api.ts';
-import { formatFileSize, formatMessageTime } from '../lib/format.ts';
+import { formatMessageTime } from '../lib/format.ts';
 import type { LocalMessage } from '../lib/localMessages.ts';
 import { texts } from '../texts.ts';
-import { LinkifiedText } from './LinkifiedText.tsx';
 import { PaperclipIcon } from './PaperclipIcon.tsx';
 
 const NEAR_BOTTOM_PX = 96;
@@ -156,12 +157,12 @@ function MessageBubble({ bubble }: { bubble: Bubble }) {
   const fan = bubble.side === 'fan';
   const tone = fan
     ? bubble.kind === 'queued'
-      ? 'border border-dashed border-indigo-700 bg-indigo-50 text-slate-900'
-      : 'bg-indigo-700 text-white'
+      ? 'border border-dashed border-brand-700 bg-brand-50 text-slate-900'
+      : 'bg-brand-700 text-white'
     : bubble.kind === 'ai' || bubble.kind === 'opening'
       ? 'border border-slate-200 bg-white text-slate-900'
       : 'bg-slate-200 text-slate-900';
-  const linkTone = fan && bubble.kind !== 'queued' ? 'text-white underline' : 'text-indigo-800 underline';
+  const linkTone = fan && bubble.kind !== 'queued' ? 'text-white underline' : 'text-brand-800 underline';
   return (
     <div
       className={`flex flex-col ${fan ? 'items-end' : 'items-start'}`}
@@ -198,10 +199,10 @@ function MessageBubble({ bubble }: { bubble: Bubble }) {
                   target="_blank"
                   rel="noopener noreferrer"
                   data-testid="citation"
-                  className="block max-w-full truncate rounded-full border border-indigo-200 bg-indigo-50 px-2.5 py-1 text-xs font-medium text-indigo-800 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+                  className="block max-w-full truncate rounded-full border border-brand-200 bg-brand-50 px-2.5 py-1 text-xs font-medium text-brand-800 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
                 >
                   {c.title}
-                  {where && <span className="text-indigo-600"> · {where}</span>}
+                  {where && <span className="text-brand-600"> · {where}</span>}
                 </a>
               </li>
             );

@@ -1,72 +1,31 @@
-import type {
-  AskRequest,
-  AskResponse,
-  CreateFanTransferResponse,
-  ErrorBody,
-  FanChatlogResponse,
-  FanChatMessage,
-  PublicCreator,
-  RedeemFanTransferResponse,
+import {
+  ApiError,
+  type AskRequest,
+  type AskResponse,
+  type CreateFanTransferResponse,
+  createApiClient,
+  type FanChatlogResponse,
+  type FanChatMessage,
+  type PublicCreator,
+  type RedeemFanTransferResponse,
+  type SubscribePushRequest,
+  type UnsubscribePushRequest,
 } from '@fanpilot/contracts';
 import type { OutboxItem, SendOutcome } from './outbox.ts';
 import { isKeptAnswer } from './routes.ts';
 
 export type { FanChatMessage, PublicCreator };
+export { ApiError };
 
-/** A non-success answer. The message follows SPEC section 8: "<status>: <body or status text>". */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly body: Partial<ErrorBody> | null,
-    readonly retryAfterSeconds: number | null,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+/**
+ * The fan app's api client: calls by name (packages/contracts). Answers are typed by the call's
+ * schema but not parsed with it here, so the first screen loads no zod (docs/decisions.md).
+ */
+const client = createApiClient();
 
-function retryAfter(response: Response): number | null {
-  const raw = response.headers.get('retry-after');
-  if (!raw) return null;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds));
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? null : Math.max(0, Math.round((date - Date.now()) / 1000));
-}
-
-async function send<T>(path: string, init: RequestInit = {}): Promise<{ body: T; headers: Headers }> {
-  const headers = new Headers(init.headers);
-  headers.set('accept', 'application/json');
-  if (init.body !== undefined) headers.set('content-type', 'application/json');
-  const response = await fetch(path, { ...init, headers, credentials: 'include' });
-  const text = await response.text();
-  if (!response.ok) {
-    let body: Partial<ErrorBody> | null = null;
-    try {
-      body = text ? (JSON.parse(text) as Partial<ErrorBody>) : null;
-    } catch {
-      body = null;
-    }
-    throw new ApiError(
-      response.status,
-      `${response.status}: ${text || response.statusText}`,
-      body,
-      retryAfter(response),
-    );
-  }
-  return { body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
-}
-
-async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
-  return (await send<T>(path, init)).body;
-}
-
-const segment = encodeURIComponent;
-
-/** GET /api/public/creators/:username: the creator's card. */
+/** The creator's card (publicCreator). */
 export function fetchCreatorProfile(username: string): Promise<PublicCreator> {
-  return request(`/api/public/creators/${segment(username)}`);
+  return client.call('publicCreator', { params: { username } });
 }
 
 export interface FanChatlog {
@@ -79,10 +38,11 @@ export interface FanChatlog {
 /** The fan's conversation; a fan who never wrote has none yet (404 reads as empty). */
 export async function fetchFanChatlog(fanId: string, creator: string): Promise<FanChatlog> {
   try {
-    const { body, headers } = await send<Partial<FanChatlogResponse> | null>(
-      `/api/chatlog/fan/${segment(fanId)}?creator=${segment(creator)}`,
-    );
-    return { messages: body?.messages ?? [], kept: isKeptAnswer(headers) };
+    const { body, headers } = await client.send('fanChatlog', { params: { fanId }, query: { creator } });
+    return {
+      messages: (body as Partial<FanChatlogResponse> | null)?.messages ?? [],
+      kept: isKeptAnswer(headers),
+    };
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return { messages: [], kept: false };
     throw err;
@@ -99,14 +59,14 @@ export function errorMessage(err: unknown, fallback: string): string {
   return err instanceof ApiError && typeof err.body?.message === 'string' ? err.body.message : fallback;
 }
 
-/** POST /api/fan-transfers: a one-time link that moves this chat to another browser. */
+/** A one-time link that moves this chat to another browser (createFanTransfer). */
 export function createFanTransfer(creator: string, fanId: string): Promise<CreateFanTransferResponse> {
-  return request('/api/fan-transfers', { method: 'POST', body: JSON.stringify({ creator, fanId }) });
+  return client.call('createFanTransfer', { body: { creator, fanId } });
 }
 
-/** POST /api/fan-transfers/redeem: this browser takes over the chat the link was made for. */
+/** This browser takes over the chat the link was made for (redeemFanTransfer). */
 export function redeemFanTransfer(token: string): Promise<RedeemFanTransferResponse> {
-  return request('/api/fan-transfers/redeem', { method: 'POST', body: JSON.stringify({ token }) });
+  return client.call('redeemFanTransfer', { body: { token } });
 }
 
 export function toAskRequest(item: OutboxItem): AskRequest {
@@ -121,14 +81,15 @@ export function toAskRequest(item: OutboxItem): AskRequest {
   };
 }
 
-/** POST /api/ask. The item's id is the Idempotency-Key, so a retried send is taken once. */
+/** The ask call. The item's id is the Idempotency-Key, so a retried send is taken once. */
 export function postAsk(item: OutboxItem): Promise<AskResponse> {
-  return request('/api/ask', {
-    method: 'POST',
-    body: JSON.stringify(toAskRequest(item)),
-    headers: { 'idempotency-key': item.id },
-  });
+  return client.call('ask', { body: toAskRequest(item), headers: { 'idempotency-key': item.id } });
 }
+
+/** Web Push: the api's public key, and this device's subscription kept or forgotten. */
+export const pushKey = () => client.call('pushKey', {});
+export const subscribePush = (body: SubscribePushRequest) => client.call('subscribePush', { body });
+export const unsubscribePush = (body: UnsubscribePushRequest) => client.call('unsubscribePush', { body });
 
 /** A failure the network caused (no answer at all), as opposed to an answer saying no. */
 export function isNetworkFailure(err: unknown): boolean {

@@ -1,11 +1,3 @@
-/** Attachment sizes are shown in KB (SPEC section 2). */
-export function formatFileSize(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 KB';
-  const kb = bytes / 1024;
-  if (kb < 10) return `${Math.max(kb, 0.1).toFixed(1)} KB`;
-  return `${Math.round(kb).toLocaleString('en-US')} KB`;
-}
-
 /** A message's time: the clock time today, otherwise the date and time. */
 export function formatMessageTime(iso: string, now: Date = new Date()): string {
   const date = new Date(iso);

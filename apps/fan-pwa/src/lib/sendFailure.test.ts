@@ -15,16 +15,23 @@ describe('a failed send, while the browser is online', () => {
   });
 
   it("shows SPEC's text alone on a 429; when to try again is a separate hint", () => {
-    const failure = sendFailure(new ApiError(429, '429: slow down', { error: 'rate_limited' }, 12));
+    const failure = sendFailure(
+      new ApiError(
+        429,
+        '',
+        JSON.stringify({ error: 'rate_limited', message: 'slow down' }),
+        new Headers({ 'retry-after': '12' }),
+      ),
+    );
     expect(failure.error).toBe(SPEC_TEXT);
     expect(failure.hint).toBe(texts.rateLimited(12));
     expect(failure.queue).toBe(false);
-    expect(sendFailure(new ApiError(429, '429: slow down', null, null)).hint).toBe(texts.rateLimited(null));
+    expect(sendFailure(new ApiError(429, '', 'slow down')).hint).toBe(texts.rateLimited(null));
   });
 
   it("shows SPEC's text alone on any other refusal, and keeps the draft instead of queueing", () => {
     for (const status of [400, 403, 500, 503]) {
-      expect(sendFailure(new ApiError(status, `${status}: x`, null, null))).toEqual({
+      expect(sendFailure(new ApiError(status, '', 'x'))).toEqual({
         error: SPEC_TEXT,
         hint: null,
         queue: false,

@@ -11,10 +11,10 @@ export function MessagePage({
   return (
     <main className="app-frame flex flex-col items-center justify-center gap-3 bg-white px-6 text-center">
       <svg aria-hidden="true" viewBox="0 0 48 48" width="56" height="56">
-        <rect width="48" height="48" rx="14" fill="#eef2ff" />
+        <rect width="48" height="48" rx="14" className="fill-brand-50" />
         <path
           d="M14 16h20a3 3 0 0 1 3 3v10a3 3 0 0 1-3 3H22l-6 5v-5h-2a3 3 0 0 1-3-3V19a3 3 0 0 1 3-3z"
-          fill="#4338ca"
+          className="fill-brand-700"
         />
       </svg>
       <h1 className="text-xl font-semibold text-slate-900">{heading}</h1>
@@ -23,7 +23,7 @@ export function MessagePage({
         <button
           type="button"
           onClick={action.onClick}
-          className="mt-2 rounded-full bg-indigo-700 px-5 py-2.5 text-sm font-medium text-white hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+          className="mt-2 rounded-full bg-brand-700 px-5 py-2.5 text-sm font-medium text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
         >
           {action.label}
         </button>

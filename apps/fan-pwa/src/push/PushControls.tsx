@@ -1,4 +1,6 @@
+import type { SubscribePushRequest } from '@fanpilot/contracts';
 import { useState, useSyncExternalStore } from 'react';
+import { pushKey, subscribePush, unsubscribePush } from '../lib/api.ts';
 
 /** The notification texts: here, not in texts.ts, so they load with this chunk only. */
 const texts = {
@@ -64,17 +66,6 @@ function keyBytes(base64url: string): Uint8Array {
   return Uint8Array.from(raw, (c) => c.charCodeAt(0));
 }
 
-async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(path, {
-    method,
-    credentials: 'include',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${res.status}`);
-  return res.json() as Promise<unknown>;
-}
-
 /** Asks the browser (after the fan's tap), subscribes this device, and tells the api. */
 async function enable(creator: string, fanId: string, preview: boolean) {
   const permission = await Notification.requestPermission();
@@ -83,17 +74,17 @@ async function enable(creator: string, fanId: string, preview: boolean) {
     throw new Error(texts.pushBlocked);
   }
   const registration = await navigator.serviceWorker.ready;
-  const { publicKey } = (await api('GET', '/api/push/key')) as { publicKey: string };
+  const { publicKey } = await pushKey();
   const subscription =
     (await registration.pushManager.getSubscription()) ??
     (await registration.pushManager.subscribe({
       userVisibleOnly: true,
       applicationServerKey: keyBytes(publicKey) as BufferSource,
     }));
-  await api('POST', '/api/push/subscriptions', {
+  await subscribePush({
     creator,
     fanId,
-    subscription: subscription.toJSON(),
+    subscription: subscription.toJSON() as SubscribePushRequest['subscription'],
     preview,
   });
   saveChoice(creator, 'on');
@@ -105,7 +96,7 @@ async function disable(creator: string) {
   const subscription = await registration.pushManager.getSubscription();
   saveChoice(creator, 'off');
   if (!subscription) return;
-  await api('DELETE', '/api/push/subscriptions', { endpoint: subscription.endpoint, creator });
+  await unsubscribePush({ endpoint: subscription.endpoint, creator });
   let others = false;
   try {
     for (let i = 0; i < localStorage.length; i++) {
@@ -148,7 +139,7 @@ export function PushOffer({ creator, creatorName, fanId }: Props) {
   return (
     <section
       aria-label={texts.pushOfferLabel}
-      className="shrink-0 border-b border-indigo-100 bg-indigo-50 px-4 py-3 text-sm text-slate-800"
+      className="shrink-0 border-b border-brand-100 bg-brand-50 px-4 py-3 text-sm text-slate-800"
     >
       <p className="font-medium text-slate-900">{texts.pushOffer(creatorName)}</p>
       <p className="mt-0.5 text-xs text-slate-600">{texts.pushOfferHint}</p>
@@ -157,7 +148,7 @@ export function PushOffer({ creator, creatorName, fanId }: Props) {
           type="checkbox"
           checked={preview}
           onChange={(e) => setPreview(e.target.checked)}
-          className="size-4 accent-indigo-700"
+          className="size-4 accent-brand-700"
         />
         {texts.pushPreview}
       </label>
@@ -171,7 +162,7 @@ export function PushOffer({ creator, creatorName, fanId }: Props) {
           type="button"
           disabled={busy}
           onClick={() => void turnOn()}
-          className="rounded-full bg-indigo-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-60"
+          className="rounded-full bg-brand-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-brand-800 disabled:opacity-60"
         >
           {texts.pushTurnOn}
         </button>
@@ -212,7 +203,7 @@ export function PushToggle({ creator, fanId }: Props) {
       onClick={() => void toggle()}
       title={on ? texts.pushOnHint : texts.pushOffHint}
       aria-label={on ? texts.pushOnHint : texts.pushOffHint}
-      className="shrink-0 rounded-full border border-slate-300 p-2 text-slate-800 hover:bg-slate-50 disabled:opacity-60 aria-pressed:border-indigo-700 aria-pressed:text-indigo-700"
+      className="shrink-0 rounded-full border border-slate-300 p-2 text-slate-800 hover:bg-slate-50 disabled:opacity-60 aria-pressed:border-brand-700 aria-pressed:text-brand-700"
     >
       <svg
         viewBox="0 0 24 24"

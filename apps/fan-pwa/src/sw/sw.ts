@@ -165,7 +165,7 @@ interface PushMessage {
   tag: string;
 }
 
-/** What the api pushes (see apps/api/src/services/push.ts); anything else shows a plain notice. */
+/** What the api pushes (its push service's payload); anything else shows a plain notice. */
 function readPush(event: PushEvent): PushMessage {
   try {
     const data = event.data?.json() as Partial<PushMessage> | undefined;

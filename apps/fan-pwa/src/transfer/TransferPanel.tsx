@@ -102,7 +102,7 @@ export default function TransferPanel({
               <button
                 type="button"
                 onClick={() => void copy()}
-                className="shrink-0 rounded-lg bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800"
+                className="shrink-0 rounded-lg bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
               >
                 {copied ? texts.copied : texts.copyLink}
               </button>

@@ -1,10 +1,8 @@
+import type { ChunkDraft } from '@fanpilot/core';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import type { Section } from './extract.ts';
 
-export interface ChunkDraft {
-  content: string;
-  metadata: Record<string, unknown>;
-}
+export type { ChunkDraft };
 
 export interface ChunkOptions {
   chunkSize: number;

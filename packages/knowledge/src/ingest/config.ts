@@ -5,7 +5,7 @@ const int = (def: number, min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(def));
 
 /**
- * Environment of the ingest pipeline, shared by the api (in-process jobs) and apps/ingest-worker.
+ * Environment of the ingest pipeline, shared by the api (in-process jobs) and apps/worker.
  * Every limit has a default; docs/knowledge.md lists them.
  */
 export const ingestEnvSchema = z.object({

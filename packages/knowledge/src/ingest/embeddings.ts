@@ -31,5 +31,12 @@ export function createEmbedder(env: EmbeddingEnv): Embedder | null {
   };
 }
 
-/** pgvector's text form of a vector. */
-export const vectorLiteral = (v: number[]) => `[${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
+export { vectorLiteral } from '@fanpilot/core';
+
+const embedders = new Map<string, Embedder | null>();
+/** One embedder per configuration (the answers' retrieval asks for it on every question). */
+export function embedderFor(env: EmbeddingEnv): Embedder | null {
+  const key = `${env.OPENAI_API_KEY ?? ''}|${env.OPENAI_BASE_URL ?? ''}|${env.EMBEDDING_MODEL ?? ''}`;
+  if (!embedders.has(key)) embedders.set(key, createEmbedder(env));
+  return embedders.get(key) ?? null;
+}

@@ -4,6 +4,7 @@ import type { Storage } from '@fanpilot/storage';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from '../retrieve.ts';
+import { seedChatbot } from '../testing/creators.ts';
 import { makeDocx, makePdf } from '../testing/fixtures.ts';
 import {
   articlePage,
@@ -47,24 +48,7 @@ describe('ingest handler (PGlite, loopback sites)', () => {
   beforeAll(async () => {
     h = createDb({ dataDir: 'memory://' });
     await migrateToLatest(h.db);
-    const c = await h.db
-      .insertInto('creators')
-      .values({ google_sub: 's', email: 'e', name: 'n', username: 'u', description: '' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const b = await h.db
-      .insertInto('chatbots')
-      .values({
-        creator_id: c.id,
-        name: 'b',
-        instructions: '',
-        model: 'gpt-4o',
-        temperature: 0.7,
-        initial_messages: '[]',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    chatbotId = b.id;
+    chatbotId = await seedChatbot(h.db);
     let version = 1;
     site = await startSite({
       '/guide': () => ({

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ingestJobSchema, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
+import { claimKnowledgeItem, failKnowledgeRun, keepKnowledgeChunks, storeChunks } from '@fanpilot/core';
 import type { Database, KnowledgeItemRow } from '@fanpilot/db';
 import type { Storage } from '@fanpilot/storage';
 import type { Kysely } from 'kysely';
@@ -12,7 +13,6 @@ import { type GuardedFetchOptions, guardedFetch, type Lookup, lookupWithOverride
 import type { ParseResult } from './parse-task.ts';
 import { createParserPool, type ParserPool } from './pool.ts';
 import { parseSitemap } from './sitemap.ts';
-import { storeChunks } from './store.ts';
 import { decodeText } from './text.ts';
 import { fetchTranscriptSegments, fetchYoutubeTitle, parseYoutubeUrl } from './youtube.ts';
 
@@ -209,28 +209,12 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
     return { title, chunks, pages: 1 };
   }
 
-  const mark = (id: string, run: string | null) => {
-    let q = db.updateTable('knowledge_items').where('id', '=', id);
-    if (run) q = q.where((eb) => eb.or([eb('job_run', '=', run), eb('job_run', 'is', null)]));
-    return q;
-  };
-
   const handler = async (data: unknown, context: { attempt: number; jobId: string | undefined }) => {
     const { knowledgeItemId, run: givenRun } = ingestJobSchema.parse(data);
     const run = givenRun ?? null;
     // Claims the item in one statement: only a pending (or stalled processing) item whose run is this
     // one; a finished run redelivered, a superseded run or a deleted item changes nothing.
-    const item = await mark(knowledgeItemId, run)
-      .where('status', 'in', ['pending', 'processing'])
-      .set((eb) => ({
-        status: 'processing',
-        started_at: new Date(),
-        updated_at: new Date(),
-        attempts: eb('attempts', '+', 1),
-        error: null,
-      }))
-      .returningAll()
-      .executeTakeFirst();
+    const item = await claimKnowledgeItem(db, knowledgeItemId, run);
     if (!item) return;
     deps.logger?.info({ item: item.id, type: item.type, attempt: context.attempt }, 'ingest started');
 
@@ -252,22 +236,15 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
         .digest('hex');
       const unchangedKey = `${digest}:${embedder?.model ?? 'text'}`;
       if (item.content_hash === unchangedKey && item.chunk_count === outcome.chunks.length) {
-        const kept = await mark(item.id, run)
-          .where('status', '=', 'processing')
-          .set({
-            status: embedder ? 'active' : 'completed',
-            error: null,
-            started_at: null,
-            processed_at: new Date(),
-            updated_at: new Date(),
-            ...(item.type !== 'file' && outcome.title ? { title: outcome.title.slice(0, 500) } : {}),
-          })
-          .executeTakeFirst();
+        const kept = await keepKnowledgeChunks(db, item.id, run, {
+          status: embedder ? 'active' : 'completed',
+          title: item.type !== 'file' ? outcome.title : undefined,
+        });
         deps.logger?.info(
           {
             item: item.id,
             unchanged: true,
-            kept: Number(kept.numUpdatedRows),
+            kept,
             chunks: outcome.chunks.length,
           },
           'ingest finished',
@@ -309,14 +286,7 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
       // A failure that is final says so: never "It will be retried." once nothing will be.
       const reason = final ? finalReason(reasonOf(err)) : reasonOf(err);
       deps.logger?.warn({ item: item.id, reason, final, err: (err as Error)?.message }, 'ingest failed');
-      await mark(item.id, run)
-        .set({
-          status: final ? 'failed' : 'pending',
-          error: reason,
-          started_at: null,
-          updated_at: new Date(),
-        })
-        .execute();
+      await failKnowledgeRun(db, item.id, run, { final, reason });
       if (!final) throw err instanceof Error ? err : new Error(String(err));
     }
   };

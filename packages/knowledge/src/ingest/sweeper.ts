@@ -1,3 +1,4 @@
+import { failStuckKnowledgeItem, requeueStuckKnowledgeItem } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
 import { runEvery } from '../periodic.ts';
@@ -60,25 +61,11 @@ export async function sweepStuckItems(db: Kysely<Database>, options: SweepOption
   }
   for (const item of stuck) {
     if (item.attempts >= options.maxAttempts) {
-      const r = await db
-        .updateTable('knowledge_items')
-        .set({ status: 'failed', error: STUCK_REASON, started_at: null, updated_at: new Date() })
-        .where('id', '=', item.id)
-        .where('status', '=', item.status)
-        .where('updated_at', '<', cutoff)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) > 0) failed++;
+      if (await failStuckKnowledgeItem(db, item, cutoff, STUCK_REASON)) failed++;
       continue;
     }
     const run = ingestRunId(item.id, 'sweep');
-    const r = await db
-      .updateTable('knowledge_items')
-      .set({ status: 'pending', job_run: run, started_at: null, updated_at: new Date() })
-      .where('id', '=', item.id)
-      .where('status', '=', item.status)
-      .where('updated_at', '<', cutoff)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) > 0) {
+    if (await requeueStuckKnowledgeItem(db, item, cutoff, run)) {
       await options.enqueue(item.id, run);
       requeued++;
     }

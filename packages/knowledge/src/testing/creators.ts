@@ -81,3 +81,32 @@ export async function seedCreator(
   };
   return { creatorId: creator.id, chatbotId: bot.id, ask };
 }
+
+/** A bare creator with a chatbot, for tests of knowledge alone (no credits, no fans); the chatbot's id. */
+export async function seedChatbot(db: Kysely<Database>): Promise<string> {
+  const tag = randomUUID().slice(0, 8);
+  const creator = await db
+    .insertInto('creators')
+    .values({
+      google_sub: `s-${tag}`,
+      email: `${tag}@example.com`,
+      name: 'n',
+      username: `u-${tag}`,
+      description: '',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const bot = await db
+    .insertInto('chatbots')
+    .values({
+      creator_id: creator.id,
+      name: 'b',
+      instructions: '',
+      model: 'gpt-4o',
+      temperature: 0.7,
+      initial_messages: '[]',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return bot.id;
+}

@@ -1,4 +1,4 @@
-export * from '../answer/fake-openai.ts';
 export * from './creators.ts';
+export * from './fake-openai.ts';
 export * from './fixtures.ts';
 export * from './servers.ts';

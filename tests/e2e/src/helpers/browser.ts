@@ -28,6 +28,29 @@ export async function launchChromium(waitMs = 120_000): Promise<Browser> {
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
 
+/** A desktop-sized browser context on `origin` and its first page; close() ends all three. */
+export interface DesktopSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  close: () => Promise<void>;
+}
+
+export async function openDesktop(origin: string): Promise<DesktopSession> {
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: origin });
+  const page = await context.newPage();
+  return {
+    browser,
+    context,
+    page,
+    async close() {
+      await context.close().catch(() => {});
+      await browser.close();
+    },
+  };
+}
+
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true });
   // Finished animations, so a sliding menu or toast is pictured where it comes to rest.

@@ -1,4 +1,4 @@
-import { currentUserSchema, type LoginErrorCode } from '@fanpilot/contracts';
+import { calls, type LoginErrorCode } from '@fanpilot/contracts';
 import oauthPlugin, { type OAuth2Namespace, type OAuth2Token } from '@fastify/oauth2';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -168,7 +168,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     return reply.redirect('/');
   });
 
-  r.get('/api/auth/user', { schema: { response: { 200: currentUserSchema } } }, async (request, reply) => {
+  r.get(calls.currentUser.path, { schema: calls.currentUser.schema }, async (request, reply) => {
     const creator = await app.requireCreator(request);
     reply.header('cache-control', 'no-store');
     return toCurrentUser(creator);

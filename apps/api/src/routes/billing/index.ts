@@ -1,24 +1,19 @@
-import {
-  billingSchema,
-  checkoutRequestSchema,
-  checkoutResponseSchema,
-  usernameParamsSchema,
-} from '@fanpilot/contracts';
-import { requeueAwaitingAnswers } from '@fanpilot/knowledge/answer';
+import { requeueAwaitingAnswers } from '@fanpilot/answers';
+import { calls, isUuid } from '@fanpilot/contracts';
+import { billingOf, completePaidCheckout, completePurchase, ownPurchase } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { billingOf, completePurchase, type Payments, startCheckout } from '../../services/billing.ts';
+import { type Payments, startCheckout } from '../../services/billing.ts';
 
 export interface BillingRoutesOptions {
   payments: Payments;
   publicOrigin: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -41,10 +36,10 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
   };
 
   r.get(
-    '/api/creators/username/:username/billing',
+    calls.billing.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: usernameParamsSchema, response: { 200: billingSchema } },
+      schema: calls.billing.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -54,13 +49,9 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
   );
 
   r.post(
-    '/api/creators/username/:username/billing/checkout',
+    calls.checkout.path,
     {
-      schema: {
-        params: usernameParamsSchema,
-        body: checkoutRequestSchema,
-        response: { 200: checkoutResponseSchema },
-      },
+      schema: calls.checkout.schema,
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -74,7 +65,7 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
     webhook.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
       done(null, body),
     );
-    webhook.post('/api/stripe/webhook', async (request, reply) => {
+    webhook.post(calls.stripeWebhook.path, { schema: calls.stripeWebhook.schema }, async (request, reply) => {
       if (!payments.stripe || !payments.webhookSecret) {
         throw notFound('Stripe is not configured on this server.');
       }
@@ -96,7 +87,7 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
       }
       const session = event.data.object as Stripe.Checkout.Session;
       const purchaseId = session.metadata?.purchaseId ?? session.client_reference_id ?? '';
-      if (session.payment_status !== 'paid' || !UUID.test(purchaseId)) return { received: true };
+      if (session.payment_status !== 'paid' || !isUuid(purchaseId)) return { received: true };
       let receiptUrl: string | null = null;
       if (typeof session.payment_intent === 'string') {
         try {
@@ -109,15 +100,9 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
           request.log.warn({ err, session: session.id }, 'receipt not found for a paid checkout');
         }
       }
-      const credited = await app.db.transaction().execute(async (trx) => {
-        const fresh = await trx
-          .insertInto('stripe_events')
-          .values({ id: event.id, type: event.type })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .returning('id')
-          .executeTakeFirst();
-        if (!fresh) return false;
-        return completePurchase(trx, purchaseId, { receiptUrl, sessionId: session.id });
+      const credited = await completePaidCheckout(app.db, { id: event.id, type: event.type }, purchaseId, {
+        receiptUrl,
+        sessionId: session.id,
       });
       if (credited) await answerWaiting(request.log);
       reply.code(200);
@@ -138,12 +123,7 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
     );
     const ownPending = async (request: Parameters<typeof app.requireCreator>[0], id: string) => {
       const creator = await app.requireCreator(request);
-      const purchase = UUID.test(id)
-        ? await app.db.selectFrom('credit_purchases').selectAll().where('id', '=', id).executeTakeFirst()
-        : undefined;
-      if (!purchase) throw notFound('No such checkout.');
-      if (purchase.creator_id !== creator.id) throw forbidden();
-      return { creator, purchase };
+      return { creator, purchase: await ownPurchase(app.db, creator.id, id) };
     };
     r.get(
       '/billing/test-checkout/:id',

@@ -1,32 +1,20 @@
-import {
-  chatbotIdParamsSchema,
-  chatbotSchema,
-  chatbotSettingsRequestSchema,
-  createChatbotRequestSchema,
-  creatorChatbotResponseSchema,
-  DEFAULT_CHATBOT_INSTRUCTIONS,
-  DEFAULT_MODEL,
-  DEFAULT_TEMPERATURE,
-  usernameParamsSchema,
-} from '@fanpilot/contracts';
-import type { KnowledgeItemRow } from '@fanpilot/db';
-import { requeueAwaitingAnswers } from '@fanpilot/knowledge/answer';
+import { requeueAwaitingAnswers } from '@fanpilot/answers';
+import { calls } from '@fanpilot/contracts';
+import { chatbotsRepository, saveChatbotWithSources } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownChatbotByParam, ownInboxByParam } from '../../plugins/changes.ts';
-import { chatbotsRepository } from '../../repositories/chatbots.ts';
-import { knowledgeRepository } from '../../repositories/knowledge.ts';
 import { toChatbot } from '../../serializers.ts';
-import { assertRoom, enqueueItems, ownedChatbot, parseSource, toNewItem } from '../../services/knowledge.ts';
+import { enqueueItems, ownedChatbot, parseSource, toNewItem } from '../../services/knowledge.ts';
 
 export async function chatbotsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
-    '/api/creators/username/:username/chatbot',
+    calls.creatorChatbot.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: usernameParamsSchema, response: { 200: creatorChatbotResponseSchema } },
+      schema: calls.creatorChatbot.schema,
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -41,13 +29,9 @@ export async function chatbotsRoutes(app: FastifyInstance) {
    * it and adds the URLs: 200 either way (every success is 200). URLs it already has are not added twice.
    */
   r.post(
-    '/api/creators/username/:username/chatbot',
+    calls.createChatbot.path,
     {
-      schema: {
-        params: usernameParamsSchema,
-        body: createChatbotRequestSchema,
-        response: { 200: chatbotSchema },
-      },
+      schema: calls.createChatbot.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -55,36 +39,15 @@ export async function chatbotsRoutes(app: FastifyInstance) {
         .map((u) => u.trim())
         .filter(Boolean)
         .map(parseSource);
-      const { bot, added } = await app.db.transaction().execute(async (trx) => {
-        const bots = chatbotsRepository(trx);
-        let bot = await bots.findByCreator(creator.id);
-        if (bot) {
-          bot = await bots.update(bot.id, { name: request.body.name });
-        } else {
-          bot =
-            (await bots.insert({
-              creatorId: creator.id,
-              name: request.body.name,
-              instructions: DEFAULT_CHATBOT_INSTRUCTIONS,
-              model: DEFAULT_MODEL,
-              temperature: DEFAULT_TEMPERATURE,
-              initialMessages: [],
-            })) ?? (await bots.findByCreator(creator.id))!;
-        }
-        const items = knowledgeRepository(trx);
-        const existing = await items.listByChatbot(bot.id);
-        const seen = new Set(existing.map((i) => i.url ?? i.youtube_url));
-        const fresh = sources.filter((s) => {
-          const key = s.type === 'url' ? s.url : s.link.url;
-          if (seen.has(key)) return false;
-          seen.add(key);
-          return true;
-        });
-        await assertRoom(trx, bot.id, fresh.length);
-        const added: KnowledgeItemRow[] = [];
-        for (const source of fresh) added.push(await items.insert(toNewItem(bot.id, source)));
-        return { bot, added };
-      });
+      const { bot, added } = await saveChatbotWithSources(
+        app.db,
+        creator.id,
+        request.body.name,
+        sources.map((source) => ({
+          address: source.type === 'url' ? source.url : source.link.url,
+          item: (chatbotId: string) => toNewItem(chatbotId, source),
+        })),
+      );
       await enqueueItems(app.jobs, request.log, added);
       const knowledge = await chatbotsRepository(app.db).knowledgeFor(bot.id);
       return reply.send(toChatbot(bot, knowledge));
@@ -92,10 +55,10 @@ export async function chatbotsRoutes(app: FastifyInstance) {
   );
 
   r.get(
-    '/api/chatbots/:id',
+    calls.chatbot.path,
     {
       config: { versionedBy: ownChatbotByParam },
-      schema: { params: chatbotIdParamsSchema, response: { 200: chatbotSchema } },
+      schema: calls.chatbot.schema,
     },
     async (request) => {
       const { chatbot } = await ownedChatbot(app, request, request.params.id);
@@ -104,13 +67,9 @@ export async function chatbotsRoutes(app: FastifyInstance) {
   );
 
   r.put(
-    '/api/chatbots/:id/settings',
+    calls.updateChatbotSettings.path,
     {
-      schema: {
-        params: chatbotIdParamsSchema,
-        body: chatbotSettingsRequestSchema,
-        response: { 200: chatbotSchema },
-      },
+      schema: calls.updateChatbotSettings.schema,
     },
     async (request) => {
       const { chatbot } = await ownedChatbot(app, request, request.params.id);

@@ -1,14 +1,8 @@
-import {
-  creatorSchema,
-  PROFILE_IMAGE_MAX_BYTES_DASHBOARD,
-  profileImageUpdateRequestSchema,
-  profileImageUpdateResponseSchema,
-  usernameParamsSchema,
-} from '@fanpilot/contracts';
+import { calls, PROFILE_IMAGE_MAX_BYTES_DASHBOARD } from '@fanpilot/contracts';
+import { creatorsRepository } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { creatorsRepository } from '../../repositories/creators.ts';
 import { toCreator } from '../../serializers.ts';
 import { verifyUploadedImage } from '../../services/images.ts';
 
@@ -16,22 +10,18 @@ export async function creatorsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
-    '/api/creators/username/:username',
+    calls.creator.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: usernameParamsSchema, response: { 200: creatorSchema } },
+      schema: calls.creator.schema,
     },
     async (request) => toCreator(await app.requireOwner(request, request.params.username)),
   );
 
   r.put(
-    '/api/creators/username/:username/profile-image',
+    calls.updateProfileImage.path,
     {
-      schema: {
-        params: usernameParamsSchema,
-        body: profileImageUpdateRequestSchema,
-        response: { 200: profileImageUpdateResponseSchema },
-      },
+      schema: calls.updateProfileImage.schema,
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);

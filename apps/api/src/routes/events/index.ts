@@ -1,13 +1,6 @@
-import {
-  creatorQuerySchema,
-  fanIdSchema,
-  LIVE_STREAMS_PER_DASHBOARD,
-  LIVE_STREAMS_PER_FAN,
-  usernameParamsSchema,
-} from '@fanpilot/contracts';
+import { calls, LIVE_STREAMS_PER_DASHBOARD, LIVE_STREAMS_PER_FAN } from '@fanpilot/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { cachedFanTokenHash } from '../../plugins/changes.ts';
 import { FAN_FORBIDDEN_MESSAGE } from '../../services/conversations.ts';
@@ -51,8 +44,8 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
   };
 
   r.get(
-    '/api/events/creators/:username',
-    { exposeHeadRoute: false, schema: { params: usernameParamsSchema } },
+    calls.dashboardEvents.path,
+    { exposeHeadRoute: false, schema: calls.dashboardEvents.schema },
     async (request, reply) => {
       const session = await app.sessionOf(request);
       const creatorId =
@@ -75,10 +68,10 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
   );
 
   r.get(
-    '/api/events/fans/:fanId',
+    calls.fanEvents.path,
     {
       exposeHeadRoute: false,
-      schema: { params: z.object({ fanId: fanIdSchema }), querystring: creatorQuerySchema },
+      schema: calls.fanEvents.schema,
     },
     async (request, reply) => {
       const creatorId = await app.creatorIdOf(request.query.creator);

@@ -1,31 +1,21 @@
+import { enqueueAnswer, forecastAiAnswer } from '@fanpilot/answers';
+import { calls, DEFAULT_STATUS_TEXT_OFFLINE, FAN_ATTACHMENT_MAX_BASE64_LENGTH } from '@fanpilot/contracts';
 import {
-  askHeadersSchema,
-  askRequestSchema,
-  askResponseSchema,
-  createFanTransferRequestSchema,
-  createFanTransferResponseSchema,
-  DEFAULT_STATUS_TEXT_OFFLINE,
-  FAN_ATTACHMENT_MAX_BASE64_LENGTH,
-  fanChatlogQuerySchema,
-  fanChatlogResponseSchema,
-  fanIdParamsSchema,
-  publicCreatorSchema,
-  redeemFanTransferRequestSchema,
-  redeemFanTransferResponseSchema,
-  usernameParamsSchema,
-} from '@fanpilot/contracts';
+  aiRefusal,
+  creatorsRepository,
+  fansRepository,
+  greetingsOf,
+  type MessageView,
+  messagesRepository,
+  noticesRepository,
+} from '@fanpilot/core';
 import type { CreatorRow } from '@fanpilot/db';
-import { aiRefusal, enqueueAnswer, forecastAiAnswer } from '@fanpilot/knowledge/answer';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { fanChatByParam, publicFaceByParam } from '../../plugins/changes.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
-import { creatorsRepository } from '../../repositories/creators.ts';
-import { fansRepository } from '../../repositories/fans.ts';
-import { type MessageView, messagesRepository } from '../../repositories/messages.ts';
-import { noticesRepository } from '../../repositories/notices.ts';
 import {
   asFanOnly,
   checkAttachment,
@@ -130,11 +120,11 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     !creator.is_online && (await forecastAiAnswer(app.db, creator.id, messageId)).answers;
 
   r.post(
-    '/api/ask',
+    calls.ask.path,
     {
       bodyLimit: ASK_BODY_LIMIT,
       onRequest: perIp,
-      schema: { headers: askHeadersSchema, body: askRequestSchema, response: { 200: askResponseSchema } },
+      schema: calls.ask.schema,
     },
     async (request, reply) => {
       const body = request.body;
@@ -209,15 +199,11 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
   );
 
   r.get(
-    '/api/chatlog/fan/:fanId',
+    calls.fanChatlog.path,
     {
       config: { versionedBy: fanChatByParam },
       onRequest: fanReads,
-      schema: {
-        params: fanIdParamsSchema,
-        querystring: fanChatlogQuerySchema,
-        response: { 200: fanChatlogResponseSchema },
-      },
+      schema: calls.fanChatlog.schema,
     },
     async (request, reply) => {
       const { fanId } = request.params;
@@ -253,10 +239,10 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
   );
 
   r.post(
-    '/api/fan-transfers',
+    calls.createFanTransfer.path,
     {
       onRequest: transferMakes,
-      schema: { body: createFanTransferRequestSchema, response: { 200: createFanTransferResponseSchema } },
+      schema: calls.createFanTransfer.schema,
     },
     async (request, reply) => {
       const creator = await onboarded(request.body.creator);
@@ -272,10 +258,10 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
   );
 
   r.post(
-    '/api/fan-transfers/redeem',
+    calls.redeemFanTransfer.path,
     {
       onRequest: transferRedeems,
-      schema: { body: redeemFanTransferRequestSchema, response: { 200: redeemFanTransferResponseSchema } },
+      schema: calls.redeemFanTransfer.schema,
     },
     async (request, reply) => {
       const hash = hashFanToken(ensureFanToken(request, reply, opts.secureCookie));
@@ -285,24 +271,20 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
   );
 
   r.get(
-    '/api/public/creators/:username',
+    calls.publicCreator.path,
     {
       config: { versionedBy: publicFaceByParam },
-      schema: { params: usernameParamsSchema, response: { 200: publicCreatorSchema } },
+      schema: calls.publicCreator.schema,
     },
     async (request, reply) => {
       const creator = await onboarded(request.params.username);
-      const [notice, chatbot, refusal] = await Promise.all([
+      const [notice, greetings, refusal] = await Promise.all([
         noticesRepository(app.db).current(creator.id),
-        app.db
-          .selectFrom('chatbots')
-          .select('initial_messages')
-          .where('creator_id', '=', creator.id)
-          .executeTakeFirst(),
+        greetingsOf(app.db, creator.id),
         aiRefusal(app.db, creator.id),
       ]);
       reply.header('cache-control', 'no-store');
-      return toPublicCreator(creator, notice, chatbot?.initial_messages ?? [], refusal === null);
+      return toPublicCreator(creator, notice, greetings, refusal === null);
     },
   );
 }

@@ -1,5 +1,5 @@
+import { pingDatabase } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 
 /** A probe that neither hangs nor throws: 'ok', or 'failing' after an error or `ms`. */
 const probe = (work: () => Promise<unknown>, ms = 2000) =>
@@ -23,7 +23,7 @@ export async function healthRoutes(app: FastifyInstance) {
   // Readiness: the database, the object store and, when jobs go through it, Redis.
   app.get('/readyz', async (_request, reply) => {
     const [database, storage, redis] = await Promise.all([
-      probe(() => sql`select 1`.execute(app.db)),
+      probe(() => pingDatabase(app.db)),
       probe(() => app.storage.ping()),
       app.jobs.mode === 'redis' ? probe(() => app.jobs.ping()) : undefined,
     ]);

@@ -1,23 +1,10 @@
-import {
-  CONVERSATION_PAGE_SIZE,
-  CONVERSATIONS_PAGE_SIZE,
-  conversationPageParamsSchema,
-  conversationPageQuerySchema,
-  conversationPageSchema,
-  conversationsPageSchema,
-  conversationsQuerySchema,
-  inboxStatsQuerySchema,
-  inboxStatsSchema,
-  usernameParamsSchema,
-} from '@fanpilot/contracts';
+import { CONVERSATION_PAGE_SIZE, CONVERSATIONS_PAGE_SIZE, calls } from '@fanpilot/contracts';
+import { creditsRepository, fansRepository, inboxRepository, startOfToday } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toMessage } from '../../conversation-serializers.ts';
 import { notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { creditsRepository } from '../../repositories/credits.ts';
-import { fansRepository } from '../../repositories/fans.ts';
-import { inboxRepository, startOfToday } from '../../repositories/inbox.ts';
 
 /**
  * The dashboard's inbox at any volume: exact counts, every conversation reachable in keyset pages
@@ -29,14 +16,10 @@ export async function inboxRoutes(app: FastifyInstance) {
   const inbox = inboxRepository(app.db);
 
   r.get(
-    '/api/creators/username/:username/stats',
+    calls.inboxStats.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: {
-        params: usernameParamsSchema,
-        querystring: inboxStatsQuerySchema,
-        response: { 200: inboxStatsSchema },
-      },
+      schema: calls.inboxStats.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -57,14 +40,10 @@ export async function inboxRoutes(app: FastifyInstance) {
   );
 
   r.get(
-    '/api/creators/username/:username/conversations',
+    calls.conversations.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: {
-        params: usernameParamsSchema,
-        querystring: conversationsQuerySchema,
-        response: { 200: conversationsPageSchema },
-      },
+      schema: calls.conversations.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -94,14 +73,10 @@ export async function inboxRoutes(app: FastifyInstance) {
   );
 
   r.get(
-    '/api/creators/username/:username/fans/:fanId/conversation',
+    calls.conversation.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: {
-        params: conversationPageParamsSchema,
-        querystring: conversationPageQuerySchema,
-        response: { 200: conversationPageSchema },
-      },
+      schema: calls.conversation.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);

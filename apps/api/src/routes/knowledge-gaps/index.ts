@@ -1,17 +1,15 @@
+import { calls } from '@fanpilot/contracts';
 import {
-  answerGapRequestSchema,
-  answerGapResponseSchema,
-  dismissGapsRequestSchema,
-  dismissGapsResponseSchema,
-  knowledgeGapsResponseSchema,
-  usernameParamsSchema,
-} from '@fanpilot/contracts';
-import { closeKnowledgeGaps, openKnowledgeGaps } from '@fanpilot/knowledge/answer';
+  chatbotsRepository,
+  closeKnowledgeGaps,
+  fansByIds,
+  openGapIds,
+  openKnowledgeGaps,
+} from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { badRequest, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { chatbotsRepository } from '../../repositories/chatbots.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
 import { sendToFan } from '../../services/conversations.ts';
 import { addKnowledgeFile } from '../../services/knowledge.ts';
@@ -39,10 +37,10 @@ export async function knowledgeGapsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
-    '/api/creators/username/:username/knowledge-gaps',
+    calls.knowledgeGaps.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: usernameParamsSchema, response: { 200: knowledgeGapsResponseSchema } },
+      schema: calls.knowledgeGaps.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -55,26 +53,15 @@ export async function knowledgeGapsRoutes(app: FastifyInstance) {
   );
 
   r.post(
-    '/api/creators/username/:username/knowledge-gaps/answer',
+    calls.answerKnowledgeGap.path,
     {
-      schema: {
-        params: usernameParamsSchema,
-        body: answerGapRequestSchema,
-        response: { 200: answerGapResponseSchema },
-      },
+      schema: calls.answerKnowledgeGap.schema,
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
       const chatbot = await chatbotsRepository(app.db).findByCreator(creator.id);
       if (!chatbot) throw notFound('Create your chatbot first.');
-      const open = await app.db
-        .selectFrom('messages')
-        .select('id')
-        .where('creator_id', '=', creator.id)
-        .where('id', 'in', request.body.questionIds)
-        .where('knowledge_gap_at', 'is not', null)
-        .where('gap_closed_at', 'is', null)
-        .execute();
+      const open = await openGapIds(app.db, creator.id, request.body.questionIds);
       if (open.length === 0) {
         throw badRequest('These questions are no longer open. Reload the list.', 'no_open_gaps');
       }
@@ -86,22 +73,11 @@ export async function knowledgeGapsRoutes(app: FastifyInstance) {
         Buffer.from(note.text, 'utf8'),
         note.fileName,
       );
-      const closed = await closeKnowledgeGaps(
-        app.db,
-        creator.id,
-        open.map((m) => String(m.id)),
-      );
+      const closed = await closeKnowledgeGaps(app.db, creator.id, open);
       let sentTo = 0;
       if (request.body.sendToFans) {
         const fanIds = [...new Set(closed.map((c) => c.fanId).filter((id): id is string => id !== null))];
-        const fans = fanIds.length
-          ? await app.db
-              .selectFrom('fans')
-              .selectAll()
-              .where('creator_id', '=', creator.id)
-              .where('id', 'in', fanIds)
-              .execute()
-          : [];
+        const fans = await fansByIds(app.db, creator.id, fanIds);
         for (const fan of fans) {
           const sent = await sendToFan(app.db, creator.id, fan, request.body.answer.trim());
           await requestPush(app.jobs, { kind: 'message', id: sent.messageId }, request.log);
@@ -113,13 +89,9 @@ export async function knowledgeGapsRoutes(app: FastifyInstance) {
   );
 
   r.post(
-    '/api/creators/username/:username/knowledge-gaps/dismiss',
+    calls.dismissKnowledgeGap.path,
     {
-      schema: {
-        params: usernameParamsSchema,
-        body: dismissGapsRequestSchema,
-        response: { 200: dismissGapsResponseSchema },
-      },
+      schema: calls.dismissKnowledgeGap.schema,
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);

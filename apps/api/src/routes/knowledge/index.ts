@@ -1,13 +1,5 @@
-import {
-  addKnowledgeRequestSchema,
-  addYoutubeRequestSchema,
-  chatbotIdParamsSchema,
-  deleteKnowledgeResponseSchema,
-  KNOWLEDGE_FILE_MAX_BYTES,
-  knowledgeIdParamsSchema,
-  knowledgeItemResponseSchema,
-  knowledgeProgressSchema,
-} from '@fanpilot/contracts';
+import { calls, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
+import { assertKnowledgeRoom, knowledgeRepository } from '@fanpilot/core';
 import {
   fetchYoutubeTitle,
   type IngestEnv,
@@ -17,16 +9,13 @@ import {
 } from '@fanpilot/knowledge';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { badRequest, conflict, HttpError, notFound } from '../../errors.ts';
 import { ownChatbotByParam } from '../../plugins/changes.ts';
 import { assertCleanMultipart } from '../../plugins/clean-input.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
-import { knowledgeRepository } from '../../repositories/knowledge.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
 import {
   addKnowledgeFile,
-  assertRoom,
   enqueueItems,
   knowledgeFileTooLarge,
   ownedChatbot,
@@ -35,7 +24,7 @@ import {
   progressOf,
   toNewItem,
 } from '../../services/knowledge.ts';
-import { assertOwnUploadKey } from '../uploads/index.ts';
+import { assertOwnUploadKey } from '../../services/uploads.ts';
 
 /**
  * Re-fetches of existing sources (retry and re-sync) one creator may start per window: each one
@@ -62,10 +51,10 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
   };
 
   r.get(
-    '/api/chatbots/:id/knowledge/progress',
+    calls.knowledgeProgress.path,
     {
       config: { versionedBy: ownChatbotByParam },
-      schema: { params: chatbotIdParamsSchema, response: { 200: knowledgeProgressSchema } },
+      schema: calls.knowledgeProgress.schema,
     },
     async (request) => {
       const { chatbot } = await ownedChatbot(app, request, request.params.id);
@@ -73,27 +62,19 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
     },
   );
 
-  r.post(
-    '/api/add-knowledge',
-    { schema: { body: addKnowledgeRequestSchema, response: { 200: knowledgeItemResponseSchema } } },
-    async (request, reply) => {
-      const { chatbot } = await ownedChatbot(app, request, request.body.chatbotId);
-      const source = parseSource(request.body.url);
-      await assertRoom(app.db, chatbot.id, 1);
-      const item = await items().insert(toNewItem(chatbot.id, source));
-      await enqueueItems(app.jobs, request.log, [item]);
-      return reply.send(toKnowledgeItem(item));
-    },
-  );
+  r.post(calls.addKnowledge.path, { schema: calls.addKnowledge.schema }, async (request, reply) => {
+    const { chatbot } = await ownedChatbot(app, request, request.body.chatbotId);
+    const source = parseSource(request.body.url);
+    await assertKnowledgeRoom(app.db, chatbot.id, 1);
+    const item = await items().insert(toNewItem(chatbot.id, source));
+    await enqueueItems(app.jobs, request.log, [item]);
+    return reply.send(toKnowledgeItem(item));
+  });
 
   r.post(
-    '/api/chatbots/:id/knowledge/youtube',
+    calls.addYoutubeKnowledge.path,
     {
-      schema: {
-        params: chatbotIdParamsSchema,
-        body: addYoutubeRequestSchema,
-        response: { 200: knowledgeItemResponseSchema },
-      },
+      schema: calls.addYoutubeKnowledge.schema,
     },
     async (request, reply) => {
       const { chatbot } = await ownedChatbot(app, request, request.params.id);
@@ -106,7 +87,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
           'invalid_youtube_url',
         );
       }
-      await assertRoom(app.db, chatbot.id, 1);
+      await assertKnowledgeRoom(app.db, chatbot.id, 1);
       // The title is asked for now (the answer carries it); a slow or silent YouTube leaves it to the worker.
       const title = await fetchYoutubeTitle(link.videoId, {
         origin: opts.ingest.INGEST_YOUTUBE_ORIGIN,
@@ -119,8 +100,8 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
   );
 
   r.post(
-    '/api/chatbots/:id/knowledge/upload',
-    { schema: { params: chatbotIdParamsSchema, response: { 200: knowledgeItemResponseSchema } } },
+    calls.uploadKnowledgeFile.path,
+    { schema: calls.uploadKnowledgeFile.schema },
     async (request, reply) => {
       const { chatbot } = await ownedChatbot(app, request, request.params.id);
       if (!request.isMultipart()) {
@@ -156,16 +137,9 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
   );
 
   r.post(
-    '/api/chatbots/:id/knowledge/uploaded',
+    calls.addUploadedKnowledgeFile.path,
     {
-      schema: {
-        params: chatbotIdParamsSchema,
-        body: z.object({
-          key: z.string().min(1).max(1024),
-          filename: z.string().trim().min(1).max(255).optional(),
-        }),
-        response: { 200: knowledgeItemResponseSchema },
-      },
+      schema: calls.addUploadedKnowledgeFile.schema,
     },
     async (request, reply) => {
       const { creator, chatbot } = await ownedChatbot(app, request, request.params.id);
@@ -214,57 +188,45 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
     },
   );
 
-  r.delete(
-    '/api/knowledge/:id',
-    { schema: { params: knowledgeIdParamsSchema, response: { 200: deleteKnowledgeResponseSchema } } },
-    async (request) => {
-      const item = await ownedKnowledgeItem(app, request, request.params.id);
-      const removed = await items().remove(item.id);
-      if (removed?.file_key) {
-        await app.storage.remove(removed.file_key).catch((err) => {
-          request.log.warn({ key: removed.file_key, err }, 'could not remove a knowledge file from storage');
-        });
-      }
-      return { success: true as const, id: item.id };
-    },
-  );
+  r.delete(calls.deleteKnowledge.path, { schema: calls.deleteKnowledge.schema }, async (request) => {
+    const item = await ownedKnowledgeItem(app, request, request.params.id);
+    const removed = await items().remove(item.id);
+    if (removed?.file_key) {
+      await app.storage.remove(removed.file_key).catch((err) => {
+        request.log.warn({ key: removed.file_key, err }, 'could not remove a knowledge file from storage');
+      });
+    }
+    return { success: true as const, id: item.id };
+  });
 
-  r.post(
-    '/api/knowledge/:id/retry',
-    { schema: { params: knowledgeIdParamsSchema, response: { 200: knowledgeItemResponseSchema } } },
-    async (request) => {
-      const item = await ownedKnowledgeItem(app, request, request.params.id);
-      if (item.status !== 'failed') {
-        throw conflict('Only a failed knowledge source can be retried.', 'not_failed');
-      }
-      await countRefetch(request);
-      const updated = await items().requeue(item.id, ingestRunId(item.id, 'retry'), ['failed']);
-      if (!updated) throw conflict('This knowledge source changed meanwhile; reload and try again.');
-      await enqueueItems(app.jobs, request.log, [updated]);
-      return toKnowledgeItem(updated);
-    },
-  );
+  r.post(calls.retryKnowledge.path, { schema: calls.retryKnowledge.schema }, async (request) => {
+    const item = await ownedKnowledgeItem(app, request, request.params.id);
+    if (item.status !== 'failed') {
+      throw conflict('Only a failed knowledge source can be retried.', 'not_failed');
+    }
+    await countRefetch(request);
+    const updated = await items().requeue(item.id, ingestRunId(item.id, 'retry'), ['failed']);
+    if (!updated) throw conflict('This knowledge source changed meanwhile; reload and try again.');
+    await enqueueItems(app.jobs, request.log, [updated]);
+    return toKnowledgeItem(updated);
+  });
 
-  r.post(
-    '/api/knowledge/:id/resync',
-    { schema: { params: knowledgeIdParamsSchema, response: { 200: knowledgeItemResponseSchema } } },
-    async (request) => {
-      const item = await ownedKnowledgeItem(app, request, request.params.id);
-      if (item.type === 'file') {
-        throw badRequest('A file cannot be re-synced; upload the new version instead.', 'not_resyncable');
-      }
-      if (item.status === 'pending' || item.status === 'processing') {
-        throw conflict('This knowledge source is already being processed.', 'in_progress');
-      }
-      await countRefetch(request);
-      const updated = await items().requeue(item.id, ingestRunId(item.id, 'resync'), [
-        'completed',
-        'active',
-        'failed',
-      ]);
-      if (!updated) throw conflict('This knowledge source changed meanwhile; reload and try again.');
-      await enqueueItems(app.jobs, request.log, [updated]);
-      return toKnowledgeItem(updated);
-    },
-  );
+  r.post(calls.resyncKnowledge.path, { schema: calls.resyncKnowledge.schema }, async (request) => {
+    const item = await ownedKnowledgeItem(app, request, request.params.id);
+    if (item.type === 'file') {
+      throw badRequest('A file cannot be re-synced; upload the new version instead.', 'not_resyncable');
+    }
+    if (item.status === 'pending' || item.status === 'processing') {
+      throw conflict('This knowledge source is already being processed.', 'in_progress');
+    }
+    await countRefetch(request);
+    const updated = await items().requeue(item.id, ingestRunId(item.id, 'resync'), [
+      'completed',
+      'active',
+      'failed',
+    ]);
+    if (!updated) throw conflict('This knowledge source changed meanwhile; reload and try again.');
+    await enqueueItems(app.jobs, request.log, [updated]);
+    return toKnowledgeItem(updated);
+  });
 }

@@ -1,29 +1,10 @@
-import {
-  answerRequestSchema,
-  answerResponseSchema,
-  chatlogResponseSchema,
-  creatorFanParamsSchema,
-  creatorQuerySchema,
-  deleteConversationResponseSchema,
-  FAN_ATTACHMENT_MIME_TYPES,
-  fanIdOrNameParamsSchema,
-  fanSchema,
-  fileIdParamsSchema,
-  messageSchema,
-  messagesQuerySchema,
-  sendMessageRequestSchema,
-  sendMessageResponseSchema,
-  usernameParamsSchema,
-} from '@fanpilot/contracts';
+import { calls, FAN_ATTACHMENT_MIME_TYPES, isUuid } from '@fanpilot/contracts';
+import { attachmentsRepository, fansRepository, messagesRepository } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { toFan, toMessage } from '../../conversation-serializers.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { ownInboxByParam, ownInboxByQuery } from '../../plugins/changes.ts';
-import { attachmentsRepository } from '../../repositories/attachments.ts';
-import { fansRepository } from '../../repositories/fans.ts';
-import { messagesRepository } from '../../repositories/messages.ts';
 import {
   answerAsCreator,
   deleteConversation,
@@ -35,7 +16,6 @@ import { requestPush } from '../../services/push.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 500;
 const CONVERSATION_LIMIT = 2000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A file name safe inside a quoted header value, plus its exact UTF-8 form (RFC 6266). */
 function contentDisposition(filename: string): string {
@@ -50,14 +30,10 @@ export async function messagesRoutes(app: FastifyInstance) {
   const fans = fansRepository(app.db);
 
   r.get(
-    '/api/creators/username/:username/messages',
+    calls.messages.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: {
-        params: usernameParamsSchema,
-        querystring: messagesQuerySchema,
-        response: { 200: z.array(messageSchema) },
-      },
+      schema: calls.messages.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -70,10 +46,10 @@ export async function messagesRoutes(app: FastifyInstance) {
   const listFans = async (creatorId: string) => (await fans.listWithStats(creatorId)).map(toFan);
 
   r.get(
-    '/api/creators/username/:username/fans',
+    calls.fans.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: usernameParamsSchema, response: { 200: z.array(fanSchema) } },
+      schema: calls.fans.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -83,10 +59,10 @@ export async function messagesRoutes(app: FastifyInstance) {
   );
 
   r.get(
-    '/api/fans',
+    calls.fansByQuery.path,
     {
       config: { versionedBy: ownInboxByQuery },
-      schema: { querystring: creatorQuerySchema, response: { 200: z.array(fanSchema) } },
+      schema: calls.fansByQuery.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.query.creator);
@@ -96,10 +72,10 @@ export async function messagesRoutes(app: FastifyInstance) {
   );
 
   r.get(
-    '/api/creators/username/:username/fans/:fanId/messages',
+    calls.fanMessages.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: creatorFanParamsSchema, response: { 200: z.array(messageSchema) } },
+      schema: calls.fanMessages.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -111,10 +87,10 @@ export async function messagesRoutes(app: FastifyInstance) {
   );
 
   r.get(
-    '/api/chatlog',
+    calls.chatlog.path,
     {
       config: { versionedBy: ownInboxByQuery },
-      schema: { querystring: creatorQuerySchema, response: { 200: chatlogResponseSchema } },
+      schema: calls.chatlog.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.query.creator);
@@ -125,13 +101,9 @@ export async function messagesRoutes(app: FastifyInstance) {
   );
 
   r.delete(
-    '/api/chatlog/fan/:fanIdOrName',
+    calls.deleteConversation.path,
     {
-      schema: {
-        params: fanIdOrNameParamsSchema,
-        querystring: creatorQuerySchema,
-        response: { 200: deleteConversationResponseSchema },
-      },
+      schema: calls.deleteConversation.schema,
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.query.creator);
@@ -140,66 +112,57 @@ export async function messagesRoutes(app: FastifyInstance) {
     },
   );
 
-  r.post(
-    '/api/answer',
-    { schema: { body: answerRequestSchema, response: { 200: answerResponseSchema } } },
-    async (request) => {
-      const creator = await app.requireOwner(request, request.body.creator);
-      const replyId = await answerAsCreator(
-        app.db,
-        creator.id,
-        request.body.messageId,
-        request.body.response,
-      );
-      await requestPush(app.jobs, { kind: 'message', id: replyId }, request.log);
-      const stored = await messages.findView(replyId);
-      return {
-        success: true as const,
-        message: toMessage(stored!),
-        answeredMessageId: request.body.messageId,
-      };
-    },
-  );
-
-  r.post(
-    '/api/send-message',
-    { schema: { body: sendMessageRequestSchema, response: { 200: sendMessageResponseSchema } } },
-    async (request) => {
-      const creator = await app.requireOwner(request, request.body.creatorUsername);
-      const fan = await fans.findByKey(creator.id, request.body.fanId);
-      if (!fan) throw notFound('Cannot find fan ID. Please try again.');
-      const sent = await sendToFan(app.db, creator.id, fan, request.body.message);
-      await requestPush(app.jobs, { kind: 'message', id: sent.messageId }, request.log);
-      const stored = await messages.findView(sent.messageId);
-      return {
-        success: true as const,
-        message: toMessage(stored!),
-        answeredMessageId: sent.answeredMessageId,
-      };
-    },
-  );
-
-  r.get('/api/files/:id/download', { schema: { params: fileIdParamsSchema } }, async (request, reply) => {
-    const { id } = request.params;
-    if (!UUID.test(id)) throw notFound('No such file.');
-    const file = await attachmentsRepository(app.db).findWithOwners(id);
-    if (!file) throw notFound('No such file.');
-    // The creator it was sent to, or the browser that holds the fan's conversation; nobody else.
-    if (!mayActAsFan(await fanRequester(request), file, 'read')) {
-      throw forbidden('You cannot download this file.');
-    }
-    const object = await app.storage.get(file.storage_key);
-    if (!object) throw notFound('This file is no longer available.');
-    const type = (FAN_ATTACHMENT_MIME_TYPES as readonly string[]).includes(file.mime_type)
-      ? file.mime_type
-      : 'application/octet-stream';
-    reply
-      .type(type)
-      .header('content-disposition', contentDisposition(file.original_filename))
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'private, no-store');
-    if (object.contentLength !== undefined) reply.header('content-length', String(object.contentLength));
-    return reply.send(object.body);
+  r.post(calls.answer.path, { schema: calls.answer.schema }, async (request) => {
+    const creator = await app.requireOwner(request, request.body.creator);
+    const replyId = await answerAsCreator(app.db, creator.id, request.body.messageId, request.body.response);
+    await requestPush(app.jobs, { kind: 'message', id: replyId }, request.log);
+    const stored = await messages.findView(replyId);
+    return {
+      success: true as const,
+      message: toMessage(stored!),
+      answeredMessageId: request.body.messageId,
+    };
   });
+
+  r.post(calls.sendMessage.path, { schema: calls.sendMessage.schema }, async (request) => {
+    const creator = await app.requireOwner(request, request.body.creatorUsername);
+    const fan = await fans.findByKey(creator.id, request.body.fanId);
+    if (!fan) throw notFound('Cannot find fan ID. Please try again.');
+    const sent = await sendToFan(app.db, creator.id, fan, request.body.message);
+    await requestPush(app.jobs, { kind: 'message', id: sent.messageId }, request.log);
+    const stored = await messages.findView(sent.messageId);
+    return {
+      success: true as const,
+      message: toMessage(stored!),
+      answeredMessageId: sent.answeredMessageId,
+    };
+  });
+
+  r.get(
+    calls.downloadAttachment.path,
+    { schema: calls.downloadAttachment.schema },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('No such file.');
+      const file = await attachmentsRepository(app.db).findWithOwners(id);
+      if (!file) throw notFound('No such file.');
+      // The creator it was sent to, or the browser that holds the fan's conversation; nobody else.
+      if (!mayActAsFan(await fanRequester(request), file, 'read')) {
+        throw forbidden('You cannot download this file.');
+      }
+      const object = await app.storage.get(file.storage_key);
+      if (!object) throw notFound('This file is no longer available.');
+      const type = (FAN_ATTACHMENT_MIME_TYPES as readonly string[]).includes(file.mime_type)
+        ? file.mime_type
+        : 'application/octet-stream';
+      reply
+        .type(type)
+        .header('content-disposition', contentDisposition(file.original_filename))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, no-store');
+      if (object.contentLength !== undefined) reply.header('content-length', String(object.contentLength));
+      return reply.send(object.body);
+    },
+  );
 }

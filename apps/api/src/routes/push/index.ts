@@ -1,21 +1,10 @@
-import {
-  pushKeyResponseSchema,
-  subscribePushRequestSchema,
-  unsubscribePushRequestSchema,
-} from '@fanpilot/contracts';
+import { calls } from '@fanpilot/contracts';
+import { creatorsRepository, fansRepository, pushSubscriptions } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { forbidden, notFound } from '../../errors.ts';
-import { creatorsRepository } from '../../repositories/creators.ts';
-import { fansRepository } from '../../repositories/fans.ts';
 import { asFanOnly, mayActAsFan } from '../../services/conversations.ts';
-import {
-  checkPushEndpoint,
-  checkSubscriptionKeys,
-  saveSubscription,
-  type VapidKeys,
-} from '../../services/push.ts';
+import { checkPushEndpoint, checkSubscriptionKeys, type VapidKeys } from '../../services/push.ts';
 
 export interface PushRoutesOptions {
   vapid: VapidKeys;
@@ -32,22 +21,15 @@ export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) 
   const creators = creatorsRepository(app.db);
   const fans = fansRepository(app.db);
 
-  r.get(
-    '/api/push/key',
-    { schema: { response: { 200: pushKeyResponseSchema } } },
-    async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=3600');
-      return { publicKey: opts.vapid.publicKey };
-    },
-  );
+  r.get(calls.pushKey.path, { schema: calls.pushKey.schema }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=3600');
+    return { publicKey: opts.vapid.publicKey };
+  });
 
   r.post(
-    '/api/push/subscriptions',
+    calls.subscribePush.path,
     {
-      schema: {
-        body: subscribePushRequestSchema,
-        response: { 200: z.object({ success: z.literal(true), preview: z.boolean() }) },
-      },
+      schema: calls.subscribePush.schema,
     },
     async (request) => {
       const { creator: username, fanId, subscription } = request.body;
@@ -59,29 +41,26 @@ export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) 
       checkSubscriptionKeys(subscription.keys);
       await checkPushEndpoint(subscription.endpoint, opts.allowedPrivateHosts);
       const preview = request.body.preview ?? true;
-      await saveSubscription(app.db, fan, subscription, preview);
+      await pushSubscriptions(app.db).save(fan, subscription, preview);
       return { success: true as const, preview };
     },
   );
 
   r.delete(
-    '/api/push/subscriptions',
+    calls.unsubscribePush.path,
     {
-      schema: {
-        body: unsubscribePushRequestSchema,
-        response: { 200: z.object({ success: z.literal(true), removed: z.number().int() }) },
-      },
+      schema: calls.unsubscribePush.schema,
     },
     async (request) => {
       // The endpoint is the browser's secret capability URL: knowing it is what proves the device.
-      let query = app.db.deleteFrom('push_subscriptions').where('endpoint', '=', request.body.endpoint);
+      let creatorId: string | undefined;
       if (request.body.creator) {
         const creator = await creators.findByUsername(request.body.creator);
         if (!creator) return { success: true as const, removed: 0 };
-        query = query.where('creator_id', '=', creator.id);
+        creatorId = creator.id;
       }
-      const removed = await query.executeTakeFirst();
-      return { success: true as const, removed: Number(removed.numDeletedRows) };
+      const removed = await pushSubscriptions(app.db).removeByEndpoint(request.body.endpoint, creatorId);
+      return { success: true as const, removed };
     },
   );
 }

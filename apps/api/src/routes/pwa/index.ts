@@ -1,8 +1,8 @@
 import { usernameParamsSchema, webAppManifestSchema } from '@fanpilot/contracts';
+import { creatorsRepository } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notFound } from '../../errors.ts';
-import { creatorsRepository } from '../../repositories/creators.ts';
 import { toCreator } from '../../serializers.ts';
 import { webManifestFor } from '../../services/webManifest.ts';
 

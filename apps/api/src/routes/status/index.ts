@@ -1,35 +1,14 @@
-import {
-  createTemplateRequestSchema,
-  currentNoticeResponseSchema,
-  DEFAULT_STATUS_TEXT_OFFLINE,
-  noticeHistoryResponseSchema,
-  onlineStatusSchema,
-  setNoticeRequestSchema,
-  setNoticeResponseSchema,
-  successSchema,
-  TEMPLATES_MAX_PER_CREATOR,
-  templateParamsSchema,
-  templateSchema,
-  templatesResponseSchema,
-  toggleStatusRequestSchema,
-  toggleStatusResponseSchema,
-  usageSchema,
-  usernameParamsSchema,
-} from '@fanpilot/contracts';
-import { requeueAwaitingAnswers } from '@fanpilot/knowledge/answer';
+import { requeueAwaitingAnswers } from '@fanpilot/answers';
+import { calls, DEFAULT_STATUS_TEXT_OFFLINE, isUuid, TEMPLATES_MAX_PER_CREATOR } from '@fanpilot/contracts';
+import { creditsRepository, noticesRepository, statusRepository, templatesRepository } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toCreatorNotice, toNotice, toTemplate } from '../../conversation-serializers.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { creditsRepository } from '../../repositories/credits.ts';
-import { noticesRepository } from '../../repositories/notices.ts';
-import { statusRepository } from '../../repositories/status.ts';
-import { templatesRepository } from '../../repositories/templates.ts';
 import { requestPush } from '../../services/push.ts';
 
 const NOTICE_HISTORY_LIMIT = 200;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Online status, announcements (notices), saved replies (templates) and credit usage. */
 export async function statusRoutes(app: FastifyInstance) {
@@ -38,10 +17,10 @@ export async function statusRoutes(app: FastifyInstance) {
   const templates = templatesRepository(app.db);
 
   r.get(
-    '/api/creators/username/:username/status',
+    calls.status.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: usernameParamsSchema, response: { 200: onlineStatusSchema } },
+      schema: calls.status.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -50,27 +29,23 @@ export async function statusRoutes(app: FastifyInstance) {
     },
   );
 
-  r.post(
-    '/api/toggle-status',
-    { schema: { body: toggleStatusRequestSchema, response: { 200: toggleStatusResponseSchema } } },
-    async (request) => {
-      const creator = await app.requireOwner(request, request.body.creator);
-      const next = await statusRepository(app.db).toggle(creator.id);
-      if (!next.is_online) {
-        // While Offline the AI answers fans: what waits for the creator now goes to the AI.
-        await requeueAwaitingAnswers(app.db, app.jobs, { creatorId: creator.id }).catch((err) =>
-          request.log.error({ err }, 'could not hand pending questions to the AI'),
-        );
-      }
-      return { success: true as const, isOnline: next.is_online, statusText: next.status_text };
-    },
-  );
+  r.post(calls.toggleStatus.path, { schema: calls.toggleStatus.schema }, async (request) => {
+    const creator = await app.requireOwner(request, request.body.creator);
+    const next = await statusRepository(app.db).toggle(creator.id);
+    if (!next.is_online) {
+      // While Offline the AI answers fans: what waits for the creator now goes to the AI.
+      await requeueAwaitingAnswers(app.db, app.jobs, { creatorId: creator.id }).catch((err) =>
+        request.log.error({ err }, 'could not hand pending questions to the AI'),
+      );
+    }
+    return { success: true as const, isOnline: next.is_online, statusText: next.status_text };
+  });
 
   r.get(
-    '/api/creators/username/:username/notice',
+    calls.notice.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: usernameParamsSchema, response: { 200: currentNoticeResponseSchema } },
+      schema: calls.notice.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -84,10 +59,10 @@ export async function statusRoutes(app: FastifyInstance) {
   );
 
   r.get(
-    '/api/creators/username/:username/notice-history',
+    calls.noticeHistory.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: usernameParamsSchema, response: { 200: noticeHistoryResponseSchema } },
+      schema: calls.noticeHistory.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -97,20 +72,16 @@ export async function statusRoutes(app: FastifyInstance) {
   );
 
   r.post(
-    '/api/creators/username/:username/set-notice',
+    calls.setNotice.path,
     {
-      schema: {
-        params: usernameParamsSchema,
-        body: setNoticeRequestSchema,
-        response: { 200: setNoticeResponseSchema },
-      },
+      schema: calls.setNotice.schema,
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
       let notice = await notices.insert(creator.id, request.body.message);
       if (request.body.push) {
         notice = { ...notice, push: true };
-        await app.db.updateTable('notices').set({ push: true }).where('id', '=', notice.id).execute();
+        await notices.markPushed(notice.id);
         await requestPush(app.jobs, { kind: 'notice', id: notice.id }, request.log);
       }
       return { success: true as const, notice: toCreatorNotice(notice) };
@@ -118,10 +89,10 @@ export async function statusRoutes(app: FastifyInstance) {
   );
 
   r.get(
-    '/api/creators/username/:username/templates',
+    calls.templates.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: usernameParamsSchema, response: { 200: templatesResponseSchema } },
+      schema: calls.templates.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -131,13 +102,9 @@ export async function statusRoutes(app: FastifyInstance) {
   );
 
   r.post(
-    '/api/creators/username/:username/templates',
+    calls.createTemplate.path,
     {
-      schema: {
-        params: usernameParamsSchema,
-        body: createTemplateRequestSchema,
-        response: { 200: templateSchema },
-      },
+      schema: calls.createTemplate.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
@@ -152,22 +119,18 @@ export async function statusRoutes(app: FastifyInstance) {
     },
   );
 
-  r.delete(
-    '/api/creators/username/:username/templates/:id',
-    { schema: { params: templateParamsSchema, response: { 200: successSchema } } },
-    async (request) => {
-      const creator = await app.requireOwner(request, request.params.username);
-      const removed = UUID.test(request.params.id) && (await templates.remove(creator.id, request.params.id));
-      if (!removed) throw notFound('No such template.');
-      return { success: true as const };
-    },
-  );
+  r.delete(calls.deleteTemplate.path, { schema: calls.deleteTemplate.schema }, async (request) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    const removed = isUuid(request.params.id) && (await templates.remove(creator.id, request.params.id));
+    if (!removed) throw notFound('No such template.');
+    return { success: true as const };
+  });
 
   r.get(
-    '/api/creators/username/:username/usage',
+    calls.usage.path,
     {
       config: { versionedBy: ownInboxByParam },
-      schema: { params: usernameParamsSchema, response: { 200: usageSchema } },
+      schema: calls.usage.schema,
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);

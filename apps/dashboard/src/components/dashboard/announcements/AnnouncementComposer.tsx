@@ -1,13 +1,9 @@
-import {
-  ANNOUNCEMENT_MAX_LENGTH,
-  type CurrentNoticeResponse,
-  type SetNoticeResponse,
-} from '@fanpilot/contracts';
+import { ANNOUNCEMENT_MAX_LENGTH, type CurrentNoticeResponse } from '@fanpilot/contracts';
 import { Button, cn, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, type Ref, useId, useState } from 'react';
-import { apiRequest } from '../../../lib/api.ts';
-import { creatorUrl, noticeHistoryQuery, noticeQuery } from '../../../lib/queries.ts';
+import { api } from '../../../lib/api.ts';
+import { noticeHistoryQuery, noticeQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { Card } from '../Card.tsx';
@@ -27,9 +23,9 @@ export function AnnouncementComposer({ username, textareaRef }: AnnouncementComp
   const [push, setPush] = useState(false);
   const send = useMutation({
     mutationFn: (text: string) =>
-      apiRequest<SetNoticeResponse>('POST', creatorUrl(username, 'set-notice'), {
-        message: text,
-        ...(push ? { push: true } : {}),
+      api.call('setNotice', {
+        params: { username },
+        body: { message: text, ...(push ? { push: true } : {}) },
       }),
     onSuccess: ({ notice }) => {
       setMessage('');

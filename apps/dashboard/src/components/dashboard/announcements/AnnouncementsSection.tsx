@@ -1,4 +1,5 @@
 import type { Notice } from '@fanpilot/contracts';
+import { LinkifiedText } from '@fanpilot/ui/LinkifiedText';
 import { useQuery } from '@tanstack/react-query';
 import type { Ref } from 'react';
 import { absoluteTime } from '../../../lib/format.ts';
@@ -7,7 +8,6 @@ import { TEXT } from '../../../texts.ts';
 import { CheckIcon, MegaphoneIcon } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
 import { Badge } from '../common/Badge.tsx';
-import { LinkifiedText } from '../common/LinkifiedText.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
 import { AnnouncementComposer } from './AnnouncementComposer.tsx';

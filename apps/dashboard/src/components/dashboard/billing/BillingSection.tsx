@@ -2,7 +2,7 @@ import type { Billing } from '@fanpilot/contracts';
 import { Button, toast } from '@fanpilot/ui';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { Ref } from 'react';
-import { apiRequest, serverMessage } from '../../../lib/api.ts';
+import { api, serverMessage } from '../../../lib/api.ts';
 import { dollars } from '../../../lib/billing.ts';
 import { absoluteTime } from '../../../lib/format.ts';
 import { billingQuery } from '../../../lib/queries.ts';
@@ -82,14 +82,7 @@ function BalanceCard({ billing }: { billing: Billing }) {
 
 function BuyCard({ billing, username }: { billing: Billing; username: string }) {
   const buy = useMutation({
-    mutationFn: (pack: string) =>
-      apiRequest<{ url: string }>(
-        'POST',
-        `/api/creators/username/${encodeURIComponent(username)}/billing/checkout`,
-        {
-          pack,
-        },
-      ),
+    mutationFn: (pack: string) => api.call('checkout', { params: { username }, body: { pack } }),
     onSuccess: ({ url }) => window.location.assign(url),
     onError: (error) => toast({ title: t.buyFailed, description: serverMessage(error), variant: 'error' }),
   });

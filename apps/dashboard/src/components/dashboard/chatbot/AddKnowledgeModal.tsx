@@ -1,8 +1,8 @@
-import type { Chatbot, KnowledgeItem } from '@fanpilot/contracts';
+import type { Chatbot } from '@fanpilot/contracts';
 import { Button, Modal, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { apiRequest, serverMessage } from '../../../lib/api.ts';
+import { api, serverMessage } from '../../../lib/api.ts';
 import { chatbotQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
@@ -35,8 +35,7 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
     ]);
 
   const addUrl = useMutation({
-    mutationFn: (value: string) =>
-      apiRequest<KnowledgeItem>('POST', '/api/add-knowledge', { chatbotId: chatbot.id, url: value }),
+    mutationFn: (value: string) => api.call('addKnowledge', { body: { chatbotId: chatbot.id, url: value } }),
     onSuccess: () => {
       setUrl('');
       toast({ title: t.urlAdded, description: t.processingNote, variant: 'success' });
@@ -48,9 +47,7 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
 
   const addYoutube = useMutation({
     mutationFn: (value: string) =>
-      apiRequest<KnowledgeItem>('POST', `/api/chatbots/${encodeURIComponent(chatbot.id)}/knowledge/youtube`, {
-        youtubeUrl: value,
-      }),
+      api.call('addYoutubeKnowledge', { params: { id: chatbot.id }, body: { youtubeUrl: value } }),
     onSuccess: (item) => {
       setYoutubeUrl('');
       toast({

@@ -11,7 +11,7 @@ import {
 import { Button, Modal, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { apiRequest, serverMessage } from '../../../lib/api.ts';
+import { api, serverMessage } from '../../../lib/api.ts';
 import { budgetNumber, settingsBody } from '../../../lib/chatbot-settings.ts';
 import { chatbotQuery, usageQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
@@ -49,14 +49,14 @@ function SettingsForm({
   const id = useId();
   const [name, setName] = useState(chatbot.name);
   const [instructions, setInstructions] = useState(chatbot.instructions);
-  const [model, setModel] = useState<string>(chatbot.model);
+  const [model, setModel] = useState(chatbot.model as (typeof MODEL_CHOICES)[number]);
   const [temp, setTemp] = useState(chatbot.temp);
   const [initialMessages, setInitialMessages] = useState(chatbot.initialMessages.join('\n'));
   const [dailyAiBudget, setDailyAiBudget] = useState(String(chatbot.dailyAiBudget));
 
   const save = useMutation({
     mutationFn: (body: ReturnType<typeof settingsBody>) =>
-      apiRequest<Chatbot>('PUT', `/api/chatbots/${encodeURIComponent(chatbot.id)}/settings`, body),
+      api.call('updateChatbotSettings', { params: { id: chatbot.id }, body }),
     onSuccess: (updated) => {
       queryClient.setQueryData(chatbotQuery(username).queryKey, updated);
       // A new budget may lift (or bring) the "Daily AI budget reached" notice.
@@ -126,7 +126,7 @@ function SettingsForm({
           <select
             id={`${id}-model`}
             value={model}
-            onChange={(e) => setModel(e.target.value)}
+            onChange={(e) => setModel(e.target.value as (typeof MODEL_CHOICES)[number])}
             className={`mt-2 bg-white ${textFieldClass}`}
           >
             {MODEL_CHOICES.map((choice) => (

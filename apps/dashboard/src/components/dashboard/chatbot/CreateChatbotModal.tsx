@@ -1,9 +1,8 @@
-import type { Chatbot } from '@fanpilot/contracts';
 import { Button, Modal, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { apiRequest, serverMessage } from '../../../lib/api.ts';
-import { chatbotQuery, creatorUrl } from '../../../lib/queries.ts';
+import { api, serverMessage } from '../../../lib/api.ts';
+import { chatbotQuery } from '../../../lib/queries.ts';
 import { removeUrlRow, urlsToSend } from '../../../lib/url-rows.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
@@ -26,7 +25,7 @@ export function CreateChatbotModal({ username, open, onOpenChange }: CreateChatb
 
   const create = useMutation({
     mutationFn: (body: { name: string; urls: string[] }) =>
-      apiRequest<Chatbot>('POST', creatorUrl(username, 'chatbot'), body),
+      api.call('createChatbot', { params: { username }, body }),
     onSuccess: (chatbot) => {
       queryClient.setQueryData(chatbotQuery(username).queryKey, chatbot);
       toast({ title: t.created, variant: 'success' });

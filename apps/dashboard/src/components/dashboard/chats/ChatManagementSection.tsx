@@ -11,14 +11,15 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { type Ref, useId, useState } from 'react';
 import { useDebouncedValue } from '../../../hooks/useDebouncedValue.ts';
 import { usePollNewestPage } from '../../../hooks/usePollNewestPage.ts';
-import { apiRequest } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
+
 import {
   fanDisplayName,
   loadedConversations,
   mergeNewestConversations,
   waitingBadgeTone,
 } from '../../../lib/inbox.ts';
-import { conversationsQuery, conversationsUrl, creatorPath } from '../../../lib/queries.ts';
+import { conversationsQuery, creatorPath, fetchConversations } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { InboxIcon } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
@@ -61,7 +62,7 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
   const listKey = conversationsQuery(username, params).queryKey;
   usePollNewestPage<ConversationsPage>({
     queryKey: listKey,
-    fetchNewest: () => apiRequest<ConversationsPage>('GET', conversationsUrl(username, params, null)),
+    fetchNewest: () => fetchConversations(username, params, null),
     merge: mergeNewestConversations,
     enabled: list.isSuccess && !list.isPlaceholderData,
   });
@@ -76,10 +77,10 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
 
   const remove = useMutation({
     mutationFn: (conversation: ConversationSummary) =>
-      apiRequest<unknown>(
-        'DELETE',
-        `/api/chatlog/fan/${encodeURIComponent(conversation.fanId)}?creator=${encodeURIComponent(username)}`,
-      ),
+      api.call('deleteConversation', {
+        params: { fanIdOrName: conversation.fanId },
+        query: { creator: username },
+      }),
     onSuccess: () => {
       toast({ title: t.deleted, variant: 'success' });
       return queryClient.invalidateQueries({ queryKey: creatorPath(username) });

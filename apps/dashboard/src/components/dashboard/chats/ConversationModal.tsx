@@ -1,11 +1,11 @@
-import type { ConversationPage, ConversationSummary, Message } from '@fanpilot/contracts';
+import { type ConversationPage, type ConversationSummary, type Message, urlOf } from '@fanpilot/contracts';
 import { Button, cn, Modal } from '@fanpilot/ui';
+import { formatFileSize } from '@fanpilot/ui/format';
+import { LinkifiedText } from '@fanpilot/ui/LinkifiedText';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { usePollNewestPage } from '../../../hooks/usePollNewestPage.ts';
-import { apiRequest } from '../../../lib/api.ts';
 import { isPending } from '../../../lib/conversations.ts';
-import { sizeInKb } from '../../../lib/format.ts';
 import {
   fanDisplayName,
   fanMessageAuthor,
@@ -16,12 +16,11 @@ import {
   type ScrollPlace,
   scrollPlace,
 } from '../../../lib/inbox.ts';
-import { conversationPageUrl, conversationQuery } from '../../../lib/queries.ts';
+import { conversationQuery, fetchConversationPage } from '../../../lib/queries.ts';
 import type { ResponseMode } from '../../../lib/response-mode.ts';
 import { TEXT } from '../../../texts.ts';
 import { DownloadIcon, FileIcon, ImageIcon } from '../../icons.tsx';
 import { Badge } from '../common/Badge.tsx';
-import { LinkifiedText } from '../common/LinkifiedText.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
 import { ReplyComposer } from './ReplyComposer.tsx';
 import { useSendToFan } from './useSendToFan.ts';
@@ -79,7 +78,7 @@ function ConversationBody({
   const pages = useInfiniteQuery(conversationQuery(username, fanId));
   usePollNewestPage<ConversationPage>({
     queryKey: conversationQuery(username, fanId).queryKey,
-    fetchNewest: () => apiRequest<ConversationPage>('GET', conversationPageUrl(username, fanId, null)),
+    fetchNewest: () => fetchConversationPage(username, fanId, null),
     merge: mergeNewestMessages,
     enabled: pages.isSuccess,
   });
@@ -272,10 +271,10 @@ export function MessageBubble({ message, fanName }: { message: Message; fanName:
             )}
             <div className="min-w-0 flex-1">
               <p className="truncate text-xs font-semibold">{attachment.originalFilename}</p>
-              <p className="text-xs opacity-80">{sizeInKb(attachment.fileSize)}</p>
+              <p className="text-xs opacity-80">{formatFileSize(attachment.fileSize)}</p>
             </div>
             <a
-              href={`/api/files/${encodeURIComponent(attachment.id)}/download`}
+              href={urlOf('downloadAttachment', { id: attachment.id })}
               target="_blank"
               rel="noopener noreferrer"
               aria-label={t.downloadLabel(attachment.originalFilename)}

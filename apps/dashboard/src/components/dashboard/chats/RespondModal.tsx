@@ -14,7 +14,7 @@ interface RespondModalProps {
 
 const t = TEXT.respond;
 
-/** 'Respond to Fan Question': the question, a response box, Cancel and Send Response (POST /api/answer). */
+/** 'Respond to Fan Question': the question, a response box, Cancel and Send Response (the answer call). */
 export function RespondModal({ username, question, onOpenChange }: RespondModalProps) {
   return (
     <Modal

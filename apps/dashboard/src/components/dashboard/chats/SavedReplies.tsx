@@ -1,10 +1,9 @@
-import type { Template } from '@fanpilot/contracts';
 import { Button, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { apiRequest, serverMessage } from '../../../lib/api.ts';
+import { api, serverMessage } from '../../../lib/api.ts';
 import { truncate } from '../../../lib/format.ts';
-import { creatorUrl, templatesQuery } from '../../../lib/queries.ts';
+import { templatesQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { BookmarkIcon, TrashIcon } from '../../icons.tsx';
@@ -29,7 +28,7 @@ export function SavedReplies({ username, currentText, onInsert }: SavedRepliesPr
 
   const save = useMutation({
     mutationFn: (body: { title: string; content: string }) =>
-      apiRequest<Template>('POST', creatorUrl(username, 'templates'), body),
+      api.call('createTemplate', { params: { username }, body }),
     onSuccess: () => {
       setTitle('');
       toast({ title: t.saved, variant: 'success' });
@@ -38,8 +37,7 @@ export function SavedReplies({ username, currentText, onInsert }: SavedRepliesPr
     onError: (error) => toast({ title: t.saveFailed, description: serverMessage(error), variant: 'error' }),
   });
   const remove = useMutation({
-    mutationFn: (templateId: string) =>
-      apiRequest<unknown>('DELETE', creatorUrl(username, 'templates', encodeURIComponent(templateId))),
+    mutationFn: (templateId: string) => api.call('deleteTemplate', { params: { username, id: templateId } }),
     onSuccess: () => {
       toast({ title: t.deleted, variant: 'success' });
       return refresh();

@@ -1,7 +1,6 @@
-import type { AnswerResponse, SendMessageResponse } from '@fanpilot/contracts';
 import { toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, serverMessage } from '../../../lib/api.ts';
+import { api, serverMessage } from '../../../lib/api.ts';
 import { creatorPath } from '../../../lib/queries.ts';
 import type { ResponseMode } from '../../../lib/response-mode.ts';
 import { TEXT } from '../../../texts.ts';
@@ -14,7 +13,7 @@ export class NoFanIdError extends Error {
 
 /**
  * Sends the creator's text as SPEC section 4 says: an answer to a pending question
- * (POST /api/answer) or a direct message (POST /api/send-message), with their toasts. Every
+ * (the answer call) or a direct message (sendMessage), with their toasts. Every
  * creator read (messages, fans, conversations) refreshes afterwards.
  */
 export function useSendToFan(username: string, onSent?: () => void) {
@@ -22,17 +21,13 @@ export function useSendToFan(username: string, onSent?: () => void) {
   return useMutation({
     mutationFn: async ({ mode, text }: { mode: ResponseMode; text: string }) => {
       if (mode.kind === 'answer') {
-        return apiRequest<AnswerResponse>('POST', '/api/answer', {
-          creator: username,
-          messageId: mode.messageId,
-          response: text,
+        return api.call('answer', {
+          body: { creator: username, messageId: mode.messageId, response: text },
         });
       }
       if (mode.kind === 'direct') {
-        return apiRequest<SendMessageResponse>('POST', '/api/send-message', {
-          fanId: mode.fanId,
-          message: text,
-          creatorUsername: username,
+        return api.call('sendMessage', {
+          body: { fanId: mode.fanId, message: text, creatorUsername: username },
         });
       }
       throw new NoFanIdError(t.noFanId);

@@ -2,7 +2,7 @@ import type { Chatbot, KnowledgeItem, KnowledgeStatus } from '@fanpilot/contract
 import { Button, ConfirmDialog, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { apiRequest, serverMessage } from '../../../lib/api.ts';
+import { api, serverMessage } from '../../../lib/api.ts';
 import { knowledgeLink, knowledgeSource, knowledgeTitle, progressTexts } from '../../../lib/knowledge.ts';
 import { chatbotQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
@@ -61,7 +61,7 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
     ]);
 
   const remove = useMutation({
-    mutationFn: (id: string) => apiRequest<unknown>('DELETE', `/api/knowledge/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => api.call('deleteKnowledge', { params: { id } }),
     onSuccess: () => {
       toast({ title: t.deleted, variant: 'success' });
       return refresh();
@@ -69,7 +69,7 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
     onError: () => toast({ title: t.deleteFailed, variant: 'error' }),
   });
   const retry = useMutation({
-    mutationFn: (id: string) => apiRequest<unknown>('POST', `/api/knowledge/${encodeURIComponent(id)}/retry`),
+    mutationFn: (id: string) => api.call('retryKnowledge', { params: { id } }),
     onSuccess: () => {
       toast({ title: t.retryStarted, variant: 'success' });
       return refresh();
@@ -83,8 +83,7 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
   });
 
   const resync = useMutation({
-    mutationFn: (id: string) =>
-      apiRequest<unknown>('POST', `/api/knowledge/${encodeURIComponent(id)}/resync`),
+    mutationFn: (id: string) => api.call('resyncKnowledge', { params: { id } }),
     onSuccess: () => {
       toast({ title: t.resyncStarted, variant: 'success' });
       return refresh();

@@ -2,7 +2,7 @@ import type { KnowledgeGap } from '@fanpilot/contracts';
 import { Button, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { apiRequest, serverMessage } from '../../../lib/api.ts';
+import { api, serverMessage } from '../../../lib/api.ts';
 import { chatbotQuery, knowledgeGapsQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
@@ -56,7 +56,6 @@ function GapRow({
   const [text, setText] = useState('');
   const [sendToFans, setSendToFans] = useState(true);
   const [invalid, setInvalid] = useState(false);
-  const base = `/api/creators/username/${encodeURIComponent(username)}/knowledge-gaps`;
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: knowledgeGapsQuery(username).queryKey }),
@@ -68,11 +67,9 @@ function GapRow({
 
   const answer = useMutation({
     mutationFn: () =>
-      apiRequest<{ sentTo: number }>('POST', `${base}/answer`, {
-        questionIds: gap.questionIds,
-        question: gap.question,
-        answer: text.trim(),
-        sendToFans,
+      api.call('answerKnowledgeGap', {
+        params: { username },
+        body: { questionIds: gap.questionIds, question: gap.question, answer: text.trim(), sendToFans },
       }),
     onSuccess: (result) => {
       toast({
@@ -87,7 +84,8 @@ function GapRow({
     onError: (error) => toast({ title: t.saveFailed, description: serverMessage(error), variant: 'error' }),
   });
   const dismiss = useMutation({
-    mutationFn: () => apiRequest<unknown>('POST', `${base}/dismiss`, { questionIds: gap.questionIds }),
+    mutationFn: () =>
+      api.call('dismissKnowledgeGap', { params: { username }, body: { questionIds: gap.questionIds } }),
     onSuccess: () => {
       toast({ title: t.dismissed, variant: 'success' });
       return refresh();

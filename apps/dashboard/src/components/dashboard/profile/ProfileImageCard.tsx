@@ -2,7 +2,7 @@ import { type Creator, type CurrentUser, PROFILE_IMAGE_MAX_BYTES_DASHBOARD } fro
 import { toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { apiRequest } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
 import { currentUserQuery } from '../../../lib/queries.ts';
 import { chosenImageProblem, hasUploadsSegment, UploadError, uploadFile } from '../../../lib/upload.ts';
 import { TEXT } from '../../../texts.ts';
@@ -11,7 +11,7 @@ import { ImageIcon } from '../../icons.tsx';
 import { Card } from '../Card.tsx';
 import { ProfileAvatar } from '../ProfileAvatar.tsx';
 
-/** PUT /api/creators/username/{u}/profile-image */
+/** The updateProfileImage call. */
 interface ProfileImageUpdate {
   creator: Creator;
 }
@@ -36,11 +36,10 @@ export function ProfileImageCard({ user }: { user: CurrentUser }) {
       }
       if (!url || !hasUploadsSegment(url)) throw new ImageProcessingError(TEXT.upload.invalidUrl);
       try {
-        return await apiRequest<ProfileImageUpdate>(
-          'PUT',
-          `/api/creators/username/${encodeURIComponent(user.username)}/profile-image`,
-          { profileImageURL: url },
-        );
+        return await api.call('updateProfileImage', {
+          params: { username: user.username },
+          body: { profileImageURL: url },
+        });
       } catch (cause) {
         throw new ProfileUpdateError('update failed', { cause });
       }

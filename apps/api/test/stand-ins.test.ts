@@ -1,0 +1,53 @@
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+// The loopback stand-ins for Google and S3 (oauth2-mock-server, s3rver) are for embedded defaults
+// only: nothing the server imports up front reaches them; they load by dynamic import when no
+// OAUTH_ISSUER / S3_ENDPOINT is configured.
+
+const STAND_INS = ['oauth2-mock-server', 's3rver'];
+const entry = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+
+/** The packages src/server.ts reaches by static imports, and those it reaches only by dynamic import. */
+async function importsOf(file: string) {
+  const result = await build({
+    entryPoints: [file],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+    // Our workspace code is followed; npm packages are where the walk stops.
+    plugins: [
+      {
+        name: 'externals',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@fanpilot/') ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+  const statics = new Set<string>();
+  const dynamics = new Set<string>();
+  for (const input of Object.values(result.metafile.inputs)) {
+    for (const imported of input.imports) {
+      if (!imported.external) continue;
+      (imported.kind === 'dynamic-import' ? dynamics : statics).add(imported.path);
+    }
+  }
+  return { statics, dynamics };
+}
+
+describe('dev-only stand-ins', () => {
+  it('are never imported up front by the server, only loaded on demand for embedded defaults', async () => {
+    const { statics, dynamics } = await importsOf(entry);
+    expect(STAND_INS.filter((name) => statics.has(name))).toEqual([]);
+    expect(STAND_INS.filter((name) => dynamics.has(name))).toEqual(STAND_INS);
+    // The walk did follow the server's imports (a sanity check that it can fail).
+    expect(statics.has('fastify')).toBe(true);
+  });
+});

@@ -1,0 +1,58 @@
+import { answerRetryEnvShape } from '@fanpilot/answers';
+import {
+  connectionsShape,
+  EnvError,
+  emptyToUndefined,
+  modelsShape,
+  parseEnv,
+  processShape,
+  storageShape,
+} from '@fanpilot/config';
+import { type IngestEnv, ingestEnvSchema } from '@fanpilot/knowledge';
+import { z } from 'zod';
+
+export const workerEnvSchema = z.object({
+  ...connectionsShape(true),
+  ...storageShape,
+  ...modelsShape,
+  ...processShape,
+  /**
+   * Jobs in flight. More than the parser threads, so one job's download and database writes overlap
+   * another's parsing (the parser threads, at most one per core, are the CPU-bound part).
+   */
+  WORKER_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(4)),
+  WORKER_HEALTH_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3100)),
+  WORKER_HEALTH_HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  /** How long a shutdown waits for jobs in flight before giving up. */
+  WORKER_SHUTDOWN_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1000).default(60_000),
+  ),
+  /**
+   * How often the worker looks for fan questions an api stored but never queued (it stopped in
+   * between) and hands them to the AI; 0 turns the sweep off.
+   */
+  ANSWER_SWEEP_INTERVAL_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .refine((n) => n === 0 || n >= 1000, 'must be 0 (off) or at least 1000')
+      .default(60_000),
+  ),
+  JOBS_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(20).default(5)),
+  JOBS_BACKOFF_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).default(2000)),
+  /** AI answers are retried for a time, not a count of tries (packages/knowledge answer/retry.ts). */
+  ...answerRetryEnvShape,
+});
+
+export type WorkerEnv = z.infer<typeof workerEnvSchema> & { ingest: IngestEnv };
+
+export { EnvError as WorkerEnvError };
+
+/** Parses the worker's environment; a bad value throws naming every bad variable. */
+export function loadWorkerEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {
+  const [env, ingest] = parseEnv(source, workerEnvSchema, ingestEnvSchema);
+  return { ...env, ingest };
+}

@@ -1,0 +1,149 @@
+import { createServer, type Server } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { answerRetryPolicy, handOverOnFinalFailure, startAnswerSweep } from '@fanpilot/answers';
+import { storageSettings } from '@fanpilot/config';
+import { ANSWER_QUEUE, INGEST_QUEUE } from '@fanpilot/contracts';
+import { createDb, migrateToLatest } from '@fanpilot/db';
+import { createJobRunner, logRedisConnection } from '@fanpilot/jobs';
+import { createIngestHandler, enqueueIngest, startSweeper } from '@fanpilot/knowledge';
+import { createStorage } from '@fanpilot/storage';
+import { sql } from 'kysely';
+import { answerHandlers } from './answer.ts';
+import { loadWorkerEnv, type WorkerEnv, WorkerEnvError } from './env.ts';
+import { createLogger } from './log.ts';
+
+async function main() {
+  let env: WorkerEnv;
+  try {
+    env = loadWorkerEnv();
+  } catch (err) {
+    if (err instanceof WorkerEnvError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(env.LOG_LEVEL, { service: 'worker' });
+
+  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.WORKER_CONCURRENCY + 4 });
+  await migrateToLatest(db.db);
+  const storage = await createStorage(storageSettings(env));
+  const handOver = handOverOnFinalFailure(db.db, log);
+  const jobs = createJobRunner({
+    redisUrl: env.REDIS_URL,
+    prefix: env.JOBS_PREFIX,
+    attempts: env.JOBS_ATTEMPTS,
+    backoffMs: env.JOBS_BACKOFF_MS,
+    retry: answerRetryPolicy(env),
+    onError: (queue, error, data, final) => {
+      log[final ? 'error' : 'warn']({ queue, reason: error.message, data, final }, 'job failed');
+      handOver(queue, data, final);
+    },
+    onConnection: (event) => logRedisConnection(log, event),
+  });
+  const ingest = createIngestHandler({
+    db: db.db,
+    storage,
+    env: env.ingest,
+    maxAttempts: env.JOBS_ATTEMPTS,
+    // Parser threads: INGEST_PARSER_THREADS, else one per core but no more than the jobs in flight.
+    concurrency: Math.min(env.WORKER_CONCURRENCY, availableParallelism()),
+    logger: log,
+  });
+  jobs.work(
+    { [INGEST_QUEUE]: ingest, ...answerHandlers({ db: db.db, env, logger: log, jobs }) },
+    { concurrency: env.WORKER_CONCURRENCY },
+  );
+  const stopSweeper = startSweeper(db.db, {
+    stuckAfterMs: env.ingest.INGEST_STUCK_AFTER_MS,
+    intervalMs: env.ingest.INGEST_SWEEP_INTERVAL_MS,
+    maxAttempts: env.JOBS_ATTEMPTS,
+    enqueue: (itemId, run) => enqueueIngest(jobs, itemId, run),
+    onError: (err) => log.warn({ err }, 'knowledge sweep failed'),
+  });
+
+  const stopAnswerSweep =
+    env.ANSWER_SWEEP_INTERVAL_MS > 0
+      ? startAnswerSweep(db.db, jobs, {
+          intervalMs: env.ANSWER_SWEEP_INTERVAL_MS,
+          onRequeued: (count) => log.info({ count }, 'fan questions that were never queued handed to the AI'),
+          onError: (err) => log.warn({ err }, 'answer sweep failed'),
+        })
+      : () => {};
+
+  const health: Server = createServer(async (req, res) => {
+    if (req.method !== 'GET' || (req.url !== '/healthz' && req.url !== '/readyz')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+      return;
+    }
+    const checks: Record<string, 'ok' | 'failing'> = {};
+    const within = <T>(p: Promise<T>) =>
+      Promise.race([
+        p,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000)),
+      ]);
+    await Promise.all([
+      within(sql`select 1`.execute(db.db)).then(
+        () => (checks.database = 'ok'),
+        () => (checks.database = 'failing'),
+      ),
+      within(jobs.ping()).then(
+        () => (checks.redis = 'ok'),
+        () => (checks.redis = 'failing'),
+      ),
+    ]);
+    const ok = !closing && Object.values(checks).every((c) => c === 'ok');
+    res
+      .writeHead(ok ? 200 : 503, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ status: ok ? 'ok' : closing ? 'closing' : 'failing', checks }));
+  });
+  await new Promise<void>((resolve) =>
+    health.listen(env.WORKER_HEALTH_PORT, env.WORKER_HEALTH_HOST, resolve),
+  );
+  const address = health.address();
+  const healthPort = typeof address === 'object' && address ? address.port : env.WORKER_HEALTH_PORT;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: finishing jobs in flight');
+    const force = setTimeout(() => {
+      log.error({ signal }, 'jobs did not finish in time; exiting');
+      process.exit(1);
+    }, env.WORKER_SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    let code = 0;
+    try {
+      stopSweeper();
+      stopAnswerSweep();
+      await jobs.close();
+      await ingest.close();
+      await db.close();
+      await new Promise<void>((resolve) => health.close(() => resolve()));
+      log.info({}, 'stopped');
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      code = 1;
+    } finally {
+      process.exit(code);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  log.info(
+    {
+      queues: [INGEST_QUEUE, ANSWER_QUEUE],
+      concurrency: env.WORKER_CONCURRENCY,
+      healthPort,
+      database: db.kind,
+    },
+    'worker ready: ingesting knowledge and answering fans',
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

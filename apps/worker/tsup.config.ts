@@ -1,0 +1,3 @@
+import { nodeAppBuild } from '../../tsup.apps.ts';
+
+export default nodeAppBuild({ main: 'src/main.ts' });

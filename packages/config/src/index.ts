@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+// The environment, read once: the variables the api and the worker share are defined here, once, and
+// each app composes them with its own. A bad value stops the process with a message naming it.
+
+/** A blank value counts as unset. */
+export const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+export const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+export const optionalUrl = z.preprocess(emptyToUndefined, z.string().url().optional());
+export const booleanish = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v))),
+);
+/** A comma-separated list of host names (lower-cased, blanks dropped); unset is empty. */
+export const hostList = z.preprocess(
+  (v) => (v === undefined ? '' : v),
+  z.string().transform((v) =>
+    v
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+);
+/** A whole number with a default. */
+export const intWithDefault = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(def));
+
+const postgresUrl = z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL');
+const redisUrl = z.string().refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// URL');
+
+/** PostgreSQL and Redis: optional for the api (embedded defaults), required for the worker. */
+export const connectionsShape = (required: boolean) => ({
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    required ? z.string({ error: 'is required (postgres://…)' }).pipe(postgresUrl) : postgresUrl.optional(),
+  ),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    required ? z.string({ error: 'is required (redis://…)' }).pipe(redisUrl) : redisUrl.optional(),
+  ),
+});
+
+/** Object storage: any S3-compatible store; unset, the embedded one (api) on loopback. */
+export const storageShape = {
+  S3_ENDPOINT: optionalUrl,
+  /** Where browsers reach the store, when it differs from S3_ENDPOINT (e.g. inside docker compose). */
+  S3_PUBLIC_ENDPOINT: optionalUrl,
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
+  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().default('fanpilot')),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: booleanish,
+};
+
+/** Chat model providers (langchain) and the embedding model; a provider without a key is not used. */
+export const modelsShape = {
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  ANTHROPIC_API_KEY: optionalString,
+  GOOGLE_GENAI_API_KEY: optionalString,
+  DEEPSEEK_API_KEY: optionalString,
+  /** The embedding model for retrieval (OpenAI's text-embedding-3-small when unset). */
+  EMBEDDING_MODEL: optionalString,
+};
+
+/** Jobs and logs: the BullMQ key prefix (the api's and the worker's must match) and the log level. */
+export const processShape = {
+  /** Prefix of BullMQ's keys (and of the api's rate-limit counters) in Redis. */
+  JOBS_PREFIX: z.preprocess(emptyToUndefined, z.string().default('fanpilot')),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+};
+
+/** A refusal of the environment: its message names every bad variable. */
+export class EnvError extends Error {}
+
+const report = (lines: string[]) => new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`);
+
+/**
+ * Parses `source` with each schema (an app's own, the ingest pipeline's…) and throws one EnvError
+ * naming every bad variable of all of them; then the rules across variables.
+ */
+export function parseEnv<S extends z.ZodType[]>(
+  source: Record<string, unknown>,
+  ...schemas: S
+): { [K in keyof S]: z.output<S[K]> } {
+  const results = schemas.map((schema) => schema.safeParse(source));
+  const lines = results.flatMap((r) =>
+    r.success ? [] : r.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`),
+  );
+  if (lines.length > 0) throw report(lines);
+  const values = results.map((r) => r.data) as { [K in keyof S]: z.output<S[K]> };
+  const storage = values[0] as {
+    S3_ENDPOINT?: string;
+    S3_ACCESS_KEY_ID?: string;
+    S3_SECRET_ACCESS_KEY?: string;
+  };
+  if (storage.S3_ENDPOINT && (!storage.S3_ACCESS_KEY_ID || !storage.S3_SECRET_ACCESS_KEY)) {
+    throw report(['  S3_ACCESS_KEY_ID: required (with S3_SECRET_ACCESS_KEY) when S3_ENDPOINT is set']);
+  }
+  return values;
+}
+
+/** A rule across variables broken: the same message shape as a bad value. */
+export const envRuleBroken = (line: string) => report([`  ${line}`]);
+
+/** The object store's settings from the storage variables (a store given by S3_ENDPOINT is path-style unless told). */
+export function storageSettings(env: {
+  S3_ENDPOINT?: string | undefined;
+  S3_PUBLIC_ENDPOINT?: string | undefined;
+  S3_REGION: string;
+  S3_BUCKET: string;
+  S3_ACCESS_KEY_ID?: string | undefined;
+  S3_SECRET_ACCESS_KEY?: string | undefined;
+  S3_FORCE_PATH_STYLE?: boolean | undefined;
+}) {
+  return {
+    endpoint: env.S3_ENDPOINT,
+    publicEndpoint: env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    bucket: env.S3_BUCKET,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
+  };
+}

@@ -1,0 +1,578 @@
+// Every call of the HTTP api, once: method, path (Fastify syntax), request and response schemas.
+// The api registers its routes from these (apps/api/src/routes), the web apps call them through
+// the client (./client.ts), and the OpenAPI document at /api/docs is generated from them.
+import { z } from 'zod';
+import { billingSchema, checkoutRequestSchema, checkoutResponseSchema } from './billing.ts';
+import {
+  addKnowledgeRequestSchema,
+  addYoutubeRequestSchema,
+  chatbotIdParamsSchema,
+  chatbotSchema,
+  chatbotSettingsRequestSchema,
+  createChatbotRequestSchema,
+  creatorChatbotResponseSchema,
+  deleteKnowledgeResponseSchema,
+  knowledgeIdParamsSchema,
+  knowledgeItemResponseSchema,
+  knowledgeProgressSchema,
+} from './chatbot.ts';
+import { UPLOAD_WIDGET } from './constants.ts';
+import {
+  creatorSchema,
+  creatorSignupRequestSchema,
+  creatorSignupResponseSchema,
+  currentUserSchema,
+  objectUploadResponseSchema,
+  profileImageUpdateRequestSchema,
+  profileImageUpdateResponseSchema,
+  usernameParamsSchema,
+} from './creator.ts';
+import {
+  createFanTransferRequestSchema,
+  createFanTransferResponseSchema,
+  redeemFanTransferRequestSchema,
+  redeemFanTransferResponseSchema,
+} from './fan-transfer.ts';
+import {
+  answerGapRequestSchema,
+  answerGapResponseSchema,
+  dismissGapsRequestSchema,
+  dismissGapsResponseSchema,
+  knowledgeGapsResponseSchema,
+} from './gaps.ts';
+import {
+  conversationPageParamsSchema,
+  conversationPageQuerySchema,
+  conversationPageSchema,
+  conversationsPageSchema,
+  conversationsQuerySchema,
+  inboxStatsQuerySchema,
+  inboxStatsSchema,
+} from './inbox.ts';
+import {
+  answerRequestSchema,
+  answerResponseSchema,
+  askHeadersSchema,
+  askRequestSchema,
+  askResponseSchema,
+  chatlogResponseSchema,
+  creatorFanParamsSchema,
+  creatorQuerySchema,
+  deleteConversationResponseSchema,
+  fanChatlogQuerySchema,
+  fanChatlogResponseSchema,
+  fanIdOrNameParamsSchema,
+  fanIdParamsSchema,
+  fanIdSchema,
+  fanSchema,
+  fileIdParamsSchema,
+  messageSchema,
+  messagesQuerySchema,
+  publicCreatorSchema,
+  sendMessageRequestSchema,
+  sendMessageResponseSchema,
+} from './messages.ts';
+import { pushKeyResponseSchema, subscribePushRequestSchema, unsubscribePushRequestSchema } from './push.ts';
+import { type CallName, routes } from './routes.ts';
+import {
+  createTemplateRequestSchema,
+  currentNoticeResponseSchema,
+  noticeHistoryResponseSchema,
+  onlineStatusSchema,
+  setNoticeRequestSchema,
+  setNoticeResponseSchema,
+  successSchema,
+  templateParamsSchema,
+  templateSchema,
+  templatesResponseSchema,
+  toggleStatusRequestSchema,
+  toggleStatusResponseSchema,
+  usageSchema,
+} from './status.ts';
+import { filenameSchema, keyQuerySchema, partNumberSchema, typeSchema, uploadIdSchema } from './uploads.ts';
+
+/** One call: the request parts it validates and its responses by status. */
+export interface CallDefinition {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  path: `/api/${string}`;
+  tag: string;
+  summary: string;
+  schema: {
+    params?: unknown;
+    querystring?: unknown;
+    body?: unknown;
+    headers?: unknown;
+    response?: Record<number, unknown>;
+  };
+}
+
+export const calls = {
+  currentUser: {
+    ...routes.currentUser,
+    tag: 'Auth',
+    summary: 'The signed-in creator (401 when signed out).',
+    schema: { response: { 200: currentUserSchema } },
+  },
+  billing: {
+    ...routes.billing,
+    tag: 'Billing',
+    summary: 'Credits balance, purchases, AI answers per day and the packs on sale.',
+    schema: { params: usernameParamsSchema, response: { 200: billingSchema } },
+  },
+  checkout: {
+    ...routes.checkout,
+    tag: 'Billing',
+    summary: 'Starts buying a credit pack; answers where to pay.',
+    schema: {
+      params: usernameParamsSchema,
+      body: checkoutRequestSchema,
+      response: { 200: checkoutResponseSchema },
+    },
+  },
+  creatorChatbot: {
+    ...routes.creatorChatbot,
+    tag: 'Chatbots',
+    summary: "The creator's chatbot with its knowledge.",
+    schema: { params: usernameParamsSchema, response: { 200: creatorChatbotResponseSchema } },
+  },
+  createChatbot: {
+    ...routes.createChatbot,
+    tag: 'Chatbots',
+    summary: "Creates the creator's chatbot.",
+    schema: {
+      params: usernameParamsSchema,
+      body: createChatbotRequestSchema,
+      response: { 200: chatbotSchema },
+    },
+  },
+  chatbot: {
+    ...routes.chatbot,
+    tag: 'Chatbots',
+    summary: 'A chatbot of the signed-in creator.',
+    schema: { params: chatbotIdParamsSchema, response: { 200: chatbotSchema } },
+  },
+  updateChatbotSettings: {
+    ...routes.updateChatbotSettings,
+    tag: 'Chatbots',
+    summary: 'Saves Chatbot Settings.',
+    schema: {
+      params: chatbotIdParamsSchema,
+      body: chatbotSettingsRequestSchema,
+      response: { 200: chatbotSchema },
+    },
+  },
+  creator: {
+    ...routes.creator,
+    tag: 'Creators',
+    summary: "A creator's profile (the owner's view).",
+    schema: { params: usernameParamsSchema, response: { 200: creatorSchema } },
+  },
+  updateProfileImage: {
+    ...routes.updateProfileImage,
+    tag: 'Creators',
+    summary: 'Replaces the profile image with an uploaded one.',
+    schema: {
+      params: usernameParamsSchema,
+      body: profileImageUpdateRequestSchema,
+      response: { 200: profileImageUpdateResponseSchema },
+    },
+  },
+  dashboardEvents: {
+    ...routes.dashboardEvents,
+    tag: 'Live',
+    summary: 'Server-Sent Events for an open dashboard.',
+    schema: { params: usernameParamsSchema },
+  },
+  fanEvents: {
+    ...routes.fanEvents,
+    tag: 'Live',
+    summary: 'Server-Sent Events for a fan chat.',
+    schema: { params: z.object({ fanId: fanIdSchema }), querystring: creatorQuerySchema },
+  },
+  ask: {
+    ...routes.ask,
+    tag: 'Fan chat',
+    summary: 'A fan asks the creator (idempotent with Idempotency-Key).',
+    schema: { headers: askHeadersSchema, body: askRequestSchema, response: { 200: askResponseSchema } },
+  },
+  fanChatlog: {
+    ...routes.fanChatlog,
+    tag: 'Fan chat',
+    summary: "A fan's conversation, as the fan sees it.",
+    schema: {
+      params: fanIdParamsSchema,
+      querystring: fanChatlogQuerySchema,
+      response: { 200: fanChatlogResponseSchema },
+    },
+  },
+  createFanTransfer: {
+    ...routes.createFanTransfer,
+    tag: 'Fan chat',
+    summary: "A one-time link that moves a fan's chat to another browser.",
+    schema: { body: createFanTransferRequestSchema, response: { 200: createFanTransferResponseSchema } },
+  },
+  redeemFanTransfer: {
+    ...routes.redeemFanTransfer,
+    tag: 'Fan chat',
+    summary: 'This browser takes over the chat a transfer link was made for.',
+    schema: { body: redeemFanTransferRequestSchema, response: { 200: redeemFanTransferResponseSchema } },
+  },
+  publicCreator: {
+    ...routes.publicCreator,
+    tag: 'Fan chat',
+    summary: "The creator's card, as fans see it.",
+    schema: { params: usernameParamsSchema, response: { 200: publicCreatorSchema } },
+  },
+  inboxStats: {
+    ...routes.inboxStats,
+    tag: 'Inbox',
+    summary: 'Counts for the dashboard: fans, waiting messages, AI answers.',
+    schema: {
+      params: usernameParamsSchema,
+      querystring: inboxStatsQuerySchema,
+      response: { 200: inboxStatsSchema },
+    },
+  },
+  conversations: {
+    ...routes.conversations,
+    tag: 'Inbox',
+    summary: 'Conversations, newest first, paged by cursor; filter and search.',
+    schema: {
+      params: usernameParamsSchema,
+      querystring: conversationsQuerySchema,
+      response: { 200: conversationsPageSchema },
+    },
+  },
+  conversation: {
+    ...routes.conversation,
+    tag: 'Inbox',
+    summary: 'One conversation, newest page first, paged backwards.',
+    schema: {
+      params: conversationPageParamsSchema,
+      querystring: conversationPageQuerySchema,
+      response: { 200: conversationPageSchema },
+    },
+  },
+  knowledgeGaps: {
+    ...routes.knowledgeGaps,
+    tag: 'Knowledge gaps',
+    summary: 'Fan questions the AI could not ground, grouped.',
+    schema: { params: usernameParamsSchema, response: { 200: knowledgeGapsResponseSchema } },
+  },
+  answerKnowledgeGap: {
+    ...routes.answerKnowledgeGap,
+    tag: 'Knowledge gaps',
+    summary: 'Answers a gap: the fans get the answer and it becomes a knowledge note.',
+    schema: {
+      params: usernameParamsSchema,
+      body: answerGapRequestSchema,
+      response: { 200: answerGapResponseSchema },
+    },
+  },
+  dismissKnowledgeGap: {
+    ...routes.dismissKnowledgeGap,
+    tag: 'Knowledge gaps',
+    summary: 'Sets a gap aside.',
+    schema: {
+      params: usernameParamsSchema,
+      body: dismissGapsRequestSchema,
+      response: { 200: dismissGapsResponseSchema },
+    },
+  },
+  knowledgeProgress: {
+    ...routes.knowledgeProgress,
+    tag: 'Knowledge',
+    summary: 'Processing progress and the knowledge items.',
+    schema: { params: chatbotIdParamsSchema, response: { 200: knowledgeProgressSchema } },
+  },
+  addKnowledge: {
+    ...routes.addKnowledge,
+    tag: 'Knowledge',
+    summary: 'Adds a web page (or YouTube link) as a knowledge source.',
+    schema: { body: addKnowledgeRequestSchema, response: { 200: knowledgeItemResponseSchema } },
+  },
+  addYoutubeKnowledge: {
+    ...routes.addYoutubeKnowledge,
+    tag: 'Knowledge',
+    summary: "Adds a YouTube video's transcript as a knowledge source.",
+    schema: {
+      params: chatbotIdParamsSchema,
+      body: addYoutubeRequestSchema,
+      response: { 200: knowledgeItemResponseSchema },
+    },
+  },
+  uploadKnowledgeFile: {
+    ...routes.uploadKnowledgeFile,
+    tag: 'Knowledge',
+    summary: 'Uploads a knowledge file in the request (multipart).',
+    schema: { params: chatbotIdParamsSchema, response: { 200: knowledgeItemResponseSchema } },
+  },
+  addUploadedKnowledgeFile: {
+    ...routes.addUploadedKnowledgeFile,
+    tag: 'Knowledge',
+    summary: 'Turns a file uploaded straight to storage into a knowledge source.',
+    schema: {
+      params: chatbotIdParamsSchema,
+      body: z.object({
+        key: z.string().min(1).max(1024),
+        filename: z.string().trim().min(1).max(255).optional(),
+      }),
+      response: { 200: knowledgeItemResponseSchema },
+    },
+  },
+  deleteKnowledge: {
+    ...routes.deleteKnowledge,
+    tag: 'Knowledge',
+    summary: 'Deletes a knowledge source and its chunks.',
+    schema: { params: knowledgeIdParamsSchema, response: { 200: deleteKnowledgeResponseSchema } },
+  },
+  retryKnowledge: {
+    ...routes.retryKnowledge,
+    tag: 'Knowledge',
+    summary: 'Processes a failed knowledge source again.',
+    schema: { params: knowledgeIdParamsSchema, response: { 200: knowledgeItemResponseSchema } },
+  },
+  resyncKnowledge: {
+    ...routes.resyncKnowledge,
+    tag: 'Knowledge',
+    summary: 'Fetches a knowledge source again.',
+    schema: { params: knowledgeIdParamsSchema, response: { 200: knowledgeItemResponseSchema } },
+  },
+  messages: {
+    ...routes.messages,
+    tag: 'Messages',
+    summary: 'The latest messages of every conversation.',
+    schema: {
+      params: usernameParamsSchema,
+      querystring: messagesQuerySchema,
+      response: { 200: z.array(messageSchema) },
+    },
+  },
+  fans: {
+    ...routes.fans,
+    tag: 'Messages',
+    summary: "The creator's fans.",
+    schema: { params: usernameParamsSchema, response: { 200: z.array(fanSchema) } },
+  },
+  fansByQuery: {
+    ...routes.fansByQuery,
+    tag: 'Messages',
+    summary: "The creator's fans (creator in the query).",
+    schema: { querystring: creatorQuerySchema, response: { 200: z.array(fanSchema) } },
+  },
+  fanMessages: {
+    ...routes.fanMessages,
+    tag: 'Messages',
+    summary: "One fan's messages.",
+    schema: { params: creatorFanParamsSchema, response: { 200: z.array(messageSchema) } },
+  },
+  chatlog: {
+    ...routes.chatlog,
+    tag: 'Messages',
+    summary: "Every message of the creator's conversations.",
+    schema: { querystring: creatorQuerySchema, response: { 200: chatlogResponseSchema } },
+  },
+  deleteConversation: {
+    ...routes.deleteConversation,
+    tag: 'Messages',
+    summary: 'Deletes a conversation.',
+    schema: {
+      params: fanIdOrNameParamsSchema,
+      querystring: creatorQuerySchema,
+      response: { 200: deleteConversationResponseSchema },
+    },
+  },
+  answer: {
+    ...routes.answer,
+    tag: 'Messages',
+    summary: "The creator answers a fan's question.",
+    schema: { body: answerRequestSchema, response: { 200: answerResponseSchema } },
+  },
+  sendMessage: {
+    ...routes.sendMessage,
+    tag: 'Messages',
+    summary: 'The creator messages a fan directly.',
+    schema: { body: sendMessageRequestSchema, response: { 200: sendMessageResponseSchema } },
+  },
+  downloadAttachment: {
+    ...routes.downloadAttachment,
+    tag: 'Messages',
+    summary: 'A file a fan attached, for its creator.',
+    schema: { params: fileIdParamsSchema },
+  },
+  profileImageUploadUrl: {
+    ...routes.profileImageUploadUrl,
+    tag: 'Onboarding',
+    summary: 'A pre-signed address to upload a profile image to.',
+    schema: { response: { 200: objectUploadResponseSchema } },
+  },
+  creatorSignup: {
+    ...routes.creatorSignup,
+    tag: 'Onboarding',
+    summary: 'Finishes onboarding: profile, chatbot and free credits.',
+    schema: { body: creatorSignupRequestSchema, response: { 200: creatorSignupResponseSchema } },
+  },
+  citedDocument: {
+    ...routes.citedDocument,
+    tag: 'Fan chat',
+    summary: 'The document behind a citation.',
+    schema: { params: z.object({ id: z.string().max(100) }) },
+  },
+  pushKey: {
+    ...routes.pushKey,
+    tag: 'Push',
+    summary: 'The VAPID public key for Web Push subscriptions.',
+    schema: { response: { 200: pushKeyResponseSchema } },
+  },
+  subscribePush: {
+    ...routes.subscribePush,
+    tag: 'Push',
+    summary: "Keeps a fan device's Web Push subscription.",
+    schema: {
+      body: subscribePushRequestSchema,
+      response: { 200: z.object({ success: z.literal(true), preview: z.boolean() }) },
+    },
+  },
+  unsubscribePush: {
+    ...routes.unsubscribePush,
+    tag: 'Push',
+    summary: "Forgets a device's Web Push subscription.",
+    schema: {
+      body: unsubscribePushRequestSchema,
+      response: { 200: z.object({ success: z.literal(true), removed: z.number().int() }) },
+    },
+  },
+  status: {
+    ...routes.status,
+    tag: 'Status',
+    summary: 'Online/Offline, status texts and the current notice.',
+    schema: { params: usernameParamsSchema, response: { 200: onlineStatusSchema } },
+  },
+  toggleStatus: {
+    ...routes.toggleStatus,
+    tag: 'Status',
+    summary: 'Flips Online/Offline.',
+    schema: { body: toggleStatusRequestSchema, response: { 200: toggleStatusResponseSchema } },
+  },
+  notice: {
+    ...routes.notice,
+    tag: 'Status',
+    summary: 'The current announcement.',
+    schema: { params: usernameParamsSchema, response: { 200: currentNoticeResponseSchema } },
+  },
+  noticeHistory: {
+    ...routes.noticeHistory,
+    tag: 'Status',
+    summary: 'Past announcements.',
+    schema: { params: usernameParamsSchema, response: { 200: noticeHistoryResponseSchema } },
+  },
+  setNotice: {
+    ...routes.setNotice,
+    tag: 'Status',
+    summary: 'Broadcasts an announcement (optionally pushed).',
+    schema: {
+      params: usernameParamsSchema,
+      body: setNoticeRequestSchema,
+      response: { 200: setNoticeResponseSchema },
+    },
+  },
+  templates: {
+    ...routes.templates,
+    tag: 'Status',
+    summary: 'Saved replies.',
+    schema: { params: usernameParamsSchema, response: { 200: templatesResponseSchema } },
+  },
+  createTemplate: {
+    ...routes.createTemplate,
+    tag: 'Status',
+    summary: 'Saves a reply.',
+    schema: {
+      params: usernameParamsSchema,
+      body: createTemplateRequestSchema,
+      response: { 200: templateSchema },
+    },
+  },
+  deleteTemplate: {
+    ...routes.deleteTemplate,
+    tag: 'Status',
+    summary: 'Deletes a saved reply.',
+    schema: { params: templateParamsSchema, response: { 200: successSchema } },
+  },
+  usage: {
+    ...routes.usage,
+    tag: 'Billing',
+    summary: "Credits used and left, and today's AI answers.",
+    schema: { params: usernameParamsSchema, response: { 200: usageSchema } },
+  },
+  s3Params: {
+    ...routes.s3Params,
+    tag: 'Uploads',
+    summary: 'Signs a one-request upload (Uppy AWS S3 protocol).',
+    schema: {
+      querystring: z.object({ filename: filenameSchema, type: typeSchema }).passthrough(),
+    },
+  },
+  s3Sts: {
+    ...routes.s3Sts,
+    tag: 'Uploads',
+    summary: 'Temporary credentials: not offered (404).',
+    schema: {},
+  },
+  s3CreateMultipart: {
+    ...routes.s3CreateMultipart,
+    tag: 'Uploads',
+    summary: 'Starts a multipart upload.',
+    schema: {
+      body: z.object({
+        filename: filenameSchema,
+        type: typeSchema,
+        metadata: z.record(z.string(), z.unknown()).optional(),
+      }),
+    },
+  },
+  s3ListParts: {
+    ...routes.s3ListParts,
+    tag: 'Uploads',
+    summary: 'The parts uploaded so far.',
+    schema: { params: z.object({ uploadId: uploadIdSchema }), querystring: keyQuerySchema },
+  },
+  s3SignPart: {
+    ...routes.s3SignPart,
+    tag: 'Uploads',
+    summary: "Signs one part's upload.",
+    schema: {
+      params: z.object({ uploadId: uploadIdSchema, partNumber: partNumberSchema }),
+      querystring: keyQuerySchema,
+    },
+  },
+  s3CompleteMultipart: {
+    ...routes.s3CompleteMultipart,
+    tag: 'Uploads',
+    summary: 'Completes a multipart upload.',
+    schema: {
+      params: z.object({ uploadId: uploadIdSchema }),
+      querystring: keyQuerySchema,
+      body: z.object({
+        parts: z
+          .array(z.object({ PartNumber: partNumberSchema, ETag: z.string().min(1).max(200) }))
+          .min(1)
+          .max(UPLOAD_WIDGET.maxParts),
+      }),
+    },
+  },
+  s3AbortMultipart: {
+    ...routes.s3AbortMultipart,
+    tag: 'Uploads',
+    summary: 'Aborts a multipart upload.',
+    schema: { params: z.object({ uploadId: uploadIdSchema }), querystring: keyQuerySchema },
+  },
+  stripeWebhook: {
+    ...routes.stripeWebhook,
+    tag: 'Billing',
+    summary:
+      "Stripe's events (checkout completed), signed with the webhook secret; the raw body is verified.",
+    schema: {},
+  },
+} as const satisfies { [N in CallName]: CallDefinition };
+
+export type Calls = typeof calls;

@@ -1,0 +1,170 @@
+import { type Billing, CREDIT_PACKS, isUuid, LOW_CREDITS_THRESHOLD } from '@fanpilot/contracts';
+import type { Database } from '@fanpilot/db';
+import { type Kysely, sql } from 'kysely';
+import { creditsRepository, startOfUtcDay } from './credits.ts';
+import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
+import { notYours } from './ownership.ts';
+
+// Buying credits: purchases (pending → paid) and the Stripe events already handled. A purchase's
+// credits reach the ledger only through completePurchase, once.
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+const DAYS = 30;
+
+/** The creator's billing: ledger totals, the last 30 days of AI answers, purchases and packs. */
+export async function billingOf(db: Db, creatorId: string, testMode: boolean): Promise<Billing> {
+  const usage = await creditsRepository(db).usage(creatorId);
+  const since = new Date(startOfUtcDay(new Date()).getTime() - (DAYS - 1) * 86_400_000);
+  const perDay = await db
+    .selectFrom('credit_ledger')
+    .select([
+      sql<string>`to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD')`.as('day'),
+      sql<string>`count(*)`.as('n'),
+    ])
+    .where('creator_id', '=', creatorId)
+    .where('reason', '=', 'ai_answer')
+    .where('created_at', '>=', since)
+    .groupBy(sql`1`)
+    .execute();
+  const counts = new Map(perDay.map((r) => [r.day, Number(r.n)]));
+  const daily = Array.from({ length: DAYS }, (_, i) => {
+    const date = new Date(since.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    return { date, aiAnswers: counts.get(date) ?? 0 };
+  });
+  const purchases = await db
+    .selectFrom('credit_purchases')
+    .selectAll()
+    .where('creator_id', '=', creatorId)
+    .orderBy('created_at', 'desc')
+    .limit(50)
+    .execute();
+  const balance = usage.creditsRemaining;
+  return {
+    balance,
+    freeGrant: usage.freeCredits,
+    purchased: usage.creditsPurchased,
+    spent: usage.creditsUsed,
+    state: balance <= 0 ? 'out' : balance < LOW_CREDITS_THRESHOLD ? 'low' : 'ok',
+    lowThreshold: LOW_CREDITS_THRESHOLD,
+    aiAnswersToday: usage.aiAnswersToday,
+    dailyAiBudget: usage.dailyAiBudget,
+    aiBudgetReached: usage.aiBudgetReached,
+    daily,
+    purchases: purchases.map((p) => ({
+      id: p.id,
+      pack: p.pack,
+      credits: p.credits,
+      amountCents: p.amount_cents,
+      currency: p.currency,
+      status: p.status,
+      createdAt: iso(p.created_at),
+      paidAt: p.paid_at ? iso(p.paid_at) : null,
+      receiptUrl: p.receipt_url,
+    })),
+    packs: CREDIT_PACKS.map((p) => ({ ...p, currency: 'usd' as const })),
+    testMode,
+  };
+}
+
+/** A pending purchase of `pack` for the creator; `provider` says where it is paid. */
+export async function createPurchase(
+  db: Db,
+  creatorId: string,
+  pack: (typeof CREDIT_PACKS)[number],
+  provider: 'stripe' | 'test',
+): Promise<string> {
+  const purchase = await db
+    .insertInto('credit_purchases')
+    .values({
+      creator_id: creatorId,
+      pack: pack.id,
+      credits: pack.credits,
+      amount_cents: pack.amountCents,
+      provider,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return purchase.id;
+}
+
+/** Forgets a purchase whose checkout never started. */
+export async function discardPurchase(db: Db, purchaseId: string): Promise<void> {
+  await db
+    .deleteFrom('credit_purchases')
+    .where('id', '=', purchaseId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Links a pending purchase to the provider's checkout session. */
+export async function attachCheckoutSession(db: Db, purchaseId: string, sessionId: string): Promise<void> {
+  await db
+    .updateTable('credit_purchases')
+    .set({ checkout_session_id: sessionId })
+    .where('id', '=', purchaseId)
+    .execute();
+}
+
+/**
+ * Marks a purchase paid and adds its credits to the ledger, once: a second call (a repeated
+ * webhook, a double submit) changes nothing. Returns whether credits were added now.
+ */
+export async function completePurchase(
+  db: Db,
+  purchaseId: string,
+  details: { receiptUrl?: string | null; sessionId?: string | null } = {},
+): Promise<boolean> {
+  const paid = await db
+    .updateTable('credit_purchases')
+    .set({
+      status: 'paid',
+      paid_at: new Date(),
+      ...(details.receiptUrl ? { receipt_url: details.receiptUrl } : {}),
+    })
+    .where('id', '=', purchaseId)
+    .where('status', '=', 'pending')
+    .$if(Boolean(details.sessionId), (q) => q.where('checkout_session_id', '=', details.sessionId!))
+    .returning(['id', 'creator_id', 'credits'])
+    .executeTakeFirst();
+  if (!paid) return false;
+  const added = await db
+    .insertInto('credit_ledger')
+    .values({ creator_id: paid.creator_id, delta: paid.credits, reason: 'purchase', purchase_id: paid.id })
+    .onConflict((oc) => oc.column('purchase_id').where(sql<boolean>`reason = 'purchase'`).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return Boolean(added);
+}
+
+/**
+ * A paid checkout reported by the payment provider's event `eventId`: the purchase completes once,
+ * however often the event is delivered. Returns whether credits were added now.
+ */
+export async function completePaidCheckout(
+  db: Kysely<Database>,
+  event: { id: string; type: string },
+  purchaseId: string,
+  details: { receiptUrl?: string | null; sessionId?: string | null },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const fresh = await trx
+      .insertInto('stripe_events')
+      .values({ id: event.id, type: event.type })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!fresh) return false;
+    return completePurchase(trx, purchaseId, details);
+  });
+}
+
+/** The creator's purchase `id`: not_found when there is none, forbidden when it is another's. */
+export async function ownPurchase(db: Db, creatorId: string, id: string) {
+  const purchase = isUuid(id)
+    ? await db.selectFrom('credit_purchases').selectAll().where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!purchase) throw new DomainError('not_found', 'not_found', 'No such checkout.');
+  if (purchase.creator_id !== creatorId) throw notYours();
+  return purchase;
+}

@@ -1,0 +1,17 @@
+/**
+ * A rule of the product said no. `reason` names the kind of refusal (the api answers it with a
+ * status: invalid → 400, forbidden → 403, not_found → 404, conflict → 409, limit → 409, unavailable → 503), `code`
+ * is the `error` a client reads and `message` the sentence a person reads.
+ */
+export type DomainReason = 'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'limit' | 'payment_required';
+
+export class DomainError extends Error {
+  constructor(
+    readonly reason: DomainReason,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}

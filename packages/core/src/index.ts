@@ -1,0 +1,27 @@
+// @fanpilot/core: every rule of the product about its data, and the only code that writes a table
+// (packages/core/src/ownership.test.ts enforces it). Framework-free: each function takes the Kysely
+// handle or transaction it works in; refusals are DomainErrors, which the api maps to HTTP.
+export * from './attachments.ts';
+export * from './billing.ts';
+export * from './chatbots.ts';
+export * from './conversations.ts';
+export * from './creators.ts';
+export * from './credits.ts';
+export * from './db.ts';
+export * from './errors.ts';
+export * from './fan-transfers.ts';
+export * from './fans.ts';
+export * from './inbox.ts';
+export * from './knowledge.ts';
+export * from './knowledge-chunks.ts';
+export * from './knowledge-gaps.ts';
+export * from './knowledge-runs.ts';
+export * from './messages.ts';
+export * from './notices.ts';
+export * from './onboarding.ts';
+export * from './ownership.ts';
+export * from './push-subscriptions.ts';
+export * from './sessions.ts';
+export * from './status.ts';
+export * from './templates.ts';
+export * from './vector-index.ts';

@@ -1,0 +1,100 @@
+import type { KnowledgeItemRow } from '@fanpilot/db';
+import { sql } from 'kysely';
+import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
+
+export interface NewKnowledgeItem {
+  id: string;
+  chatbotId: string;
+  type: KnowledgeItemRow['type'];
+  url?: string | null;
+  youtubeUrl?: string | null;
+  fileName?: string | null;
+  fileKey?: string | null;
+  fileSize?: number | null;
+  title?: string | null;
+}
+
+export function knowledgeRepository(db: Db) {
+  return {
+    findById: (id: string) =>
+      db
+        .selectFrom('knowledge_items')
+        .innerJoin('chatbots', 'chatbots.id', 'knowledge_items.chatbot_id')
+        .selectAll('knowledge_items')
+        .select('chatbots.creator_id')
+        .where('knowledge_items.id', '=', id)
+        .executeTakeFirst(),
+    listByChatbot: (chatbotId: string) =>
+      db
+        .selectFrom('knowledge_items')
+        .selectAll()
+        .where('chatbot_id', '=', chatbotId)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute(),
+    async count(chatbotId: string) {
+      const r = await db
+        .selectFrom('knowledge_items')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('chatbot_id', '=', chatbotId)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    /** Inserts a pending item whose first run is its own id. */
+    insert: (item: NewKnowledgeItem) =>
+      db
+        .insertInto('knowledge_items')
+        .values({
+          id: item.id,
+          chatbot_id: item.chatbotId,
+          type: item.type,
+          url: item.url ?? null,
+          youtube_url: item.youtubeUrl ?? null,
+          file_name: item.fileName ?? null,
+          file_key: item.fileKey ?? null,
+          file_size: item.fileSize ?? null,
+          title: item.title ?? null,
+          status: 'pending',
+          job_run: item.id,
+          // Not now(): items added in one transaction keep the order they were added in.
+          created_at: sql<Date>`clock_timestamp()`,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    /** Puts an item back to pending under a new run (retry, re-sync). */
+    requeue: (id: string, run: string, fromStatuses: KnowledgeItemRow['status'][]) =>
+      db
+        .updateTable('knowledge_items')
+        .set({
+          status: 'pending',
+          error: null,
+          job_run: run,
+          started_at: null,
+          attempts: 0,
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where('status', 'in', fromStatuses)
+        .returningAll()
+        .executeTakeFirst(),
+    /** Deletes the item (its chunks go with it, by cascade); returns what was deleted. */
+    remove: (id: string) =>
+      db.deleteFrom('knowledge_items').where('id', '=', id).returningAll().executeTakeFirst(),
+  };
+}
+
+/** Sources one chatbot may hold. */
+export const KNOWLEDGE_MAX_ITEMS = 500;
+
+/** Refuses (limit) adding `adding` sources to a chatbot that would then hold more than KNOWLEDGE_MAX_ITEMS. */
+export async function assertKnowledgeRoom(db: Db, chatbotId: string, adding: number): Promise<void> {
+  const count = await knowledgeRepository(db).count(chatbotId);
+  if (count + adding > KNOWLEDGE_MAX_ITEMS) {
+    throw new DomainError(
+      'limit',
+      'too_many_sources',
+      `A chatbot can hold at most ${KNOWLEDGE_MAX_ITEMS} knowledge sources. Delete some to add more.`,
+    );
+  }
+}

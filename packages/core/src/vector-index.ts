@@ -1,0 +1,44 @@
+import type { Database } from '@fanpilot/db';
+import { type Kysely, sql } from 'kysely';
+
+/** pgvector's HNSW index takes vectors of up to 2,000 dimensions. */
+export const HNSW_MAX_DIMENSIONS = 2000;
+
+const ensured = new WeakMap<object, Map<number, Promise<void>>>();
+
+const indexName = (dimensions: number) => `chunks_embedding_hnsw_${dimensions}`;
+
+/**
+ * An approximate nearest-neighbour (HNSW, cosine) index for embeddings of one size. The `embedding`
+ * column is untyped (the model decides the size), so the index is on the column cast to that size,
+ * partial to the rows of that size; retrieval queries the same expression (`typedEmbedding`). Made
+ * once per size, when the first embeddings of that size are stored, concurrently so ingestion and
+ * fans' questions are not blocked while it builds. Sizes past pgvector's limit stay exact (a scan).
+ */
+export function ensureVectorIndex(db: Kysely<Database>, dimensions: number): Promise<void> {
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > HNSW_MAX_DIMENSIONS) {
+    return Promise.resolve();
+  }
+  let sizes = ensured.get(db);
+  if (!sizes) {
+    sizes = new Map();
+    ensured.set(db, sizes);
+  }
+  let done = sizes.get(dimensions);
+  if (!done) {
+    done = sql`create index concurrently if not exists ${sql.id(indexName(dimensions))} on chunks
+        using hnsw ((embedding::vector(${sql.lit(dimensions)})) vector_cosine_ops)
+        where vector_dims(embedding) = ${sql.lit(dimensions)}`
+      .execute(db)
+      .then(() => undefined);
+    done.catch(() => sizes.delete(dimensions));
+    sizes.set(dimensions, done);
+  }
+  return done;
+}
+
+/** The embedding column cast to one size: the expression the HNSW index of that size is built on. */
+export const typedEmbedding = (dimensions: number) => sql`embedding::vector(${sql.lit(dimensions)})`;
+
+/** A vector as pgvector's text form; non-finite numbers become 0. */
+export const vectorLiteral = (v: number[]) => `[${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;

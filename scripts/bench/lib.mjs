@@ -1,0 +1,133 @@
+// What the api benchmarks share: the built api in a child process on a database of its own, the
+// autocannon run and the bare Fastify beside which the api's numbers are read.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The api's own dependencies (fastify, pg, …), as the api resolves them. */
+export const requireFromApi = createRequire(path.join(root, 'apps/api/package.json'));
+const Fastify = requireFromApi('fastify');
+export const pg = requireFromApi('pg');
+
+export const BASE_DB =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
+export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+export const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/**
+ * autocannon for DURATION seconds over CONNECTIONS connections. `errors` counts client-side failures
+ * and the answers `isFailure` (by default any non-2xx) names.
+ */
+export async function autocannonRun(url, requests, isFailure = (result) => result.non2xx) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, requests });
+  if (result.errors > 0) {
+    console.log(
+      `    (client-side: ${result.errors} errors, ${result.timeouts} timeouts, ${result.resets ?? 0} resets)`,
+    );
+  }
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + isFailure(result),
+    codes: { '2xx': result['2xx'], '3xx': result['3xx'], '4xx': result['4xx'], '5xx': result['5xx'] },
+    total: result.requests.total,
+  };
+}
+
+/** A bare Fastify hello-world under the same load, for scale. */
+export async function measureBareFastify() {
+  const hello = Fastify({ logger: false });
+  hello.get('/', async () => ({ hello: 'world' }));
+  const port = await freePort();
+  await hello.listen({ port, host: '127.0.0.1' });
+  try {
+    return await autocannonRun(`http://127.0.0.1:${port}`, [{ method: 'GET', path: '/' }]);
+  } finally {
+    await hello.close();
+  }
+}
+
+/**
+ * The built api (apps/api/dist/server.js) on a fresh PostgreSQL database beside BASE_DB and a fresh
+ * data directory, with fan rate limits lifted (every simulated fan comes from this one address).
+ * Resolves once /readyz answers; stop() ends the process and drops the database.
+ */
+export async function startBenchApi(name, env = {}) {
+  const dbName = `fp_bench_${name}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: BASE_DB });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const dbUrl = new URL(BASE_DB);
+  dbUrl.pathname = `/${dbName}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), `fanpilot-bench-${name}-`));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_ORIGIN: base,
+      DATA_DIR: dataDir,
+      DATABASE_URL: dbUrl.toString(),
+      LOG_LEVEL: 'warn',
+      ASK_RATE_LIMIT_PER_IP: '1000000',
+      FAN_READ_RATE_LIMIT_PER_IP: '1000000000',
+      NEW_FANS_PER_IP: '1000000',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    const c = new pg.Client({ connectionString: BASE_DB });
+    await c.connect();
+    await c.query(`drop database if exists ${dbName} with (force)`);
+    await c.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/readyz`)).ok) break;
+      } catch {}
+      if (child.exitCode !== null || i >= 150) throw new Error('the api did not become ready');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, port, base, databaseUrl: dbUrl.toString(), stop };
+}
+
+/** Shuffles in place, so every connection sees the whole mix rather than one endpoint at a time. */
+export function shuffle(items) {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+}
