@@ -1,3 +1,3 @@
-import { nodeAppBuild } from '../../tsup.apps.ts';
+import { nodeAppBuild } from '../../tsup.shared.ts';
 
-export default nodeAppBuild({ server: 'src/server.ts' });
+export default nodeAppBuild({ server: 'src/server.ts', 'migrate-cli': 'src/migrate-cli.ts' });

@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { browserSources } from '../../vitest.shared.ts';
 
 /**
  * In `vite dev`, the api answers these paths. Run it with PORT=3001 and
@@ -10,6 +11,7 @@ const apiOrigin = process.env.API_ORIGIN ?? 'http://localhost:3001';
 const proxied = Object.fromEntries(['/api', '/auth', '/objects'].map((path) => [path, apiOrigin]));
 
 export default defineConfig({
+  resolve: browserSources,
   base: '/',
   plugins: [react(), tailwindcss()],
   build: { outDir: 'dist', emptyOutDir: true },

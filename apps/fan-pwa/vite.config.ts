@@ -1,10 +1,12 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { browserSources } from '../../vitest.shared.ts';
 
 // The api serves this build under /fan/ and answers the page routes (/pwa/:username, /fanchat-mobile,
 // /mobile-chat) with dist/index.html, so every asset URL must carry the /fan/ prefix.
 export default defineConfig({
+  resolve: browserSources,
   base: '/fan/',
   plugins: [react(), tailwindcss()],
   build: {

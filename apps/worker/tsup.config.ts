@@ -1,3 +1,3 @@
-import { nodeAppBuild } from '../../tsup.apps.ts';
+import { nodeAppBuild } from '../../tsup.shared.ts';
 
 export default nodeAppBuild({ main: 'src/main.ts' });

@@ -21,15 +21,13 @@ FROM base AS deps
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN pnpm fetch
 
-# ---- build: install, bundle, then deploy the api with its production dependencies ---------------
+# ---- build: install, build the api and the packages it imports, then deploy them --------------
+# Each workspace package is built to its own dist/ and deployed (injected) with its own production
+# dependencies; the api's bundle holds only its own files, dist/server.js and dist/migrate-cli.js.
 FROM deps AS build
 COPY . .
 RUN pnpm install --frozen-lockfile --offline
 RUN pnpm turbo run build --filter=@fanpilot/api...
-# The migration runner (packages/db/src/migrate-cli.ts) bundled beside the server, so the runtime
-# image can migrate without tsx or TypeScript sources.
-RUN pnpm --filter @fanpilot/api exec tsup ../../packages/db/src/migrate-cli.ts \
-      --no-config --format esm --platform node --target node22 --out-dir dist
 # pnpm 10 deploys from the lockfile only with injected workspace packages; enable it for this
 # command alone (the workspace itself keeps symlinked packages for development).
 RUN pnpm --filter @fanpilot/api deploy --prod --config.inject-workspace-packages=true /out \

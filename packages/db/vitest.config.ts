@@ -1,2 +1,6 @@
 import { defineConfig } from 'vitest/config';
-export default defineConfig({ test: { testTimeout: 30_000, hookTimeout: 60_000 } });
+import { readSources } from '../../vitest.shared.ts';
+export default defineConfig({
+  ...readSources,
+  test: { testTimeout: 30_000, hookTimeout: 60_000 },
+});

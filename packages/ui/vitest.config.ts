@@ -1,3 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { readSources } from '../../vitest.shared.ts';
 
-export default defineConfig({ test: { environment: 'node', include: ['src/**/*.test.ts'] } });
+export default defineConfig({
+  ...readSources,
+  test: { environment: 'node', include: ['src/**/*.test.ts'] },
+});

@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { readSources } from '../../vitest.shared.ts';
 
 export default defineConfig({
+  ...readSources,
   test: { testTimeout: 60_000, hookTimeout: 60_000, include: ['src/**/*.test.ts'] },
 });

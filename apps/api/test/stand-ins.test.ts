@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { SOURCE_CONDITION } from '../../../vitest.shared.ts';
 
 // The loopback stand-ins for Google and S3 (oauth2-mock-server, s3rver) are for embedded defaults
 // only: nothing the server imports up front reaches them; they load by dynamic import when no
@@ -19,6 +20,8 @@ async function importsOf(file: string) {
     platform: 'node',
     format: 'esm',
     logLevel: 'silent',
+    // The workspace packages' sources, as the tests read them.
+    conditions: [SOURCE_CONDITION],
     // Our workspace code is followed; npm packages are where the walk stops.
     plugins: [
       {

@@ -26,7 +26,7 @@ export async function startWorker(
   prefix: string,
   env: Record<string, string> = {},
 ): Promise<WorkerProcess> {
-  const args = existsSync(built) ? [built] : ['--import', 'tsx', source];
+  const args = existsSync(built) ? [built] : ['--conditions=@fanpilot/source', '--import', 'tsx', source];
   let out = '';
   const child = spawn(process.execPath, args, {
     cwd: root,

@@ -241,7 +241,9 @@ async function main() {
     const healthPort = await freePort();
     const here = fileURLToPath(new URL('.', import.meta.url));
     const built = path.join(here, '../dist/main.js');
-    const args = existsSync(built) ? [built] : ['--import', 'tsx', path.join(here, '../src/main.ts')];
+    const args = existsSync(built)
+      ? [built]
+      : ['--conditions=@fanpilot/source', '--import', 'tsx', path.join(here, '../src/main.ts')];
     const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
     worker = spawn(process.execPath, [...nodeArgs, ...args], {
       env: {

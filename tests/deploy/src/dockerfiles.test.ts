@@ -177,9 +177,15 @@ describe.each(images)('$file', ({ file, pkg, entry, port }) => {
 });
 
 describe('infra/docker/api.Dockerfile', () => {
-  it('bundles the migration runner beside the server', () => {
-    const p = load('infra/docker/api.Dockerfile');
-    expect(runs(p)).toContain('packages/db/src/migrate-cli.ts');
+  it('builds the migration runner beside the server, from packages/db', () => {
+    expect(readRepoFile('apps/api/tsup.config.ts')).toMatch(/'migrate-cli': 'src\/migrate-cli\.ts'/);
+    expect(readRepoFile('apps/api/src/migrate-cli.ts')).toContain("import '@fanpilot/db/migrate-cli';");
+    const db = JSON.parse(readRepoFile('packages/db/package.json')) as {
+      exports: Record<string, { default: string }>;
+      files: string[];
+    };
+    expect(db.exports['./migrate-cli']?.default).toBe('./dist/migrate-cli.js');
+    expect(db.files).toContain('dist');
   });
 });
 

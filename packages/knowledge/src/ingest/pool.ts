@@ -17,7 +17,7 @@ export interface ParserPool {
   close: () => Promise<void>;
 }
 
-/** The parser thread's entry: beside this module in source, beside the bundle's entry when built. */
+/** The parser thread's entry: beside this module in source, and in this package's dist/ when built. */
 export function parseWorkerUrl(): URL {
   return new URL(
     import.meta.url.endsWith('.ts') ? './parse-worker.ts' : './parse-worker.js',

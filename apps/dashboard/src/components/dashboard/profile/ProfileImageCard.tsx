@@ -1,4 +1,4 @@
-import { type Creator, type CurrentUser, PROFILE_IMAGE_MAX_BYTES_DASHBOARD } from '@fanpilot/contracts';
+import { type CurrentUser, PROFILE_IMAGE_MAX_BYTES_DASHBOARD } from '@fanpilot/contracts';
 import { toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -10,11 +10,6 @@ import { fileInputClass } from '../../field-classes.ts';
 import { ImageIcon } from '../../icons.tsx';
 import { Card } from '../Card.tsx';
 import { ProfileAvatar } from '../ProfileAvatar.tsx';
-
-/** The updateProfileImage call. */
-interface ProfileImageUpdate {
-  creator: Creator;
-}
 
 class ProfileUpdateError extends Error {}
 /** The upload finished but did not give an address the api can use. */
