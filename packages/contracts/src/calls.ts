@@ -576,3 +576,14 @@ export const calls = {
 } as const satisfies { [N in CallName]: CallDefinition };
 
 export type Calls = typeof calls;
+
+type ResponseSchemas = Partial<Record<number, { parse: (value: unknown) => unknown }>>;
+
+/**
+ * A call's answer as its schema says it is: pass it as `check` to `createApiClient`, and an answer
+ * that does not match its schema fails the call instead of reaching the screen cast.
+ */
+export function checkAnswer(name: CallName, status: number, body: unknown): unknown {
+  const schema = (calls[name].schema as { response?: ResponseSchemas }).response?.[status];
+  return schema ? schema.parse(body) : body;
+}

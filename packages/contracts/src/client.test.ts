@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calls } from './calls.ts';
+import { checkAnswer } from './calls.ts';
 import { ApiError, createApiClient, isApiStatus, serverMessage, urlOf } from './client.ts';
 
 type Seen = { url: string; init: RequestInit };
@@ -66,11 +66,7 @@ describe('createApiClient', () => {
   });
 
   it('checks the answer with the call schema when asked, and refuses one that does not match', async () => {
-    const check = (name: keyof typeof calls, status: number, body: unknown) => {
-      const schema = (calls[name].schema as { response?: Record<number, { parse: (v: unknown) => unknown }> })
-        .response?.[status];
-      return schema ? schema.parse(body) : body;
-    };
+    const check = checkAnswer;
     const good = fakeFetch(200, JSON.stringify({ publicKey: 'BPk' }));
     await expect(createApiClient({ fetch: good.fetchImpl, check }).call('pushKey', {})).resolves.toEqual({
       publicKey: 'BPk',
