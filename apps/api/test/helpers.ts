@@ -10,6 +10,7 @@ import { createStorage, type Storage } from '@fanpilot/storage';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import getPort from 'get-port';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.ts';
 import { type AnsweringOptions, startAnswering } from '../src/background.ts';
 import type { RuntimeConfig } from '../src/config.ts';
@@ -370,4 +371,47 @@ export function call(t: TestApp, method: string, path: string, cookie: string, b
 /** The body of a successful ask, answer or send-message: the message it stored. */
 export async function sent(res: Response) {
   return (await res.json()) as { success: true; message: ChatMessage; aiWillAnswer?: boolean };
+}
+
+export interface TwoApps {
+  /** The first api process, where `username` signed up. */
+  readonly a: TestApp;
+  /** A second api process on the same database (and Redis). */
+  readonly b: TestApp;
+  /** The creator's session cookie (valid on both). */
+  readonly cookie: string;
+}
+
+/**
+ * For a describe block: two api processes on one database and an onboarded creator `username`,
+ * started before its tests and closed after them.
+ */
+export function twoApps(username: string): TwoApps {
+  let a: TestApp | undefined;
+  let b: TestApp | undefined;
+  let cookie: string | undefined;
+  beforeAll(async () => {
+    a = await startTestApp();
+    b = await startTestApp({ joinDatabase: a.databaseUrl! });
+    cookie = await onboard(a, username);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('twoApps() is used before its beforeAll ran');
+    return value;
+  };
+  return {
+    get a() {
+      return ready(a);
+    },
+    get b() {
+      return ready(b);
+    },
+    get cookie() {
+      return ready(cookie);
+    },
+  };
 }

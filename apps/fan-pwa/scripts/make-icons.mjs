@@ -1,7 +1,7 @@
 // Draws the default app icons (a white chat bubble on the brand colour) as PNGs in public/icons.
 // Run once by hand when the design changes: node scripts/make-icons.mjs
 import { writeFileSync } from 'node:fs';
-import { crc32, deflateSync } from 'node:zlib';
+import { PNG } from 'pngjs';
 
 const BRAND = [0x43, 0x38, 0xca];
 const WHITE = [0xff, 0xff, 0xff];
@@ -18,40 +18,22 @@ function inBubble(x, y) {
   return body || tail;
 }
 
-function chunk(type, data) {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
 function icon(size) {
   const samples = 4;
-  const rows = [];
+  const png = new PNG({ width: size, height: size, colorType: 2 });
   for (let py = 0; py < size; py++) {
-    const row = Buffer.alloc(1 + size * 3);
     for (let px = 0; px < size; px++) {
       let hits = 0;
       for (let sy = 0; sy < samples; sy++)
         for (let sx = 0; sx < samples; sx++)
           if (inBubble((px + (sx + 0.5) / samples) / size, (py + (sy + 0.5) / samples) / size)) hits++;
       const a = hits / samples ** 2;
-      for (let c = 0; c < 3; c++) row[1 + px * 3 + c] = Math.round(BRAND[c] * (1 - a) + WHITE[c] * a);
+      const at = (py * size + px) * 4;
+      for (let c = 0; c < 3; c++) png.data[at + c] = Math.round(BRAND[c] * (1 - a) + WHITE[c] * a);
+      png.data[at + 3] = 0xff;
     }
-    rows.push(row);
   }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(rows), { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return PNG.sync.write(png, { colorType: 2, deflateLevel: 9 });
 }
 
 for (const size of [192, 512]) {

@@ -1,90 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import { type DbHandle, openTestDb } from '@fanpilot/db';
-import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import { seedCreator, seedKnowledge } from '@fanpilot/knowledge/testing';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { answerTestbed } from '../test/testbed.ts';
 import { answerQuestion, createAnswerHandler } from './handler.ts';
 import { questionsAwaitingAi, requeueAwaitingAnswers, startAnswerSweep } from './recover.ts';
 
-// Real PostgreSQL when TEST_DATABASE_URL is set (concurrency needs real connections); PGlite otherwise.
-const baseUrl = process.env.TEST_DATABASE_URL;
-
 describe('answering a fan question', () => {
-  let h: DbHandle;
-  let closeDb: (() => Promise<void>) | undefined;
-  let openai: FakeOpenAI;
-  let env: { OPENAI_API_KEY: string; OPENAI_BASE_URL: string };
-
-  beforeAll(async () => {
-    const opened = await openTestDb(baseUrl, 6);
-    h = opened.handle;
-    closeDb = opened.close;
-    openai = await startFakeOpenAI();
-    env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: openai.baseUrl };
-  });
-  afterAll(async () => {
-    await openai.close();
-    await closeDb?.();
-  });
+  const bed = answerTestbed(6);
   beforeEach(() => {
-    openai.requests.length = 0;
-    openai.answerWith((r) => `Twice a day. (${r.model})`);
+    bed.openai.answerWith((r) => `Twice a day. (${r.model})`);
   });
 
   /** An onboarded, Offline creator with a chatbot, credits, knowledge, a fan and one pending question. */
   async function fixture(options: { credits?: number; model?: string; online?: boolean } = {}) {
-    const db = h.db;
+    const db = bed.db;
     const tag = randomUUID().slice(0, 8);
-    const creator = await db
-      .insertInto('creators')
-      .values({
-        google_sub: `sub-${tag}`,
-        email: `${tag}@example.com`,
-        name: 'Bea Baker',
-        username: `bea-${tag}`,
-        description: '',
-        onboarding_complete: true,
-        is_online: options.online ?? false,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const bot = await db
-      .insertInto('chatbots')
-      .values({
-        creator_id: creator.id,
-        name: 'Crumb',
-        instructions: 'Always answer like a patient baking coach.',
-        model: options.model ?? 'gpt-4o-mini',
-        temperature: 0.3,
-        initial_messages: JSON.stringify(['Hello! Ask me about bread.']),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('credit_ledger')
-      .values({ creator_id: creator.id, delta: options.credits ?? 1000, reason: 'free_grant' })
-      .execute();
-    const item = await db
-      .insertInto('knowledge_items')
-      .values({
-        chatbot_id: bot.id,
-        type: 'url',
-        url: 'https://coach.example/starter',
-        title: 'Starter care',
-        status: 'completed',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('chunks')
-      .values({
-        knowledge_item_id: item.id,
-        chatbot_id: bot.id,
-        ordinal: 0,
-        content: 'Feed your sourdough starter twice a day with equal weights of flour and water.',
-        metadata: '{}',
-      })
-      .execute();
+    const seeded = await seedCreator(db, {
+      ...options,
+      instructions: 'Always answer like a patient baking coach.',
+      initialMessages: ['Hello! Ask me about bread.'],
+    });
+    const creator = { id: seeded.creatorId };
+    const bot = { id: seeded.chatbotId };
+    await seedKnowledge(db, bot.id, {
+      url: 'https://coach.example/starter',
+      title: 'Starter care',
+      content: 'Feed your sourdough starter twice a day with equal weights of flour and water.',
+    });
     const fan = await db
       .insertInto('fans')
       .values({ creator_id: creator.id, fan_key: `mobile_fan_${tag}`, name: 'Finn' })
@@ -126,11 +69,11 @@ describe('answering a fan question', () => {
 
   it('answers once with the model, the prompt carrying instructions and retrieved knowledge, and charges one credit', async () => {
     const f = await fixture();
-    const handler = createAnswerHandler({ db: h.db, env });
+    const handler = createAnswerHandler(bed.deps);
     await handler({ messageId: f.question }, { attempt: 1 });
 
-    expect(openai.requests).toHaveLength(1);
-    const sent = openai.requests[0]!;
+    expect(bed.openai.requests).toHaveLength(1);
+    const sent = bed.openai.requests[0]!;
     expect(sent.model).toBe('gpt-4o-mini');
     expect(sent.temperature).toBeCloseTo(0.3);
     expect(sent.headers.authorization).toBe('Bearer test-key');
@@ -165,10 +108,10 @@ describe('answering a fan question', () => {
 
   it('a second run of the same job changes nothing and calls no model', async () => {
     const f = await fixture();
-    const handler = createAnswerHandler({ db: h.db, env });
+    const handler = createAnswerHandler(bed.deps);
     await handler({ messageId: f.question });
     await handler({ messageId: f.question });
-    expect(openai.requests).toHaveLength(1);
+    expect(bed.openai.requests).toHaveLength(1);
     const s = await f.state();
     expect(s.replies).toHaveLength(1);
     expect(s.charges).toHaveLength(1);
@@ -176,7 +119,7 @@ describe('answering a fan question', () => {
 
   it('runs racing each other still leave one answer and one credit', async () => {
     const f = await fixture();
-    const handler = createAnswerHandler({ db: h.db, env });
+    const handler = createAnswerHandler(bed.deps);
     await Promise.all([1, 2, 3, 4].map(() => handler({ messageId: f.question })));
     const s = await f.state();
     expect(s.replies).toHaveLength(1);
@@ -188,8 +131,7 @@ describe('answering a fan question', () => {
     const f = await fixture();
     let crashes = 1;
     const handler = createAnswerHandler({
-      db: h.db,
-      env,
+      ...bed.deps,
       beforeWrite: () => {
         if (crashes-- > 0) throw new Error('worker killed');
       },
@@ -206,16 +148,19 @@ describe('answering a fan question', () => {
 
   it('stays silent while the creator is Online, even if they go Online during the model call', async () => {
     const online = await fixture({ online: true });
-    expect(await answerQuestion({ db: h.db, env }, online.question)).toBe('creator_online');
-    expect(openai.requests).toHaveLength(0);
+    expect(await answerQuestion(bed.deps, online.question)).toBe('creator_online');
+    expect(bed.openai.requests).toHaveLength(0);
 
     const f = await fixture();
     const outcome = await answerQuestion(
       {
-        db: h.db,
-        env,
+        ...bed.deps,
         beforeWrite: async () => {
-          await h.db.updateTable('creators').set({ is_online: true }).where('id', '=', f.creatorId).execute();
+          await bed.db
+            .updateTable('creators')
+            .set({ is_online: true })
+            .where('id', '=', f.creatorId)
+            .execute();
         },
       },
       f.question,
@@ -227,28 +172,28 @@ describe('answering a fan question', () => {
   it('stops when the credits run out, leaving the question pending', async () => {
     const f = await fixture({ credits: 1 });
     const second = await f.ask('And how warm should the kitchen be?');
-    expect(await answerQuestion({ db: h.db, env }, f.question)).toBe('answered');
-    expect(await answerQuestion({ db: h.db, env }, second)).toBe('no_credits');
-    const left = await h.db
+    expect(await answerQuestion(bed.deps, f.question)).toBe('answered');
+    expect(await answerQuestion(bed.deps, second)).toBe('no_credits');
+    const left = await bed.db
       .selectFrom('messages')
       .select('status')
       .where('id', '=', second)
       .executeTakeFirst();
     expect(left?.status).toBe('pending');
-    expect(openai.requests).toHaveLength(1);
-    expect(await questionsAwaitingAi(h.db, { creatorId: f.creatorId })).toEqual([]);
+    expect(bed.openai.requests).toHaveLength(1);
+    expect(await questionsAwaitingAi(bed.db, { creatorId: f.creatorId })).toEqual([]);
   });
 
   it('the last credit goes to one of two racing questions only', async () => {
     const f = await fixture({ credits: 1 });
     const second = await f.ask('What flour should I use for my sourdough?');
     const outcomes = await Promise.all([
-      answerQuestion({ db: h.db, env }, f.question),
-      answerQuestion({ db: h.db, env }, second),
+      answerQuestion(bed.deps, f.question),
+      answerQuestion(bed.deps, second),
     ]);
     expect(outcomes.filter((o) => o === 'answered')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'no_credits')).toHaveLength(1);
-    const balance = await h.db
+    const balance = await bed.db
       .selectFrom('credit_ledger')
       .select((eb) => eb.fn.sum<string>('delta').as('sum'))
       .where('creator_id', '=', f.creatorId)
@@ -258,8 +203,8 @@ describe('answering a fan question', () => {
 
   it('throws on a provider outage (so the job retries) and writes nothing', async () => {
     const f = await fixture();
-    openai.failNext(1, 503);
-    const handler = createAnswerHandler({ db: h.db, env });
+    bed.openai.failNext(1, 503);
+    const handler = createAnswerHandler(bed.deps);
     await expect(handler({ messageId: f.question })).rejects.toThrow();
     expect(await f.state()).toMatchObject({ replies: [], charges: [], status: 'pending' });
     await handler({ messageId: f.question });
@@ -268,8 +213,8 @@ describe('answering a fan question', () => {
 
   it('without a key for the provider, quotes the creator plainly; with nothing to quote, still answers politely', async () => {
     const f = await fixture({ model: 'claude-3-haiku-20240307' });
-    expect(await answerQuestion({ db: h.db, env }, f.question)).toBe('answered');
-    expect(openai.requests).toHaveLength(0);
+    expect(await answerQuestion(bed.deps, f.question)).toBe('answered');
+    expect(bed.openai.requests).toHaveLength(0);
     const s = await f.state();
     expect(s.replies[0]!.body).toContain("quoting Bea Baker's own material");
     expect(s.replies[0]!.body).toContain('Feed your sourdough starter twice a day');
@@ -280,8 +225,8 @@ describe('answering a fan question', () => {
 
     // Nothing of the creator's matches: a fallback reply, stored and charged like any AI answer.
     const unrelated = await f.ask('Quantum chromodynamics?');
-    expect(await answerQuestion({ db: h.db, env: {} }, unrelated)).toBe('answered');
-    const reply = await h.db
+    expect(await answerQuestion({ db: bed.db, env: {} }, unrelated)).toBe('answered');
+    const reply = await bed.db
       .selectFrom('messages')
       .selectAll()
       .where('reply_to', '=', unrelated)
@@ -291,14 +236,14 @@ describe('answering a fan question', () => {
       "Bea Baker is away right now and I couldn't find this in Bea Baker's material yet. This is not a personal reply: your question has been passed on to Bea Baker.",
     );
     expect(reply.sources).toEqual([]);
-    const question = await h.db
+    const question = await bed.db
       .selectFrom('messages')
       .select('status')
       .where('id', '=', unrelated)
       .executeTakeFirstOrThrow();
     expect(question.status).toBe('answered');
     const charges = () =>
-      h.db
+      bed.db
         .selectFrom('credit_ledger')
         .select(['delta'])
         .where('creator_id', '=', f.creatorId)
@@ -306,18 +251,18 @@ describe('answering a fan question', () => {
         .execute();
     expect(await charges()).toHaveLength(2);
     // At most once: running the job again changes nothing.
-    expect(await answerQuestion({ db: h.db, env: {} }, unrelated)).toBe('already_answered');
+    expect(await answerQuestion({ db: bed.db, env: {} }, unrelated)).toBe('already_answered');
     expect(await charges()).toHaveLength(2);
     expect(
-      await h.db.selectFrom('messages').select('id').where('reply_to', '=', unrelated).execute(),
+      await bed.db.selectFrom('messages').select('id').where('reply_to', '=', unrelated).execute(),
     ).toHaveLength(1);
   });
 
   it('with nothing to quote and no credit left, leaves the question pending and charges nothing', async () => {
     const f = await fixture({ model: 'claude-3-haiku-20240307', credits: 0 });
     const unrelated = await f.ask('Quantum chromodynamics?');
-    expect(await answerQuestion({ db: h.db, env: {} }, unrelated)).toBe('no_credits');
-    const left = await h.db
+    expect(await answerQuestion({ db: bed.db, env: {} }, unrelated)).toBe('no_credits');
+    const left = await bed.db
       .selectFrom('messages')
       .select('status')
       .where('id', '=', unrelated)
@@ -326,27 +271,27 @@ describe('answering a fan question', () => {
   });
 
   it('drops malformed payloads and ignores unknown or non-fan messages', async () => {
-    const handler = createAnswerHandler({ db: h.db, env });
+    const handler = createAnswerHandler(bed.deps);
     await handler({ messageId: 'drop table' });
     await handler(null);
-    expect(await answerQuestion({ db: h.db, env }, '999999999')).toBe('not_found');
+    expect(await answerQuestion(bed.deps, '999999999')).toBe('not_found');
     const f = await fixture();
-    await answerQuestion({ db: h.db, env }, f.question);
+    await answerQuestion(bed.deps, f.question);
     const reply = (await f.state()).replies[0]!;
-    expect(await answerQuestion({ db: h.db, env }, reply.id)).toBe('not_a_question');
+    expect(await answerQuestion(bed.deps, reply.id)).toBe('not_a_question');
   });
 
   it('finds and re-enqueues what awaits the AI, once per question', async () => {
     const f = await fixture();
     const online = await fixture({ online: true });
     const broke = await fixture({ credits: 0 });
-    const ids = await questionsAwaitingAi(h.db);
+    const ids = await questionsAwaitingAi(bed.db);
     expect(ids).toContain(f.question);
     expect(ids).not.toContain(online.question);
     expect(ids).not.toContain(broke.question);
     const enqueued: { queue: string; data: object; jobId?: string }[] = [];
     const n = await requeueAwaitingAnswers(
-      h.db,
+      bed.db,
       {
         enqueue: async (queue, data, options) => {
           enqueued.push({ queue, data, ...(options?.jobId ? { jobId: options.jobId } : {}) });
@@ -366,19 +311,19 @@ describe('answering a fan question', () => {
     const ancient = await fixture();
     // created_at is the database's own (never written by the app); set here to age the questions.
     const age = (id: string, ms: number) =>
-      sql`update messages set created_at = ${new Date(Date.now() - ms)} where id = ${id}`.execute(h.db);
+      sql`update messages set created_at = ${new Date(Date.now() - ms)} where id = ${id}`.execute(bed.db);
     await age(stranded.question, 2 * 60_000);
     await age(ancient.question, 3 * 3_600_000);
     const mine = [fresh.question, stranded.question, ancient.question];
     const window = { olderThanMs: 30_000, newerThanMs: 3_600_000 };
-    expect((await questionsAwaitingAi(h.db, window)).filter((id) => mine.includes(id))).toEqual([
+    expect((await questionsAwaitingAi(bed.db, window)).filter((id) => mine.includes(id))).toEqual([
       stranded.question,
     ]);
 
     const enqueued: string[] = [];
     let requeued = 0;
     const stop = startAnswerSweep(
-      h.db,
+      bed.db,
       { enqueue: async (_q, data) => void enqueued.push((data as { messageId: string }).messageId) },
       { intervalMs: 50, onRequeued: (n) => (requeued += n) },
     );

@@ -19,7 +19,19 @@ import {
   startLocalS3,
 } from '../../../apps/api/src/embedded.ts';
 import { hasRedisServer, ownRedis, pgProxy } from '../../../apps/api/test/support/faults.ts';
-import { assertBuilt, freePort, killAll, type Proc, sleep, startApi, startWorker, waitFor } from './stack.ts';
+import {
+  assertBuilt,
+  freePort,
+  type Jar,
+  killAll,
+  onboardThrough,
+  type Proc,
+  sendWithCookies,
+  sleep,
+  startApi,
+  startWorker,
+  waitFor,
+} from './stack.ts';
 
 /**
  * Chaos: the built api and worker as separate processes on PostgreSQL (through a proxy the test can
@@ -31,20 +43,6 @@ import { assertBuilt, freePort, killAll, type Proc, sleep, startApi, startWorker
 
 const BASE_DB = process.env.TEST_DATABASE_URL;
 const redisServer = await hasRedisServer();
-
-type Jar = Record<string, string>;
-const keep = (jar: Jar, res: Response) => {
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const i = pair!.indexOf('=');
-    jar[pair!.slice(0, i)] = pair!.slice(i + 1);
-  }
-  return res;
-};
-const cookieOf = (jar: Jar) =>
-  Object.entries(jar)
-    .map(([k, v]) => `${k}=${v}`)
-    .join('; ');
 
 describe.runIf(BASE_DB && redisServer)('chaos: outages of Redis, the model and PostgreSQL', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-chaos-'));
@@ -66,17 +64,7 @@ describe.runIf(BASE_DB && redisServer)('chaos: outages of Redis, the model and P
 
   const request = async (method: string, p: string, body?: unknown, jar: Jar = creator) => {
     const started = Date.now();
-    const res = await fetch(`${origin}${p}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        ...(Object.keys(jar).length > 0 ? { cookie: cookieOf(jar) } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    keep(jar, res);
+    const res = await sendWithCookies(`${origin}${p}`, method, jar, body, AbortSignal.timeout(30_000));
     return { res, ms: Date.now() - started };
   };
 
@@ -173,19 +161,9 @@ describe.runIf(BASE_DB && redisServer)('chaos: outages of Redis, the model and P
     const authorize = await fetch(start.res.headers.get('location')!, { redirect: 'manual' });
     const back = new URL(authorize.headers.get('location')!);
     await request('GET', `${back.pathname}${back.search}`);
-    const upload = await request('POST', '/api/objects/upload');
-    const { uploadURL } = (await upload.res.json()) as { uploadURL: string };
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-      'base64',
-    );
-    expect((await fetch(uploadURL, { method: 'PUT', body: png })).ok).toBe(true);
-    const signup = await request('POST', '/api/creator-signup', {
-      chatbotName: 'Chaos bot',
-      profileImageUrl: uploadURL.split('?')[0],
-    });
-    expect(signup.res.status).toBe(200);
-    chatbotId = ((await signup.res.json()) as { chatbot: { id: string } }).chatbot.id;
+    const signup = await onboardThrough(async (m, p, b) => (await request(m, p, b)).res, 'Chaos bot');
+    expect(signup.status).toBe(200);
+    chatbotId = ((await signup.json()) as { chatbot: { id: string } }).chatbot.id;
     username = ((await (await request('GET', '/api/auth/user')).res.json()) as { username: string }).username;
   }, 120_000);
 

@@ -16,9 +16,12 @@ import {
 import {
   assertBuilt,
   freePort,
+  type Jar,
   killAll,
+  onboardThrough,
   type Proc,
   type RoundRobin,
+  sendWithCookies,
   sleep,
   startApi,
   startRoundRobin,
@@ -39,23 +42,6 @@ const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const prefix = `fp-deploy-${randomBytes(4).toString('hex')}`;
 const sessionSecret = `deploy-session-${randomBytes(16).toString('hex')}`;
 const clientSecret = `deploy-client-${randomBytes(16).toString('hex')}`;
-
-type Jar = Record<string, string>;
-const keep = (jar: Jar, res: Response) => {
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const i = pair!.indexOf('=');
-    const name = pair!.slice(0, i);
-    const value = pair!.slice(i + 1);
-    if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) delete jar[name];
-    else jar[name] = value;
-  }
-  return res;
-};
-const cookieOf = (jar: Jar) =>
-  Object.entries(jar)
-    .map(([k, v]) => `${k}=${v}`)
-    .join('; ');
 
 describe('several api and worker processes behind a round robin (PostgreSQL, Redis, S3, OpenID)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-deploy-'));
@@ -127,15 +113,7 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
   });
 
   const viaProxy = (method: string, p: string, body?: unknown, jar: Jar = creatorJar) =>
-    fetch(`${proxy.url}${p}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        ...(Object.keys(jar).length > 0 ? { cookie: cookieOf(jar) } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }).then((res) => keep(jar, res));
+    sendWithCookies(`${proxy.url}${p}`, method, jar, body);
 
   const item = (id: string) =>
     db.db.selectFrom('knowledge_items').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -254,18 +232,7 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
     expect(users[0]?.email).toBe('dana@example.com');
 
     // Onboarding through the proxy too: upload URL from one api, sign-up on the other.
-    const upload = await viaProxy('POST', '/api/objects/upload');
-    expect(upload.status).toBe(200);
-    const { uploadURL } = (await upload.json()) as { uploadURL: string };
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-      'base64',
-    );
-    expect((await fetch(uploadURL, { method: 'PUT', body: png })).ok).toBe(true);
-    const signup = await viaProxy('POST', '/api/creator-signup', {
-      chatbotName: 'Deploy bot',
-      profileImageUrl: uploadURL.split('?')[0],
-    });
+    const signup = await onboardThrough(viaProxy, 'Deploy bot');
     expect(signup.status).toBe(200);
     const bot = (
       (await signup.json()) as {

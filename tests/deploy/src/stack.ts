@@ -331,3 +331,64 @@ export async function startRoundRobin(
       }),
   };
 }
+
+/** A client's cookies, by name. */
+export type Jar = Record<string, string>;
+
+/** Keeps the cookies `res` sets in `jar` (and drops those it clears); returns `res`. */
+export function keepCookies(jar: Jar, res: Response): Response {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const i = pair!.indexOf('=');
+    const name = pair!.slice(0, i);
+    const value = pair!.slice(i + 1);
+    if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) delete jar[name];
+    else jar[name] = value;
+  }
+  return res;
+}
+
+/** A request to `url` as a browser with `jar` would send it (JSON body, no redirects followed). */
+export function sendWithCookies(
+  url: string,
+  method: string,
+  jar: Jar,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const cookie = Object.entries(jar)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('; ');
+  return fetch(url, {
+    method,
+    redirect: 'manual',
+    headers: {
+      ...(cookie ? { cookie } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(signal ? { signal } : {}),
+  }).then((res) => keepCookies(jar, res));
+}
+
+/** A one-pixel PNG, for a profile image. */
+const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/**
+ * Onboards the signed-in creator through `send` as the dashboard does: a pre-signed upload of a
+ * profile image, then the sign-up with `chatbotName`. The sign-up's answer.
+ */
+export async function onboardThrough(
+  send: (method: string, path: string, body?: unknown) => Promise<Response>,
+  chatbotName: string,
+): Promise<Response> {
+  const upload = await send('POST', '/api/objects/upload');
+  if (upload.status !== 200) throw new Error(`POST /api/objects/upload answered ${upload.status}`);
+  const { uploadURL } = (await upload.json()) as { uploadURL: string };
+  const put = await fetch(uploadURL, { method: 'PUT', body: ONE_PIXEL_PNG });
+  if (!put.ok) throw new Error(`the profile image upload answered ${put.status}`);
+  return send('POST', '/api/creator-signup', { chatbotName, profileImageUrl: uploadURL.split('?')[0] });
+}

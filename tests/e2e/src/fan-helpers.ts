@@ -8,10 +8,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32, deflateSync } from 'node:zlib';
 import getPort from 'get-port';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, watchCsp } from './helpers/browser.ts';
+import { drawPng } from './helpers/png.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const FAN_RESULTS_DIR = fileURLToPath(new URL('../test-results/', import.meta.url));
@@ -141,27 +141,8 @@ export async function signInFanTestCreator(api: FanTestApi): Promise<string> {
 }
 
 /** A real PNG of one colour, drawn here so the tests need no fixture files. */
-export function fanTestPng(size = 64, rgb: [number, number, number] = [236, 72, 153]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: size }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+export const fanTestPng = (size = 64, rgb: [number, number, number] = [236, 72, 153]): Buffer =>
+  drawPng(size, size, () => rgb);
 
 export interface FanTestCreator {
   username: string;

@@ -1,5 +1,5 @@
 import { ANSWER_QUEUE } from '@fanpilot/contracts';
-import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import { type FakeOpenAI, seedKnowledge, startFakeOpenAI } from '@fanpilot/knowledge/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAnswering } from '../../src/background.ts';
 import {
@@ -34,27 +34,11 @@ async function teach(t: TestApp, username: string) {
     .where('creator_id', '=', id)
     .returning('id')
     .executeTakeFirstOrThrow();
-  const item = await t.db.db
-    .insertInto('knowledge_items')
-    .values({
-      chatbot_id: bot.id,
-      type: 'url',
-      url: `https://${username}.example/starter`,
-      title: 'Starter care',
-      status: 'completed',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await t.db.db
-    .insertInto('chunks')
-    .values({
-      knowledge_item_id: item.id,
-      chatbot_id: bot.id,
-      ordinal: 0,
-      content: 'Feed your sourdough starter twice a day with equal weights of flour and water.',
-      metadata: '{}',
-    })
-    .execute();
+  await seedKnowledge(t.db.db, bot.id, {
+    url: `https://${username}.example/starter`,
+    title: 'Starter care',
+    content: 'Feed your sourdough starter twice a day with equal weights of flour and water.',
+  });
   return id;
 }
 

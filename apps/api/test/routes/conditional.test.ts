@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, eventually, FanBrowser, json, onboard, startTestApp, type TestApp } from '../helpers.ts';
+import {
+  call,
+  eventually,
+  FanBrowser,
+  json,
+  onboard,
+  startTestApp,
+  type TestApp,
+  twoApps,
+} from '../helpers.ts';
 
 const get = (t: TestApp, path: string, cookie: string, etag?: string | null) =>
   fetch(`${t.url}${path}`, {
@@ -170,20 +179,10 @@ describe('validators on polled reads', () => {
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('validators across two api processes on one database', () => {
-  let a: TestApp;
-  let b: TestApp;
-  let cookie: string;
-  beforeAll(async () => {
-    a = await startTestApp();
-    b = await startTestApp({ joinDatabase: a.databaseUrl! });
-    cookie = await onboard(a, 'duo');
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  const apps = twoApps('duo');
 
   it('agree on validators, see each other’s changes, and a sign-out on one ends the session on both', async () => {
+    const { a, b, cookie } = apps;
     const path = '/api/creators/username/duo/stats';
     const fromA = await get(a, path, cookie);
     const tag = fromA.headers.get('etag')!;

@@ -1,6 +1,15 @@
 import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/knowledge/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, eventually, FanBrowser, json, onboard, startTestApp, type TestApp } from '../helpers.ts';
+import {
+  call,
+  eventually,
+  FanBrowser,
+  json,
+  onboard,
+  startTestApp,
+  type TestApp,
+  twoApps,
+} from '../helpers.ts';
 import { openSse, type SseClient } from '../support/sse.ts';
 
 const kindIs = (kind: string) => (e: { event: string; data: string }) =>
@@ -159,20 +168,10 @@ describe('live event streams', () => {
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('live events across two api processes', () => {
-  let a: TestApp;
-  let b: TestApp;
-  let cookie: string;
-  beforeAll(async () => {
-    a = await startTestApp();
-    b = await startTestApp({ joinDatabase: a.databaseUrl! });
-    cookie = await onboard(a, 'twin');
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  const apps = twoApps('twin');
 
   it('a change written through one api reaches a dashboard streaming from the other', async () => {
+    const { a, b, cookie } = apps;
     const s = await openSse(`${b.url}/api/events/creators/twin`, { cookie });
     try {
       expect(s.status).toBe(200);

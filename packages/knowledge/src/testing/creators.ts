@@ -15,7 +15,15 @@ export interface SeededCreator {
  */
 export async function seedCreator(
   db: Kysely<Database>,
-  options: { credits?: number; dailyAiBudget?: number; online?: boolean; name?: string } = {},
+  options: {
+    credits?: number;
+    dailyAiBudget?: number;
+    online?: boolean;
+    name?: string;
+    model?: string;
+    instructions?: string;
+    initialMessages?: string[];
+  } = {},
 ): Promise<SeededCreator> {
   const tag = randomUUID().slice(0, 8);
   const creator = await db
@@ -36,10 +44,10 @@ export async function seedCreator(
     .values({
       creator_id: creator.id,
       name: 'Crumb',
-      instructions: 'Answer briefly.',
-      model: 'gpt-4o-mini',
+      instructions: options.instructions ?? 'Answer briefly.',
+      model: options.model ?? 'gpt-4o-mini',
       temperature: 0.3,
-      initial_messages: '[]',
+      initial_messages: JSON.stringify(options.initialMessages ?? []),
       ...(options.dailyAiBudget !== undefined ? { daily_ai_budget: options.dailyAiBudget } : {}),
     })
     .returning('id')
@@ -82,31 +90,31 @@ export async function seedCreator(
   return { creatorId: creator.id, chatbotId: bot.id, ask };
 }
 
-/** A bare creator with a chatbot, for tests of knowledge alone (no credits, no fans); the chatbot's id. */
+/** A creator with a chatbot, for tests of knowledge alone (no fans); the chatbot's id. */
 export async function seedChatbot(db: Kysely<Database>): Promise<string> {
-  const tag = randomUUID().slice(0, 8);
-  const creator = await db
-    .insertInto('creators')
-    .values({
-      google_sub: `s-${tag}`,
-      email: `${tag}@example.com`,
-      name: 'n',
-      username: `u-${tag}`,
-      description: '',
-    })
+  return (await seedCreator(db)).chatbotId;
+}
+
+/** A ready (completed) web page in a chatbot's knowledge with one chunk of `content`, as ingestion leaves it. */
+export async function seedKnowledge(
+  db: Kysely<Database>,
+  chatbotId: string,
+  page: { url: string; title: string; content: string },
+): Promise<string> {
+  const item = await db
+    .insertInto('knowledge_items')
+    .values({ chatbot_id: chatbotId, type: 'url', url: page.url, title: page.title, status: 'completed' })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const bot = await db
-    .insertInto('chatbots')
+  await db
+    .insertInto('chunks')
     .values({
-      creator_id: creator.id,
-      name: 'b',
-      instructions: '',
-      model: 'gpt-4o',
-      temperature: 0.7,
-      initial_messages: '[]',
+      knowledge_item_id: item.id,
+      chatbot_id: chatbotId,
+      ordinal: 0,
+      content: page.content,
+      metadata: '{}',
     })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return bot.id;
+    .execute();
+  return item.id;
 }

@@ -1,36 +1,23 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { PNG } from 'pngjs';
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(typeAndData));
-  return Buffer.concat([length, typeAndData, crc]);
-}
+type Rgb = [number, number, number];
 
-/** A real RGB PNG of the given size (a diagonal gradient), small enough to build in a test. */
-export function makePng(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.writeUInt8(8, 8); // bit depth
-  header.writeUInt8(2, 9); // colour type: RGB
-  const rowLength = 1 + width * 3;
-  const pixels = Buffer.alloc(rowLength * height);
+/** A real RGB PNG of the given size, each pixel the colour `pixel(x, y)` gives (pngjs encodes it). */
+export function drawPng(width: number, height: number, pixel: (x: number, y: number) => Rgb): Buffer {
+  const png = new PNG({ width, height, colorType: 2 });
   for (let y = 0; y < height; y++) {
-    const row = y * rowLength; // filter byte 0 (none) leads each row
     for (let x = 0; x < width; x++) {
-      const at = row + 1 + x * 3;
-      pixels[at] = 79 + Math.round((x / width) * 100);
-      pixels[at + 1] = 70;
-      pixels[at + 2] = 229 - Math.round((y / height) * 100);
+      const at = (y * width + x) * 4;
+      png.data.set([...pixel(x, y), 0xff], at);
     }
   }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return PNG.sync.write(png, { colorType: 2 });
 }
+
+/** A diagonal gradient, so the picture is not one flat colour. */
+export const makePng = (width: number, height: number): Buffer =>
+  drawPng(width, height, (x, y) => [
+    79 + Math.round((x / width) * 100),
+    70,
+    229 - Math.round((y / height) * 100),
+  ]);
