@@ -10,10 +10,11 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** The api's own dependencies (fastify, pg, …), as the api resolves them. */
+/** The api's own dependencies (fastify, the stand-ins, …), as the api resolves them. */
 export const requireFromApi = createRequire(path.join(root, 'apps/api/package.json'));
 const Fastify = requireFromApi('fastify');
-export const pg = requireFromApi('pg');
+/** pg, as packages/db (its only user) resolves it. */
+export const pg = createRequire(path.join(root, 'packages/db/package.json'))('pg');
 
 export const BASE_DB =
   process.env.BENCH_DATABASE_URL ??
