@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 #
-# Fanpilot ingest worker: the BullMQ consumer (apps/worker), bundled by tsup to dist/main.js,
-# with production dependencies only. Build from the repository root:
+# Fanpilot worker: the BullMQ consumer that ingests knowledge and answers fans (apps/worker), built
+# by tsup to dist/main.js beside the workspace packages it imports (each with its own dist/), with
+# production dependencies only. Build from the repository root:
 #   docker build -f infra/docker/worker.Dockerfile -t fanpilot-worker .
 #
 # Health: the worker answers GET /healthz on WORKER_HEALTH_PORT (default 3100) with 200 while it is
@@ -23,7 +24,7 @@ FROM base AS deps
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN pnpm fetch
 
-# ---- build: install, bundle, then deploy the worker with its production dependencies ------------
+# ---- build: install, build the worker and its packages, then deploy them with their dependencies -
 FROM deps AS build
 COPY . .
 RUN pnpm install --frozen-lockfile --offline
