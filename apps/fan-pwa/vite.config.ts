@@ -13,6 +13,9 @@ export default defineConfig({
     target: 'es2022',
     assetsDir: 'assets',
     sourcemap: false,
+    // Every browser the app targets (es2022) preloads modules itself; the polyfill would only add
+    // to the first screen.
+    modulePreload: { polyfill: false },
   },
   server: {
     proxy: {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { checkAnswer } from './calls.ts';
-import { ApiError, createApiClient, isApiStatus, serverMessage, urlOf } from './client.ts';
+import {
+  ApiError,
+  clientIn,
+  createApiClient,
+  isApiStatus,
+  patternIn,
+  serverMessage,
+  urlIn,
+  urlOf,
+} from './client.ts';
+import { creatorRoutes, fanRoutes, routes } from './routes.ts';
 
 type Seen = { url: string; init: RequestInit };
 
@@ -73,5 +83,28 @@ describe('createApiClient', () => {
     });
     const bad = fakeFetch(200, JSON.stringify({ publicKey: 42 }));
     await expect(createApiClient({ fetch: bad.fetchImpl, check }).call('pushKey', {})).rejects.toThrow();
+  });
+});
+
+describe('route tables', () => {
+  it('every call is in exactly one of the fan and creator tables, and `routes` holds them all', () => {
+    const fan = Object.keys(fanRoutes);
+    const creator = Object.keys(creatorRoutes);
+    expect(fan.filter((name) => creator.includes(name))).toEqual([]);
+    expect(Object.keys(routes).sort()).toEqual([...fan, ...creator].sort());
+  });
+
+  it("a client of the fan's table knows only the fan's calls", async () => {
+    const { fetchImpl } = fakeFetch(200, '{}');
+    const client = clientIn(fanRoutes, { fetch: fetchImpl });
+    await expect(client.call('pushKey', {})).resolves.toEqual({});
+    // A creator call is not in its table (the types refuse it too).
+    await expect(
+      (client as unknown as ReturnType<typeof createApiClient>).call('currentUser', {}),
+    ).rejects.toThrow('currentUser is not a call of this client');
+    expect(patternIn(fanRoutes, 'fanChatlog')).toBe('/api/chatlog/fan/[^/]+');
+    expect(urlIn(fanRoutes, 'fanEvents', { fanId: 'f 1' }, { creator: 'mina' })).toBe(
+      '/api/events/fans/f%201?creator=mina',
+    );
   });
 });

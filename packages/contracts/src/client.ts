@@ -3,10 +3,17 @@ import type { Calls } from './calls.ts';
 import type { ErrorBody } from './errors.ts';
 import { type CallName, routes } from './routes.ts';
 
+/** A table of calls (routes.ts): each one's method and path. */
+export type RouteTable = { readonly [N in CallName]?: { readonly method: string; readonly path: string } };
+/** The calls a table holds. */
+export type NameIn<T extends RouteTable> = keyof T & CallName;
+
 // The web apps' client of the api: a call is named, never spelled out, so its method and path come
 // from the one table the server registers (routes.ts), and its request and response types from the
 // call's schemas (calls.ts). It loads no schema itself: an app that wants answers checked at run time
-// (the dashboard) passes `check`; the fan app keeps its first screen free of zod.
+// (the dashboard) passes `check`; the fan app keeps its first screen free of zod. The `…In`
+// functions take the table to look calls up in, so the fan app loads only `fanRoutes`; `urlOf`,
+// `pathPattern` and `createApiClient` look them up in every call's.
 
 type SchemaOf<N extends CallName> = Calls[N]['schema'];
 type InputPart<N extends CallName, K extends string> =
@@ -39,12 +46,13 @@ type QueryValue = string | number | boolean | null | undefined;
  * given values in their order (empty, null and undefined ones left out). For links, images and event
  * streams; requests go through `ApiClient.call`.
  */
-export function urlOf<N extends CallName>(
-  name: N,
+export function urlIn<T extends RouteTable>(
+  table: T,
+  name: NameIn<T>,
   params?: Record<string, string | number> | undefined,
   query?: Record<string, QueryValue> | undefined,
 ): string {
-  const path = routes[name].path.replace(/:([A-Za-z]+)/g, (_, key: string) => {
+  const path = routeOf(table, name).path.replace(/:([A-Za-z]+)/g, (_, key: string) => {
     const value = params?.[key];
     if (value === undefined || value === '') throw new Error(`${name}: the path parameter ${key} is missing`);
     return encodeURIComponent(String(value));
@@ -62,8 +70,10 @@ export function urlOf<N extends CallName>(
  * A pattern matching a call's path (its parameters any one segment), without anchors: for code that
  * recognises requests, e.g. a service worker choosing what to keep for offline use.
  */
-export function pathPattern(name: CallName): string {
-  return routes[name].path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+');
+export function patternIn<T extends RouteTable>(table: T, name: NameIn<T>): string {
+  return routeOf(table, name)
+    .path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/:[A-Za-z]+/g, '[^/]+');
 }
 
 /** A non-OK answer. `message` is `${status}: ${body text or status text}` (SPEC section 8). */
@@ -126,19 +136,29 @@ export interface ApiAnswer<T> {
   headers: Headers;
 }
 
-export interface ApiClient {
+export interface ApiClient<Name extends CallName = CallName> {
   /** Makes the call and answers its body (null when empty). Non-OK answers throw ApiError. */
-  call<N extends CallName>(name: N, input: CallInput<N>): Promise<CallOutput<N>>;
+  call<N extends Name>(name: N, input: CallInput<N>): Promise<CallOutput<N>>;
   /** The same, with the answer's status and headers. */
-  send<N extends CallName>(name: N, input: CallInput<N>): Promise<ApiAnswer<CallOutput<N>>>;
+  send<N extends Name>(name: N, input: CallInput<N>): Promise<ApiAnswer<CallOutput<N>>>;
 }
 
-export function createApiClient(options: ApiClientOptions = {}): ApiClient {
-  const send = async <N extends CallName>(
+function routeOf(table: RouteTable, name: CallName): { method: string; path: string } {
+  const route = table[name];
+  if (!route) throw new Error(`${name} is not a call of this client`);
+  return route;
+}
+
+/** A client of the calls in `table`. */
+export function clientIn<T extends RouteTable>(
+  table: T,
+  options: ApiClientOptions = {},
+): ApiClient<NameIn<T>> {
+  const send = async <N extends NameIn<T>>(
     name: N,
     input: CallInput<N>,
   ): Promise<ApiAnswer<CallOutput<N>>> => {
-    const { method } = routes[name];
+    const { method } = routeOf(table, name);
     const { params, query, body, headers, signal } = input as {
       params?: Record<string, string | number>;
       query?: Record<string, QueryValue>;
@@ -148,7 +168,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     };
     const requestHeaders: Record<string, string> = { Accept: 'application/json', ...headers };
     if (body !== undefined) requestHeaders['Content-Type'] = 'application/json';
-    const response = await (options.fetch ?? fetch)(urlOf(name, params, query), {
+    const response = await (options.fetch ?? fetch)(urlIn(table, name, params, query), {
       method,
       credentials: 'include',
       headers: requestHeaders,
@@ -165,4 +185,23 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     send,
     call: async (name, input) => (await send(name, input)).body,
   };
+}
+
+/** The address of any call (see urlIn). */
+export function urlOf<N extends CallName>(
+  name: N,
+  params?: Record<string, string | number> | undefined,
+  query?: Record<string, QueryValue> | undefined,
+): string {
+  return urlIn(routes, name, params, query);
+}
+
+/** A pattern matching any call's path (see patternIn). */
+export function pathPattern(name: CallName): string {
+  return patternIn(routes, name);
+}
+
+/** A client of every call. */
+export function createApiClient(options: ApiClientOptions = {}): ApiClient {
+  return clientIn(routes, options);
 }

@@ -1,4 +1,4 @@
-import { type LiveDraft, urlOf } from '@fanpilot/contracts';
+import { fanRoutes, type LiveDraft, urlIn } from '@fanpilot/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** How long after a stream was refused (no conversation yet, offline) it is tried again; doubling to the cap. */
@@ -35,7 +35,7 @@ export function useFanLive(options: {
 
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
-    const url = urlOf('fanEvents', { fanId }, { creator });
+    const url = urlIn(fanRoutes, 'fanEvents', { fanId }, { creator });
     const source = new EventSource(url, { withCredentials: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
     source.onopen = () => {

@@ -3,9 +3,10 @@ import {
   type AskRequest,
   type AskResponse,
   type CreateFanTransferResponse,
-  createApiClient,
+  clientIn,
   type FanChatlogResponse,
   type FanChatMessage,
+  fanRoutes,
   type PublicCreator,
   type RedeemFanTransferResponse,
   type SubscribePushRequest,
@@ -18,10 +19,11 @@ export type { FanChatMessage, PublicCreator };
 export { ApiError };
 
 /**
- * The fan app's api client: calls by name (packages/contracts). Answers are typed by the call's
- * schema but not parsed with it here, so the first screen loads no zod (docs/decisions.md).
+ * The fan app's api client: the fan's calls by name (packages/contracts `fanRoutes`). Answers are
+ * typed by the call's schema but not parsed with it here, so the first screen loads no zod and no
+ * table of the creator's calls (docs/decisions.md).
  */
-const client = createApiClient();
+const client = clientIn(fanRoutes);
 
 /** The creator's card (publicCreator). */
 export function fetchCreatorProfile(username: string): Promise<PublicCreator> {

@@ -1,17 +1,17 @@
-import { pathPattern } from '@fanpilot/contracts';
+import { fanRoutes, patternIn } from '@fanpilot/contracts';
 /** The page routes the api answers with this app's index.html; the service worker serves them offline. */
 export const FAN_PAGE_ROUTE = /^\/(pwa\/[^/]+\/?|fanchat-mobile\/?|mobile-chat\/?)$/;
 
 /** API reads whose last answer is kept for offline use (network first). */
 export const CACHED_API_READ = new RegExp(
-  `^(${pathPattern('fanChatlog')}|${pathPattern('publicCreator')}|/pwa/[^/]+/manifest\\.webmanifest|/objects/uploads/.+)$`,
+  `^(${patternIn(fanRoutes, 'fanChatlog')}|${patternIn(fanRoutes, 'publicCreator')}|/pwa/[^/]+/manifest\\.webmanifest|/objects/uploads/.+)$`,
 );
 
 /** Files uploaded to the api, the creators' photos among them. */
 const UPLOADED_FILE = /^\/objects\/uploads\/.+$/;
 
 /** The creator's card (publicCreator). */
-export const PUBLIC_CREATOR_READ = new RegExp(`^${pathPattern('publicCreator')}$`);
+export const PUBLIC_CREATOR_READ = new RegExp(`^${patternIn(fanRoutes, 'publicCreator')}$`);
 
 /**
  * Set by the service worker on an answer it served from what it kept because the network gave

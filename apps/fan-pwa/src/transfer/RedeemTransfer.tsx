@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { errorMessage, redeemFanTransfer } from '../lib/api.ts';
 import { keepFanId } from '../lib/fanId.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
-import { texts } from '../texts.ts';
+import { transferTexts } from './texts.ts';
 
 const storage = () => {
   try {
@@ -34,11 +34,11 @@ export default function RedeemTransfer({ token, onDone }: { token: string; onDon
   if (redeem.isError) {
     return (
       <MessagePage
-        heading={texts.redeemFailedHeading}
-        text={errorMessage(redeem.error, texts.redeemFailedText)}
-        action={{ label: texts.continueHere, onClick: onDone }}
+        heading={transferTexts.redeemFailedHeading}
+        text={errorMessage(redeem.error, transferTexts.redeemFailedText)}
+        action={{ label: transferTexts.continueHere, onClick: onDone }}
       />
     );
   }
-  return <MessagePage heading={texts.redeeming} text={texts.noAccountWarning} />;
+  return <MessagePage heading={transferTexts.redeeming} text={transferTexts.noAccountWarning} />;
 }

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { encode } from 'uqr';
 import { createFanTransfer, errorMessage } from '../lib/api.ts';
-import { texts } from '../texts.ts';
+import { transferTexts } from './texts.ts';
 
 /** The QR code of `text` as SVG squares (no image URL, no HTML string: nothing a CSP refuses). */
 function QrCode({ text }: { text: string }) {
@@ -16,7 +16,7 @@ function QrCode({ text }: { text: string }) {
   return (
     <svg
       role="img"
-      aria-label={texts.transferQrLabel}
+      aria-label={transferTexts.transferQrLabel}
       viewBox={`0 0 ${qr.size} ${qr.size}`}
       shapeRendering="crispEdges"
       className="mx-auto size-56 bg-white"
@@ -75,21 +75,21 @@ export default function TransferPanel({
       className="m-auto w-[min(28rem,calc(100%-2rem))] rounded-2xl bg-white p-5 text-slate-900 backdrop:bg-slate-900/50"
     >
       <h2 id="transfer-heading" className="text-lg font-semibold">
-        {texts.transferHeading}
+        {transferTexts.transferHeading}
       </h2>
-      <p className="mt-2 text-sm text-slate-700">{texts.transferIntro}</p>
+      <p className="mt-2 text-sm text-slate-700">{transferTexts.transferIntro}</p>
       <div className="mt-4 min-h-56" aria-live="polite">
-        {make.isPending && <p className="text-sm text-slate-600">{texts.transferMaking}</p>}
+        {make.isPending && <p className="text-sm text-slate-600">{transferTexts.transferMaking}</p>}
         {make.isError && (
           <p role="alert" className="text-sm text-red-800">
-            {errorMessage(make.error, texts.transferFailed)}
+            {errorMessage(make.error, transferTexts.transferFailed)}
           </p>
         )}
         {link && (
           <>
             <QrCode text={link.url} />
             <label htmlFor="transfer-link" className="mt-3 block text-sm font-medium text-slate-800">
-              {texts.transferLinkLabel}
+              {transferTexts.transferLinkLabel}
             </label>
             <div className="mt-1 flex gap-2">
               <input
@@ -104,25 +104,27 @@ export default function TransferPanel({
                 onClick={() => void copy()}
                 className="shrink-0 rounded-lg bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
               >
-                {copied ? texts.copied : texts.copyLink}
+                {copied ? transferTexts.copied : transferTexts.copyLink}
               </button>
             </div>
             <p className="mt-2 text-sm text-slate-700">
-              {texts.transferExpires(
+              {transferTexts.transferExpires(
                 new Date(link.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
               )}
             </p>
           </>
         )}
       </div>
-      <p className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{texts.noAccountWarning}</p>
+      <p className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+        {transferTexts.noAccountWarning}
+      </p>
       <div className="mt-4 flex justify-end">
         <button
           type="button"
           onClick={() => dialog.current?.close()}
           className="rounded-full border border-slate-300 px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
         >
-          {texts.close}
+          {transferTexts.close}
         </button>
       </div>
     </dialog>
