@@ -44,6 +44,13 @@ export async function resolveConfig(env: Env, options: { listenPort: number }): 
       local: false,
     };
   } else {
+    // loadEnv refuses production without GOOGLE_CLIENT_ID; this keeps the stand-in out of it even
+    // for an Env built some other way.
+    if (env.NODE_ENV === 'production') {
+      throw new Error(
+        'GOOGLE_CLIENT_ID: required when NODE_ENV=production (the local sign-in stand-in never runs in production)',
+      );
+    }
     localOidc = await startLocalOidc();
     stops.push(localOidc.stop);
     oauth = {

@@ -34,7 +34,8 @@ export const envSchema = z.object({
     z.enum(['development', 'production', 'test']).default('development'),
   ),
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
-  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  /** Address the api listens on: loopback unless told (containers set 0.0.0.0). */
+  HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   PUBLIC_ORIGIN: z.preprocess(
     emptyToUndefined,
     z
@@ -113,9 +114,21 @@ export const envSchema = z.object({
   ),
   /** Push endpoints on private addresses allowed anyway (host[:port], comma-separated; tests only). */
   PUSH_ALLOWED_PRIVATE_HOSTS: hostList,
-  /** Stripe (credit purchases): the secret API key and the webhook endpoint's signing secret. Unset: a local test checkout. */
+  /**
+   * Stripe (credit purchases): the secret API key and the webhook endpoint's signing secret. Unset:
+   * a local test checkout, or with NODE_ENV=production buying switched off.
+   */
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
+  /** A Stripe-compatible API at another address (scheme://host[:port]); unset: Stripe's own. */
+  STRIPE_API_BASE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .url()
+      .refine((v) => /^https?:\/\//.test(v), 'must start with http:// or https://')
+      .optional(),
+  ),
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,
   ...processShape,
@@ -130,11 +143,19 @@ export { EnvError };
 /** Parses the environment; a bad value throws an EnvError naming every bad variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const [env] = parseEnv(source, envSchema);
+  const broken: string[] = [];
   if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) {
-    throw envRuleBroken('GOOGLE_CLIENT_SECRET: required when GOOGLE_CLIENT_ID is set');
+    broken.push('GOOGLE_CLIENT_SECRET: required when GOOGLE_CLIENT_ID is set');
   }
   if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
-    throw envRuleBroken('SESSION_SECRET: required when NODE_ENV=production');
+    broken.push('SESSION_SECRET: required when NODE_ENV=production');
   }
+  // The local OpenID stand-in signs anyone in as "Local Creator": never in production.
+  if (env.NODE_ENV === 'production' && !env.GOOGLE_CLIENT_ID) {
+    broken.push(
+      'GOOGLE_CLIENT_ID: required when NODE_ENV=production (the local sign-in stand-in never runs in production)',
+    );
+  }
+  if (broken.length > 0) throw envRuleBroken(broken.join('\n  '));
   return env;
 }

@@ -17,8 +17,10 @@ import { buildApp, defaultWebRoots } from './app.ts';
 import { startAnswering } from './background.ts';
 import { resolveConfig } from './config.ts';
 import { EnvError, loadEnv } from './env.ts';
+import { createPayments } from './services/billing.ts';
 import { loadVapidKeys } from './services/push.ts';
 import { startUploadSweep } from './services/upload-sweep.ts';
+import { describeSetup, setupLines } from './setup.ts';
 
 /** How often the embedded database's planner and search statistics are refreshed. */
 const ANALYZE_INTERVAL_MS = 60 * 60_000;
@@ -57,7 +59,17 @@ async function main() {
     onConnection: (event) => logRedisConnection(app.log, event),
   });
   const vapid = loadVapidKeys(env, config.publicOrigin);
-  const app = await buildApp({ config, db, storage, jobs, web: defaultWebRoots(), ingest: ingestEnv, vapid });
+  const payments = createPayments(env);
+  const app = await buildApp({
+    config,
+    db,
+    storage,
+    jobs,
+    web: defaultWebRoots(),
+    ingest: ingestEnv,
+    vapid,
+    payments,
+  });
   const handOver = handOverOnFinalFailure(db.db, app.log);
 
   // Without Redis the knowledge jobs run here; with it, apps/worker consumes them.
@@ -127,16 +139,24 @@ async function main() {
     logger: app.log,
     push: { vapid, allowedPrivateHosts: env.PUSH_ALLOWED_PRIVATE_HOSTS },
   });
-  const parts = [
-    `database: ${db.kind === 'pglite' ? `embedded PGlite under ${env.DATA_DIR}` : 'PostgreSQL'}`,
-    `storage: ${env.S3_ENDPOINT ? 'S3' : `embedded S3 at ${config.s3.endpoint}`}`,
-    `sign-in: ${config.oauth.local ? 'local OpenID provider (signs in Local Creator)' : config.oauth.issuer}`,
-  ];
+  // Every part, and which of them are embedded (built in, for one machine), named at start-up.
+  const setup = describeSetup({ env, config, database: db.kind, jobs: jobs.mode, payments });
+  const parts = setupLines(setup);
   if (env.NODE_ENV === 'production') {
     // Production logs are JSON lines only, for whatever collects them.
-    app.log.info({ publicOrigin: config.publicOrigin, setup: parts }, 'Fanpilot is running');
+    app.log.info(
+      {
+        publicOrigin: config.publicOrigin,
+        listen: `${env.HOST}:${port}`,
+        setup: parts,
+        embedded: setup.filter((p) => p.embedded).map((p) => p.part),
+      },
+      'Fanpilot is running',
+    );
   } else {
-    console.log(`\nFanpilot is running at ${config.publicOrigin}\n  ${parts.join('\n  ')}\n`);
+    console.log(
+      `\nFanpilot is running at ${config.publicOrigin} (listening on ${env.HOST}:${port})\n  ${parts.join('\n  ')}\n`,
+    );
   }
 }
 

@@ -134,7 +134,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     env,
     publicOrigin: `http://127.0.0.1:${port}`,
     sessionSecret: 'test-session-secret-0123456789',
-    oauth: { issuer: oidc.issuer, clientId: 'test-client', clientSecret: 'test-secret', local: true },
+    // The loopback provider stands in for Google either way; with GOOGLE_CLIENT_ID set (production
+    // tests must set it, as loadEnv demands) it is configured as a real provider would be.
+    oauth: {
+      issuer: oidc.issuer,
+      clientId: env.GOOGLE_CLIENT_ID ?? 'test-client',
+      clientSecret: env.GOOGLE_CLIENT_SECRET ?? 'test-secret',
+      local: !env.GOOGLE_CLIENT_ID,
+    },
     s3: {
       endpoint: s3.endpoint,
       publicEndpoint: s3.endpoint,
@@ -230,6 +237,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   };
 }
+
+/**
+ * The environment of a production api (NODE_ENV=production): a session secret and a Google client
+ * (startTestApp's loopback provider plays Google), since loadEnv refuses production without them.
+ */
+export const PRODUCTION_ENV: Record<string, string> = {
+  NODE_ENV: 'production',
+  SESSION_SECRET: 'test-session-secret-0123456789',
+  GOOGLE_CLIENT_ID: 'test-client',
+  GOOGLE_CLIENT_SECRET: 'test-secret',
+};
 
 /** A small valid PNG (1x1), enough for type checks by content. */
 export const PNG_1PX = Buffer.from(

@@ -49,6 +49,11 @@ export const billingSchema = z.object({
   packs: z.array(creditPackSchema),
   /** No payment provider is configured: checkout is a local test that grants credits. */
   testMode: z.boolean(),
+  /**
+   * Whether credits can be bought here at all: false in production without a payment provider
+   * (checkout answers 409 billing_disabled).
+   */
+  purchasesEnabled: z.boolean(),
 });
 export type Billing = z.infer<typeof billingSchema>;
 

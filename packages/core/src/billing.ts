@@ -12,8 +12,14 @@ import { notYours } from './ownership.ts';
 const iso = (d: Date | string) => new Date(d).toISOString();
 const DAYS = 30;
 
+/** How this server takes payment: whether buying is possible, and whether checkout is the local test. */
+export interface PaymentMode {
+  purchasesEnabled: boolean;
+  testMode: boolean;
+}
+
 /** The creator's billing: ledger totals, the last 30 days of AI answers, purchases and packs. */
-export async function billingOf(db: Db, creatorId: string, testMode: boolean): Promise<Billing> {
+export async function billingOf(db: Db, creatorId: string, mode: PaymentMode): Promise<Billing> {
   const usage = await creditsRepository(db).usage(creatorId);
   const since = new Date(startOfUtcDay(new Date()).getTime() - (DAYS - 1) * 86_400_000);
   const perDay = await db
@@ -63,7 +69,8 @@ export async function billingOf(db: Db, creatorId: string, testMode: boolean): P
       receiptUrl: p.receipt_url,
     })),
     packs: CREDIT_PACKS.map((p) => ({ ...p, currency: 'usd' as const })),
-    testMode,
+    testMode: mode.testMode,
+    purchasesEnabled: mode.purchasesEnabled,
   };
 }
 

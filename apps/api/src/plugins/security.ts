@@ -52,9 +52,11 @@ export const policyText = (directives: Record<string, string[]>) =>
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Security headers on every answer (@fastify/helmet) and the Origin check of state-changing api
- * calls: a browser request from another site (its Origin, or Sec-Fetch-Site: cross-site when it
- * sends no Origin) is refused with 403 bad_origin. Clients that send neither (curl, servers) pass.
+ * Security headers on every answer (@fastify/helmet) and the Origin check of every state-changing
+ * request, under /api and outside it alike (the local test checkout's form, anything later under
+ * /auth or /billing): a browser request from another site (its Origin, or Sec-Fetch-Site:
+ * cross-site when it sends no Origin) is refused with 403 bad_origin. Clients that send neither
+ * (curl, servers such as Stripe's webhook) pass.
  */
 export const securityPlugin = fp(async (app: FastifyInstance, opts: SecurityOptions) => {
   const https = opts.publicOrigin.startsWith('https://');
@@ -73,8 +75,6 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: SecurityOpti
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (!STATE_CHANGING.has(request.method)) return;
-    const path = request.url.split('?')[0] ?? '';
-    if (!(path === '/api' || path.startsWith('/api/'))) return;
     const origin = request.headers.origin;
     const site = request.headers['sec-fetch-site'];
     if (origin !== undefined) {

@@ -5,21 +5,49 @@ import type { Kysely } from 'kysely';
 import Stripe from 'stripe';
 import { badRequest, HttpError } from '../errors.ts';
 
-/** How credits are paid for: Stripe when configured, else the local test checkout. */
+/**
+ * How credits are paid for: Stripe when configured; without it, the local test checkout outside
+ * production, and in production nothing (buying is switched off).
+ */
 export interface Payments {
   stripe: Stripe | null;
   webhookSecret: string | null;
+  /** No Stripe: the local test checkout grants packs without payment (never in production). */
+  testCheckout: boolean;
+}
+
+/** Whether creators can buy credits at all on this server. */
+export const purchasesEnabled = (payments: Payments) => payments.stripe !== null || payments.testCheckout;
+
+/** The Stripe client's address options from STRIPE_API_BASE (a Stripe-compatible API elsewhere). */
+export function stripeAddress(base: string | undefined): Stripe.StripeConfig {
+  if (!base) return {};
+  const url = new URL(base);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return {
+    host: url.hostname,
+    protocol,
+    port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443,
+  };
 }
 
 export function createPayments(env: {
+  NODE_ENV: 'development' | 'production' | 'test';
   STRIPE_SECRET_KEY?: string | undefined;
   STRIPE_WEBHOOK_SECRET?: string | undefined;
+  STRIPE_API_BASE?: string | undefined;
 }): Payments {
+  const stripe = env.STRIPE_SECRET_KEY
+    ? new Stripe(env.STRIPE_SECRET_KEY, {
+        maxNetworkRetries: 2,
+        timeout: 20_000,
+        ...stripeAddress(env.STRIPE_API_BASE),
+      })
+    : null;
   return {
-    stripe: env.STRIPE_SECRET_KEY
-      ? new Stripe(env.STRIPE_SECRET_KEY, { maxNetworkRetries: 2, timeout: 20_000 })
-      : null,
+    stripe,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
+    testCheckout: stripe === null && env.NODE_ENV !== 'production',
   };
 }
 
@@ -27,7 +55,8 @@ export const packById = (id: string) => CREDIT_PACKS.find((p) => p.id === (id as
 
 /**
  * Starts buying a pack: a pending purchase, and where to pay for it (Stripe Checkout, or the local
- * test checkout when Stripe is not configured).
+ * test checkout when Stripe is not configured). Buying switched off (production without Stripe):
+ * 409 billing_disabled, and no purchase is recorded.
  */
 export async function startCheckout(
   db: Kysely<Database>,
@@ -42,6 +71,9 @@ export async function startCheckout(
       `Unknown credit pack. Choose one of: ${CREDIT_PACKS.map((p) => p.id).join(', ')}.`,
       'unknown_pack',
     );
+  }
+  if (!purchasesEnabled(payments)) {
+    throw new HttpError(409, 'billing_disabled', 'Buying credits is switched off on this server.');
   }
   const purchase = { id: await createPurchase(db, creator.id, pack, payments.stripe ? 'stripe' : 'test') };
   if (!payments.stripe) return { url: `/billing/test-checkout/${purchase.id}`, purchaseId: purchase.id };

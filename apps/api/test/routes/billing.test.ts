@@ -1,5 +1,17 @@
+import { CREDIT_PACKS } from '@fanpilot/contracts';
+import { createPurchase } from '@fanpilot/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, eventually, FanBrowser, json, onboard, sent, startTestApp, type TestApp } from '../helpers.ts';
+import {
+  call,
+  eventually,
+  FanBrowser,
+  json,
+  onboard,
+  PRODUCTION_ENV,
+  sent,
+  startTestApp,
+  type TestApp,
+} from '../helpers.ts';
 import { startStripeService } from '../support/stripe-service.ts';
 
 interface Billing {
@@ -11,6 +23,7 @@ interface Billing {
   daily: { date: string; aiAnswers: number }[];
   purchases: { id: string; status: string; credits: number; receiptUrl: string | null }[];
   testMode: boolean;
+  purchasesEnabled: boolean;
 }
 
 /** Buying credits through Stripe (the real client against a loopback Stripe), webhooks applied once. */
@@ -43,7 +56,9 @@ describe('credits bought with Stripe', () => {
 
   beforeAll(async () => {
     stripe = await startStripeService();
-    t = await startTestApp({ payments: { stripe: stripe.client, webhookSecret: stripe.webhookSecret } });
+    t = await startTestApp({
+      payments: { stripe: stripe.client, webhookSecret: stripe.webhookSecret, testCheckout: false },
+    });
     cookie = await onboard(t, 'bo');
     other = await onboard(t, 'cy');
   });
@@ -61,6 +76,7 @@ describe('credits bought with Stripe', () => {
       spent: 0,
       state: 'ok',
       testMode: false,
+      purchasesEnabled: true,
     });
     expect(before.daily).toHaveLength(30);
 
@@ -230,7 +246,159 @@ describe('the local test checkout', () => {
     const b = (await json(
       await call(t, 'GET', '/api/creators/username/tess/billing', cookie),
     )) as unknown as Billing;
-    expect(b).toMatchObject({ balance: 11_000, purchased: 10_000, testMode: true });
+    expect(b).toMatchObject({ balance: 11_000, purchased: 10_000, testMode: true, purchasesEnabled: true });
     expect(b.purchases[0]).toMatchObject({ status: 'paid', credits: 10_000 });
+  });
+});
+
+/** Outside production the test checkout stays, but its form obeys the same Origin rule as /api. */
+describe('the test checkout and the Origin rule', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    cookie = await onboard(t, 'oona');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses a cross-site POST to the test checkout (403 bad_origin, nothing granted); same-origin works', async () => {
+    const res = await call(t, 'POST', '/api/creators/username/oona/billing/checkout', cookie, {
+      pack: 'credits-10k',
+    });
+    const { url } = (await json(res)) as unknown as { url: string };
+    const balance = async () =>
+      (
+        (await json(
+          await call(t, 'GET', '/api/creators/username/oona/billing', cookie),
+        )) as unknown as Billing
+      ).balance;
+    // A form on another site posting to it, as a browser sends it (with or without an Origin).
+    for (const headers of <Record<string, string>[]>[
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+    ]) {
+      const forged = await fetch(`${t.url}${url}`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: '',
+        redirect: 'manual',
+      });
+      expect(forged.status, JSON.stringify(headers)).toBe(403);
+      expect(await json(forged)).toMatchObject({ error: 'bad_origin' });
+    }
+    expect(await balance()).toBe(1000);
+
+    const own = await fetch(`${t.url}${url}`, {
+      method: 'POST',
+      headers: {
+        cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: t.url,
+        'sec-fetch-site': 'same-origin',
+      },
+      body: '',
+      redirect: 'manual',
+    });
+    expect(own.status).toBe(303);
+    expect(await balance()).toBe(11_000);
+  });
+});
+
+/** NODE_ENV=production without STRIPE_SECRET_KEY: no test checkout, buying switched off and said so. */
+describe('production without Stripe', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await startTestApp({ env: PRODUCTION_ENV });
+    cookie = await onboard(t, 'prue');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const billing = async () =>
+    (await json(await call(t, 'GET', '/api/creators/username/prue/billing', cookie))) as unknown as Billing;
+
+  it('says buying is off in the billing the dashboard reads', async () => {
+    expect(await billing()).toMatchObject({ balance: 1000, testMode: false, purchasesEnabled: false });
+  });
+
+  it('refuses a checkout with 409 billing_disabled and records no purchase', async () => {
+    for (const pack of ['credits-10k', 'credits-200k']) {
+      const res = await call(t, 'POST', '/api/creators/username/prue/billing/checkout', cookie, { pack });
+      expect(res.status).toBe(409);
+      expect(await json(res)).toEqual({
+        error: 'billing_disabled',
+        message: 'Buying credits is switched off on this server.',
+      });
+    }
+    expect((await billing()).purchases).toEqual([]);
+    const rows = await t.db.db.selectFrom('credit_purchases').select('id').execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('has no test checkout: its routes answer 404, even for a pending purchase of the creator', async () => {
+    // A pending test purchase as the attack found it (made before, or by hand): still nothing to grant it.
+    const creator = await t.db.db
+      .selectFrom('creators')
+      .select('id')
+      .where('username', '=', 'prue')
+      .executeTakeFirstOrThrow();
+    const id = await createPurchase(t.db.db, creator.id, CREDIT_PACKS[2], 'test');
+    for (const method of ['GET', 'POST']) {
+      const res = await fetch(`${t.url}/billing/test-checkout/${id}`, {
+        method,
+        headers: { cookie, origin: t.url },
+        redirect: 'manual',
+      });
+      expect(res.status, method).toBe(404);
+      expect(await json(res)).toMatchObject({ error: 'not_found' });
+    }
+    expect((await billing()).balance).toBe(1000);
+  });
+});
+
+/** NODE_ENV=production with Stripe (at STRIPE_API_BASE, a Stripe-compatible endpoint): buying works. */
+describe('production with Stripe at STRIPE_API_BASE', () => {
+  let t: TestApp;
+  let stripe: Awaited<ReturnType<typeof startStripeService>>;
+  let cookie: string;
+  beforeAll(async () => {
+    stripe = await startStripeService();
+    t = await startTestApp({
+      env: {
+        ...PRODUCTION_ENV,
+        STRIPE_SECRET_KEY: stripe.secretKey,
+        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+        STRIPE_API_BASE: stripe.url,
+      },
+    });
+    cookie = await onboard(t, 'sten');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await stripe?.close();
+  });
+
+  it('starts a checkout at that endpoint with the configured key; no test checkout exists', async () => {
+    const status = (await json(
+      await call(t, 'GET', '/api/creators/username/sten/billing', cookie),
+    )) as unknown as Billing;
+    expect(status).toMatchObject({ testMode: false, purchasesEnabled: true });
+    const res = await call(t, 'POST', '/api/creators/username/sten/billing/checkout', cookie, {
+      pack: 'credits-10k',
+    });
+    expect(res.status).toBe(200);
+    const { url, purchaseId } = (await json(res)) as unknown as { url: string; purchaseId: string };
+    expect(url).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    const created = stripe.calls.find((c) => c.path === '/v1/checkout/sessions');
+    expect(created?.authorization).toBe(`Bearer ${stripe.secretKey}`);
+    expect(created?.form.client_reference_id).toBe(purchaseId);
+    expect(
+      (await fetch(`${t.url}/billing/test-checkout/${purchaseId}`, { headers: { cookie } })).status,
+    ).toBe(404);
   });
 });

@@ -86,7 +86,8 @@ export async function startStripeService() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
-  const client = new Stripe(`sk_test_${randomBytes(8).toString('hex')}`, {
+  const secretKey = `sk_test_${randomBytes(8).toString('hex')}`;
+  const client = new Stripe(secretKey, {
     host: '127.0.0.1',
     port,
     protocol: 'http',
@@ -97,6 +98,9 @@ export async function startStripeService() {
     sessions,
     client,
     webhookSecret,
+    /** For an api that builds its own client (STRIPE_SECRET_KEY, STRIPE_API_BASE). */
+    secretKey,
+    url: `http://127.0.0.1:${port}`,
     /** A signed checkout.session.completed event for a session it created (what Stripe posts). */
     completedEvent(
       sessionId: string,

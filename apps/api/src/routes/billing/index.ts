@@ -7,7 +7,7 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { type Payments, startCheckout } from '../../services/billing.ts';
+import { type Payments, purchasesEnabled, startCheckout } from '../../services/billing.ts';
 
 export interface BillingRoutesOptions {
   payments: Payments;
@@ -19,12 +19,14 @@ const escapeHtml = (s: string) =>
 
 /**
  * Buying credits: the creator's billing, a checkout for a pack, Stripe's webhook (signed, each event
- * applied once) and, without Stripe, a local test checkout that says plainly it is one.
+ * applied once) and, without Stripe, a local test checkout that says plainly it is one. In
+ * production without Stripe there is no test checkout at all (its routes are not registered) and
+ * buying is switched off.
  */
 export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { payments } = opts;
-  const testMode = payments.stripe === null;
+  const mode = { testMode: payments.testCheckout, purchasesEnabled: purchasesEnabled(payments) };
 
   /** Questions that waited for credits go to the AI, in order (the answer jobs dedupe). */
   const answerWaiting = async (log: { warn: (o: object, m: string) => void }) => {
@@ -44,7 +46,7 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       reply.header('cache-control', 'no-store');
-      return billingOf(app.db, creator.id, testMode);
+      return billingOf(app.db, creator.id, mode);
     },
   );
 
@@ -110,8 +112,10 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
     });
   });
 
-  // The local test checkout (no STRIPE_SECRET_KEY): a page that says plainly it is a test.
-  if (testMode) await app.register(async (page) => testCheckout(page));
+  // The local test checkout (no STRIPE_SECRET_KEY, never in production): a page that says plainly
+  // it is a test. Its form's POST changes data, so the Origin rule of plugins/security.ts covers it.
+  if (payments.testCheckout && payments.stripe === null)
+    await app.register(async (page) => testCheckout(page));
 
   async function testCheckout(app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import type { RuntimeConfig } from './config.ts';
+import type { Env } from './env.ts';
+import type { Payments } from './services/billing.ts';
+
+/** One part of the running product: what serves it, and whether it is a built-in (embedded) one. */
+export interface SetupPart {
+  part: 'database' | 'objects' | 'jobs' | 'sign-in' | 'payments' | 'push keys' | 'session secret';
+  what: string;
+  embedded: boolean;
+}
+
+/**
+ * What this api process runs on, part by part, for the start-up log: every embedded part in use is
+ * named (PGlite, the loopback S3 store, in-process jobs, keys kept under DATA_DIR…), so a production
+ * start on one machine says plainly what it relies on.
+ */
+export function describeSetup(input: {
+  env: Env;
+  config: Pick<RuntimeConfig, 'oauth' | 's3'>;
+  database: 'postgres' | 'pglite';
+  jobs: 'redis' | 'in-process';
+  payments: Payments;
+}): SetupPart[] {
+  const { env, config, payments } = input;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const external = Boolean(env.S3_ENDPOINT || env.S3_ACCESS_KEY_ID);
+  return [
+    input.database === 'pglite'
+      ? { part: 'database', what: `PGlite (embedded) at ${path.join(dataDir, 'pglite')}`, embedded: true }
+      : { part: 'database', what: 'PostgreSQL (DATABASE_URL)', embedded: false },
+    external
+      ? { part: 'objects', what: `S3 at ${env.S3_ENDPOINT ?? 'AWS'}`, embedded: false }
+      : {
+          part: 'objects',
+          what: `embedded S3 store (s3rver) on loopback at ${config.s3.endpoint}, files under ${path.join(dataDir, 's3')}`,
+          embedded: true,
+        },
+    input.jobs === 'in-process'
+      ? { part: 'jobs', what: 'in-process (no REDIS_URL)', embedded: true }
+      : { part: 'jobs', what: 'BullMQ on Redis (REDIS_URL)', embedded: false },
+    config.oauth.local
+      ? {
+          part: 'sign-in',
+          what: 'local OpenID stand-in, signs everyone in as Local Creator (dev only)',
+          embedded: true,
+        }
+      : { part: 'sign-in', what: `OpenID provider ${config.oauth.issuer}`, embedded: false },
+    payments.stripe
+      ? {
+          part: 'payments',
+          what: `Stripe${env.STRIPE_API_BASE ? ` at ${env.STRIPE_API_BASE}` : ''}`,
+          embedded: false,
+        }
+      : payments.testCheckout
+        ? { part: 'payments', what: 'local test checkout, grants credits without payment', embedded: true }
+        : {
+            part: 'payments',
+            what: 'off: buying credits is switched off (no STRIPE_SECRET_KEY)',
+            embedded: false,
+          },
+    env.VAPID_PUBLIC_KEY
+      ? { part: 'push keys', what: 'VAPID keys from the environment', embedded: false }
+      : { part: 'push keys', what: `VAPID keys generated and kept under ${dataDir}`, embedded: true },
+    env.SESSION_SECRET
+      ? { part: 'session secret', what: 'SESSION_SECRET', embedded: false }
+      : { part: 'session secret', what: `generated and kept under ${dataDir}`, embedded: true },
+  ];
+}
+
+/** The setup as lines, e.g. `database: PGlite (embedded) at /srv/.data/pglite`. */
+export const setupLines = (parts: SetupPart[]) => parts.map((p) => `${p.part}: ${p.what}`);
