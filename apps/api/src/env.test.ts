@@ -17,6 +17,56 @@ describe('environment', () => {
     expect(env.NEW_FANS_PER_IP).toBe(60);
     expect(env.NEW_FANS_WINDOW_SECONDS).toBe(600);
     expect(env.JOBS_PREFIX).toBe('fanpilot');
+    // `pnpm start` listens on loopback only unless HOST says otherwise (containers set 0.0.0.0).
+    expect(env.HOST).toBe('127.0.0.1');
+    expect(loadEnv({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(loadEnv({ HOST: '' }).HOST).toBe('127.0.0.1');
+  });
+
+  describe('NODE_ENV=production', () => {
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'a-production-secret-0123456789',
+      GOOGLE_CLIENT_ID: 'client.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'client-secret',
+    };
+
+    it('starts with a session secret and a Google client; Stripe and the embedded parts are optional', () => {
+      const env = loadEnv(production);
+      expect(env.NODE_ENV).toBe('production');
+      expect(env.STRIPE_SECRET_KEY).toBeUndefined();
+      expect(env.DATABASE_URL).toBeUndefined();
+    });
+
+    it('refuses to start without GOOGLE_CLIENT_ID: the local sign-in stand-in never runs in production', () => {
+      const { GOOGLE_CLIENT_ID: _, GOOGLE_CLIENT_SECRET: __, ...noGoogle } = production;
+      expect(() => loadEnv(noGoogle)).toThrow(EnvError);
+      expect(() => loadEnv(noGoogle)).toThrow(
+        'GOOGLE_CLIENT_ID: required when NODE_ENV=production (the local sign-in stand-in never runs in production)',
+      );
+      expect(() => loadEnv({ ...noGoogle, GOOGLE_CLIENT_ID: '' })).toThrow(/GOOGLE_CLIENT_ID: required/);
+      // Outside production the stand-in is the default.
+      expect(loadEnv({ NODE_ENV: 'development' }).GOOGLE_CLIENT_ID).toBeUndefined();
+    });
+
+    it('names every broken rule at once', () => {
+      let message = '';
+      try {
+        loadEnv({ NODE_ENV: 'production' });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toContain('SESSION_SECRET: required when NODE_ENV=production');
+      expect(message).toContain('GOOGLE_CLIENT_ID: required when NODE_ENV=production');
+    });
+  });
+
+  it('takes STRIPE_API_BASE as an http(s) URL', () => {
+    expect(loadEnv({ STRIPE_API_BASE: 'http://127.0.0.1:12111' }).STRIPE_API_BASE).toBe(
+      'http://127.0.0.1:12111',
+    );
+    expect(() => loadEnv({ STRIPE_API_BASE: 'ftp://stripe.example' })).toThrow(/STRIPE_API_BASE/);
+    expect(() => loadEnv({ STRIPE_API_BASE: 'not a url' })).toThrow(/STRIPE_API_BASE/);
   });
 
   it('parses lists and origins', () => {
