@@ -89,6 +89,9 @@ describe('docker-compose.yml validators', () => {
     expect(env.S3_ENDPOINT).toBe('http://minio:9000');
     // The api listens on 3000 inside the network whatever PORT the gateway publishes.
     expect(String(env.PORT)).toBe('3000');
+    // The api's own default is 127.0.0.1 (`pnpm start`); in its container it must listen on every
+    // interface for the gateway to reach it, whatever .env says.
+    expect(env.HOST).toBe('0.0.0.0');
   });
 });
 
