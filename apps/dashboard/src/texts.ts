@@ -573,6 +573,8 @@ export const TEXT = {
     buyFailed: 'The checkout could not be started.',
     testMode:
       'Test mode: no payment provider is configured, so checkout is a local test that grants credits without payment.',
+    purchasesOff:
+      'Buying credits is switched off on this server: no payment provider is configured. Your credits still pay for AI answers.',
     chartHeading: 'AI answers per day (last 30 days)',
     chartLabel: (date: string, n: number) => `${date}: ${count(n, 'AI answer', 'AI answers')}`,
     purchasesHeading: 'Purchases',

@@ -80,7 +80,8 @@ function BalanceCard({ billing }: { billing: Billing }) {
   );
 }
 
-function BuyCard({ billing, username }: { billing: Billing; username: string }) {
+/** Buying packs; when the server has buying switched off, a sentence says so and the buttons are off. */
+export function BuyCard({ billing, username }: { billing: Billing; username: string }) {
   const buy = useMutation({
     mutationFn: (pack: string) => api.call('checkout', { params: { username }, body: { pack } }),
     onSuccess: ({ url }) => window.location.assign(url),
@@ -88,15 +89,26 @@ function BuyCard({ billing, username }: { billing: Billing; username: string }) 
   });
   return (
     <Card title={t.buyHeading}>
-      {billing.testMode && (
-        <p className="mb-3 rounded-lg bg-slate-100 px-3 py-2 text-xs text-slate-700">{t.testMode}</p>
+      {!billing.purchasesEnabled ? (
+        <p
+          id="billing-purchases-off"
+          role="status"
+          className="mb-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
+          {t.purchasesOff}
+        </p>
+      ) : (
+        billing.testMode && (
+          <p className="mb-3 rounded-lg bg-slate-100 px-3 py-2 text-xs text-slate-700">{t.testMode}</p>
+        )
       )}
       <div className="flex flex-col gap-2">
         {billing.packs.map((pack) => (
           <Button
             key={pack.id}
             variant="secondary"
-            disabled={buy.isPending}
+            disabled={buy.isPending || !billing.purchasesEnabled}
+            aria-describedby={billing.purchasesEnabled ? undefined : 'billing-purchases-off'}
             onClick={() => buy.mutate(pack.id)}
           >
             {buy.isPending && buy.variables === pack.id
