@@ -50,8 +50,11 @@ class FakeResponse {
 
 /** A rights check the test answers by hand, one call at a time. */
 function manualCheck() {
-  const pending: { rights: readonly StreamRight[]; resolve: (r: boolean[]) => void; reject: (e: Error) => void }[] =
-    [];
+  const pending: {
+    rights: readonly StreamRight[];
+    resolve: (r: boolean[]) => void;
+    reject: (e: Error) => void;
+  }[] = [];
   const check: RightsCheck = (rights) =>
     new Promise((resolve, reject) => {
       pending.push({ rights, resolve, reject });

@@ -125,10 +125,12 @@ export function rightsFromDb(db: Db): RightsCheck {
     const bindings = new Map<string, ConversationBinding>();
     const sessions = new Map<string, SessionGrant>();
     for (let i = 0; i < fanIds.length; i += CHECK_BATCH) {
-      for (const [id, row] of await conversationBindings(db, fanIds.slice(i, i + CHECK_BATCH))) bindings.set(id, row);
+      for (const [id, row] of await conversationBindings(db, fanIds.slice(i, i + CHECK_BATCH)))
+        bindings.set(id, row);
     }
     for (let i = 0; i < sessionIds.length; i += CHECK_BATCH) {
-      for (const [id, row] of await sessionGrants(db, sessionIds.slice(i, i + CHECK_BATCH))) sessions.set(id, row);
+      for (const [id, row] of await sessionGrants(db, sessionIds.slice(i, i + CHECK_BATCH)))
+        sessions.set(id, row);
     }
     const now = Date.now();
     return rights.map((r) =>
@@ -243,7 +245,9 @@ export class LiveHub {
    */
   refusal(address: string): StreamRefusal | null {
     if (this.total >= this.options.perProcess) {
-      return { message: 'This server holds as many live connections as it can. The page keeps updating by itself.' };
+      return {
+        message: 'This server holds as many live connections as it can. The page keeps updating by itself.',
+      };
     }
     if ((this.byAddress.get(address) ?? 0) >= this.options.perAddress) {
       return {
@@ -426,7 +430,12 @@ export class LiveHub {
     });
   }
 
-  private index(map: Map<string, Set<Entry>>, key: string, entry: Entry, scope?: 'c' | 'f' | 'p'): () => void {
+  private index(
+    map: Map<string, Set<Entry>>,
+    key: string,
+    entry: Entry,
+    scope?: 'c' | 'f' | 'p',
+  ): () => void {
     let set = map.get(key);
     if (!set) {
       set = new Set();
@@ -447,7 +456,8 @@ export class LiveHub {
     // A change to what grants a right: those streams hold everything (this change too) until
     // their right is checked again. A fan row changes when its browser does (a transfer) and
     // when the creator deletes the conversation; a session row when it is signed out.
-    if (change.scope === 'f' && change.table === 'fans') this.recheck([...(this.fanChats.get(change.id) ?? [])]);
+    if (change.scope === 'f' && change.table === 'fans')
+      this.recheck([...(this.fanChats.get(change.id) ?? [])]);
     if (change.scope === 's') this.recheck([...(this.bySession.get(change.id) ?? [])]);
 
     if (this.entriesFor(change.scope, change.id) > 0) {
