@@ -92,12 +92,15 @@ describe('LiveHub: a stream hears nothing its right does not cover', () => {
     // The check as the stream starts: nothing is sent before it passes.
     feed.draft({ fanId: 'fan-1', replyTo: '1', text: 'early', done: false });
     expect(res.out).toBe('');
+    await m.flush();
     m.pending.shift()!.resolve([true]);
     await m.flush();
     expect(res.out).toContain('"text":"early"');
     // The fan row changes (a transfer): a draft arriving before the check answers waits for it.
     feed.change({ scope: 'f', id: 'fan-1', table: 'fans' });
     feed.draft({ fanId: 'fan-1', replyTo: '2', text: 'secret answer', done: false });
+    await m.flush();
+    expect(res.out).not.toContain('secret answer');
     expect(m.pending).toHaveLength(1);
     expect(m.pending[0]!.rights).toEqual([{ kind: 'fan', fanId: 'fan-1', cookieHash: 'old-browser' }]);
     m.pending.shift()!.resolve([false]);
@@ -116,11 +119,13 @@ describe('LiveHub: a stream hears nothing its right does not cover', () => {
     const m = manualCheck();
     const { feed, hub } = make(m.check);
     const res = fanStream(hub);
+    await m.flush();
     m.pending.shift()!.resolve([true]);
     await m.flush();
     feed.change({ scope: 'f', id: 'fan-1', table: 'fans' });
     feed.draft({ fanId: 'fan-1', replyTo: '3', text: 'a', done: false });
     feed.draft({ fanId: 'fan-1', replyTo: '3', text: 'ab', done: true });
+    await m.flush();
     expect(res.out).not.toContain('draft');
     m.pending.shift()!.resolve([true]);
     await m.flush();
@@ -161,9 +166,25 @@ describe('LiveHub: a stream hears nothing its right does not cover', () => {
     const m = manualCheck();
     const { hub } = make(m.check);
     const res = fanStream(hub);
+    await m.flush();
     m.pending.shift()!.reject(new Error('database away'));
     await m.flush();
     expect(res.ended).toBe(true);
+  });
+
+  it('checks the rights of streams opened in one burst with one call', async () => {
+    const m = manualCheck();
+    const { hub } = make(m.check);
+    for (let i = 0; i < 3; i++) {
+      const res = new FakeResponse();
+      hub.addFanChat('c', `fan-${i}`, new LiveStream(res as unknown as ServerResponse, () => '1'), {
+        address: 'a',
+        cookieHash: `h${i}`,
+      });
+    }
+    await m.flush();
+    expect(m.pending).toHaveLength(1);
+    expect(m.pending[0]!.rights).toHaveLength(3);
   });
 
   it('counts streams per address and per process, and frees a place when one ends', async () => {

@@ -194,6 +194,9 @@ export class LiveHub {
   private readonly unsubscribe: () => void;
   private readonly unreset: () => void;
   private total = 0;
+  /** Streams whose right is to be checked in the next batch. */
+  private readonly queued = new Set<Entry>();
+  private checkScheduled = false;
   /** Streams ended because their right ended (for logs and tests). */
   revoked = 0;
 
@@ -228,6 +231,7 @@ export class LiveHub {
   /** Ends every stream (shutting down: the clients reconnect to another process). */
   close(): void {
     clearInterval(this.timer);
+    this.queued.clear();
     this.unsubscribe();
     this.unreset();
     for (const entry of this.entries()) this.end(entry);
@@ -399,9 +403,23 @@ export class LiveHub {
    * away) ends them too: the browser reconnects, and its right is checked as it does.
    */
   private recheck(entries: Entry[]): void {
-    const live = entries.filter((e) => !e.detached);
+    for (const e of entries) {
+      if (e.detached || this.queued.has(e)) continue;
+      e.checking++;
+      this.queued.add(e);
+    }
+    // Checks asked for in the same turn (a burst of streams opening, a heartbeat) go together.
+    if (this.queued.size > 0 && !this.checkScheduled) {
+      this.checkScheduled = true;
+      setImmediate(() => this.runChecks());
+    }
+  }
+
+  private runChecks(): void {
+    this.checkScheduled = false;
+    const live = [...this.queued].filter((e) => !e.detached);
+    this.queued.clear();
     if (live.length === 0) return;
-    for (const e of live) e.checking++;
     const settle = (results: boolean[]) => {
       live.forEach((e, i) => {
         e.checking--;
