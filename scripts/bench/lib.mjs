@@ -93,6 +93,9 @@ export async function startBenchApi(name, env = {}) {
       LOG_LEVEL: 'warn',
       ASK_RATE_LIMIT_PER_IP: '1000000',
       FAN_READ_RATE_LIMIT_PER_IP: '1000000000',
+      // The benches open thousands of event streams from this one address.
+      LIVE_STREAMS_PER_IP: '1000000',
+      LIVE_STREAMS_PER_PROCESS: '1000000',
       NEW_FANS_PER_IP: '1000000',
       ...env,
     },

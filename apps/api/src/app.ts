@@ -42,7 +42,7 @@ import { statusRoutes } from './routes/status/index.ts';
 import { uploadsRoutes } from './routes/uploads/index.ts';
 import { createPayments, type Payments } from './services/billing.ts';
 import { ChangeFeed } from './services/changes.ts';
-import { LiveHub } from './services/live.ts';
+import { LiveHub, rightsFromDb } from './services/live.ts';
 import { loadVapidKeys, type VapidKeys } from './services/push.ts';
 
 export interface AppDeps {
@@ -163,7 +163,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One rule for text in paths, queries, bodies and cookies (after the cookies are parsed).
   await app.register(cleanInputPlugin);
   await app.register(dbPlugin, { handle: deps.db });
-  const hub = new LiveHub(feed);
+  // Every stream lasts as long as its right: checked on each change to it and every heartbeat.
+  const hub = new LiveHub(feed, {
+    check: rightsFromDb(deps.db.db),
+    maxLifetimeMs: deps.config.env.LIVE_STREAM_MAX_SECONDS * 1000,
+    perAddress: deps.config.env.LIVE_STREAMS_PER_IP,
+    perProcess: deps.config.env.LIVE_STREAMS_PER_PROCESS,
+    log: app.log,
+  });
   // Streams end first when shutting down, so the server can close (clients reconnect elsewhere).
   app.addHook('preClose', async () => hub.close());
   await app.register(storagePlugin, { storage: deps.storage });
@@ -218,7 +225,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(messagesRoutes);
   await app.register(inboxRoutes);
-  await app.register(eventsRoutes, { hub });
+  await app.register(eventsRoutes, {
+    hub,
+    fanReadsPerIpPerMinute: deps.config.env.FAN_READ_RATE_LIMIT_PER_IP,
+  });
   await app.register(statusRoutes);
   await app.register(chatbotsRoutes);
   await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });

@@ -67,6 +67,15 @@ export const envSchema = z.object({
   ),
   /** GET /api/chatlog/fan/*: fan chat reads one address may make per minute (a brake on guessing fan ids). */
   FAN_READ_RATE_LIMIT_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(120)),
+  /** Live event streams (dashboards and fan chats) one client address may hold in one api process. */
+  LIVE_STREAMS_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
+  /** Live event streams one api process holds at most (each about 27 KB); past it, clients poll. */
+  LIVE_STREAMS_PER_PROCESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(5000)),
+  /** A live event stream is ended after this many seconds; the browser reconnects and is checked anew. */
+  LIVE_STREAM_MAX_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(86_400).default(1800),
+  ),
   /** New fans (a fan id's first question to a creator) one address may start per window; never a cap per creator. */
   NEW_FANS_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(60)),
   /** Length of that window, in seconds. */

@@ -21,6 +21,7 @@ export * from './notices.ts';
 export * from './onboarding.ts';
 export * from './ownership.ts';
 export * from './push-subscriptions.ts';
+export * from './rights.ts';
 export * from './sessions.ts';
 export * from './status.ts';
 export * from './templates.ts';

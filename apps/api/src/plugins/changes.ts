@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { FAN_COOKIE, isUuid, SESSION_COOKIE } from '@fanpilot/contracts';
+import { mayActAsFan, sessionIsLive } from '@fanpilot/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
@@ -70,6 +71,18 @@ function hashOfSignedCookie(request: FastifyRequest, name: string): string | nul
 /** The hash of this browser's fan token (as fanTokenHash), from the cache above. */
 export const cachedFanTokenHash = (request: FastifyRequest) => hashOfSignedCookie(request, FAN_COOKIE);
 
+/**
+ * Whether the browser with this fan cookie (its token's hash) may read and follow this
+ * conversation: packages/core's mayActAsFan, as a fan. The 304 shortcut, the fan event stream and
+ * the stream's later re-checks all ask this.
+ */
+export const mayFollowAsFan = (cookieHash: string | null, fan: FanLite | null | undefined): boolean =>
+  mayActAsFan(
+    { cookieHash, creatorId: null },
+    fan ? { creator_id: fan.creatorId, cookie_hash: fan.cookieHash } : null,
+    'read',
+  );
+
 /** Whether an If-None-Match header names this (weak) validator. */
 export function matches(header: string | undefined, tag: string): boolean {
   if (!header) return false;
@@ -118,7 +131,7 @@ export const changesPlugin = fp(async (app: FastifyInstance, opts: { feed: Chang
     const hash = tokenHash(request);
     if (!hash) return null;
     const cached = sessions.get(hash);
-    if (cached && cached.expiresAt > Date.now()) return cached;
+    if (cached && sessionIsLive(cached)) return cached;
     const epoch = feed.currentEpoch;
     const row = await app.db
       .selectFrom('sessions')
@@ -254,7 +267,8 @@ export const fanChatByParam: VersionedBy = async (request, app) => {
   const creatorId = await app.creatorIdOf(username);
   if (!creatorId) return null;
   const fan = await app.fanOf(creatorId, fanKey);
-  if (!fan || fan.cookieHash !== cookieHash) return null;
+  // The chat log's own rule, as a fan (a signed-in creator's read of it is left to the route).
+  if (!fan || !mayFollowAsFan(cookieHash, fan)) return null;
   return [
     ['f', fan.id],
     ['p', creatorId],

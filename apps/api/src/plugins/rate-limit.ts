@@ -6,7 +6,10 @@ import { HttpError } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Builds a check that throws a 429 `{ error, message }` with Retry-After when `key` is over its limit. */
+    /**
+     * Builds a check that throws a 429 `{ error, message }` with Retry-After when `key` is over its
+     * limit. Checks built with the same name count together (same max and window required).
+     */
     limiter: (options: {
       name: string;
       max: number;
@@ -70,14 +73,33 @@ export const rateLimitPlugin = fp(
       skipOnError: true,
     });
 
+    // Limiters of one name share their counters (e.g. fan chat reads and fan event streams: one
+    // brake per address on guessing fan ids), each with its own key function and words.
+    const shared = new Map<
+      string,
+      { max: number; windowSeconds: number; check: ReturnType<typeof app.createRateLimit> }
+    >();
+    const keyOf = new WeakMap<FastifyRequest, string>();
     app.decorate('limiter', (options) => {
-      const check = app.createRateLimit({
-        max: options.max,
-        timeWindow: options.windowSeconds * 1000,
-        keyGenerator: (request) => `${options.name}:${options.key(request)}`,
-        skipOnError: true,
-      });
+      let limit = shared.get(options.name);
+      if (!limit) {
+        limit = {
+          max: options.max,
+          windowSeconds: options.windowSeconds,
+          check: app.createRateLimit({
+            max: options.max,
+            timeWindow: options.windowSeconds * 1000,
+            keyGenerator: (request) => `${options.name}:${keyOf.get(request)}`,
+            skipOnError: true,
+          }),
+        };
+        shared.set(options.name, limit);
+      } else if (limit.max !== options.max || limit.windowSeconds !== options.windowSeconds) {
+        throw new Error(`rate limit '${options.name}' is already set up with other numbers`);
+      }
+      const { check } = limit;
       return async (request: FastifyRequest) => {
+        keyOf.set(request, options.key(request));
         const result = await check(request);
         if (result.isAllowed || !result.isExceeded) return;
         const seconds = Math.max(1, result.ttlInSeconds);

@@ -4,7 +4,14 @@ import {
   FAN_ATTACHMENT_MAX_BYTES,
   FAN_ATTACHMENT_MIME_TYPES,
 } from '@fanpilot/contracts';
-import { attachmentsRepository, fansRepository, type MessageView, messagesRepository } from '@fanpilot/core';
+import {
+  attachmentsRepository,
+  type FanRequester,
+  fansRepository,
+  type MessageView,
+  mayActAsFan,
+  messagesRepository,
+} from '@fanpilot/core';
 import type { CreatorRow, Database, FanRow } from '@fanpilot/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
@@ -49,12 +56,7 @@ export async function checkAttachment(filename: string, base64: string): Promise
 }
 
 /** Who is asking about a fan's conversation: the browser's fan cookie, and the signed-in creator. */
-export interface FanRequester {
-  /** The hash of this browser's fan cookie token, or null when it holds no valid fan cookie. */
-  cookieHash: string | null;
-  /** The signed-in creator, or null. */
-  creatorId: string | null;
-}
+export type { FanRequester };
 
 /** The browser's fan cookie and the signed-in creator of `request`. */
 export async function fanRequester(request: FastifyRequest): Promise<FanRequester> {
@@ -69,20 +71,11 @@ export const asFanOnly = (request: FastifyRequest): FanRequester => ({
 });
 
 /**
- * The one rule for a fan's conversation (docs/decisions.md, "A fan's conversation belongs to its
- * browser"). A conversation (one creator's fan row) is bound to the fan cookie of the browser that
- * first asked in it. That browser may read it, write in it (asking, renaming) and download its
- * files; the creator it talks to may read it and its files; nobody else may do anything. Knowing
- * the fan id gives nothing.
+ * The one rule for a fan's conversation, as packages/core states it (rights.ts): the browser the
+ * conversation is bound to may read and write it, the creator it talks to may read it, nobody else
+ * may do anything. Event streams and the 304 shortcut use the same rule.
  */
-export function mayActAsFan(
-  who: FanRequester,
-  row: Pick<FanRow, 'creator_id' | 'cookie_hash'>,
-  action: 'read' | 'write',
-): boolean {
-  if (who.cookieHash !== null && row.cookie_hash !== null && who.cookieHash === row.cookie_hash) return true;
-  return action === 'read' && who.creatorId !== null && who.creatorId === row.creator_id;
-}
+export { mayActAsFan };
 
 /**
  * The fan behind `fanKey` for this creator, for a question. A fan id new to this creator becomes a

@@ -1,27 +1,60 @@
 import { calls, LIVE_STREAMS_PER_DASHBOARD, LIVE_STREAMS_PER_FAN } from '@fanpilot/contracts';
+import { sessionActsFor } from '@fanpilot/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { forbidden, HttpError, notFound } from '../../errors.ts';
-import { cachedFanTokenHash } from '../../plugins/changes.ts';
+import { forbidden, HttpError, notFound, unauthorized } from '../../errors.ts';
+import { cachedFanTokenHash, mayFollowAsFan } from '../../plugins/changes.ts';
+import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { FAN_FORBIDDEN_MESSAGE } from '../../services/conversations.ts';
 import { type LiveHub, LiveStream } from '../../services/live.ts';
+
+export interface EventsRoutesOptions {
+  hub: LiveHub;
+  /** Fan chat reads per address per minute: fan streams count against the same brake. */
+  fanReadsPerIpPerMinute: number;
+}
+
+/** What a refused stream (429) is told to wait: about the time a closed tab's place takes to free. */
+export const STREAM_RETRY_AFTER_SECONDS = 30;
+
+const tooManyStreams = (message: string) =>
+  new HttpError(429, 'too_many_streams', message, { 'retry-after': String(STREAM_RETRY_AFTER_SECONDS) });
 
 /**
  * One event stream per open dashboard (GET /api/events/creators/{username}) and per fan chat
  * (GET /api/events/fans/{fanId}?creator=): messages, answers, status, announcements, knowledge
  * progress and credits as they change, answer drafts as the AI writes them. Polling stays the
- * fallback; a reconnect with Last-Event-ID that missed something gets a 'sync'.
+ * fallback; a reconnect with Last-Event-ID that missed something gets a 'sync'. A stream lasts as
+ * long as its right (the hub checks it again on every change to it and every heartbeat) and at
+ * most LIVE_STREAM_MAX_SECONDS; the browser then reconnects and is checked anew.
  */
-export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub }) {
+export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { hub } = opts;
+
+  // The same brake (and counter) as GET /api/chatlog/fan/*: a stream's 404 or 403 says as much
+  // about a fan id as a read does.
+  const fanReads = app.limiter({
+    name: 'fan-read-ip',
+    max: opts.fanReadsPerIpPerMinute,
+    windowSeconds: 60,
+    key: (request) => request.ip,
+    message: (seconds) =>
+      `Too many chat reads from this network. Please wait ${retryAfterWords(seconds)} and try again.`,
+  });
+
+  /** The address's and the process's share; asked with nothing awaited before the stream is added. */
+  const admit = (request: FastifyRequest) => {
+    const refusal = hub.refusal(request.ip);
+    if (refusal) throw tooManyStreams(refusal.message);
+  };
 
   const open = (
     request: FastifyRequest,
     reply: FastifyReply,
     startId: string,
     idOf: () => string,
-    attach: (stream: LiveStream) => () => void,
+    attach: (stream: LiveStream, resync: boolean) => () => void,
   ) => {
     reply.hijack();
     const res = reply.raw;
@@ -37,10 +70,10 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
     request.raw.socket.setTimeout(0);
     res.write(`retry: 3000\nid: ${startId}\n\n`);
     const stream = new LiveStream(res, idOf);
-    const detach = attach(stream);
     const last = request.headers['last-event-id'];
-    if (typeof last === 'string' && last !== startId) stream.send({ event: 'sync', data: {} });
+    const detach = attach(stream, typeof last === 'string' && last !== startId);
     request.raw.on('close', detach);
+    res.on('close', detach);
   };
 
   r.get(
@@ -52,17 +85,22 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
         session && session.username?.toLowerCase() === request.params.username.toLowerCase()
           ? session.creatorId
           : (await app.requireOwner(request, request.params.username)).id;
-      if (hub.count('dashboard', creatorId) >= LIVE_STREAMS_PER_DASHBOARD) {
-        throw new HttpError(429, 'too_many_streams', 'Too many open dashboards. Close one and reload.');
-      }
+      // The dashboard's rule (packages/core): a valid session of this creator. The stream holds
+      // it for as long as that session does.
+      if (!session || !sessionActsFor(session, creatorId)) throw unauthorized();
       const scopes = [['c', creatorId]] as const;
       const startId = await hub.startId(scopes);
+      if (hub.count('dashboard', creatorId) >= LIVE_STREAMS_PER_DASHBOARD) {
+        throw tooManyStreams('Too many open dashboards. Close one and reload.');
+      }
+      admit(request);
       open(
         request,
         reply,
         startId,
         () => hub.idFor(scopes),
-        (stream) => hub.addDashboard(creatorId, stream),
+        (stream, resync) =>
+          hub.addDashboard(creatorId, stream, { address: request.ip, sessionId: session.hash }, resync),
       );
     },
   );
@@ -71,6 +109,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
     calls.fanEvents.path,
     {
       exposeHeadRoute: false,
+      onRequest: fanReads,
       schema: calls.fanEvents.schema,
     },
     async (request, reply) => {
@@ -79,26 +118,25 @@ export async function eventsRoutes(app: FastifyInstance, opts: { hub: LiveHub })
       const fan = await app.fanOf(creatorId, request.params.fanId);
       // A chat starts with its first question; until then the fan app polls.
       if (!fan) throw new HttpError(404, 'no_conversation', 'This conversation has no messages yet.');
+      // The chat log's rule, as a fan: only the browser the conversation is bound to.
       const cookieHash = cachedFanTokenHash(request);
-      if (!cookieHash || fan.cookieHash !== cookieHash) throw forbidden(FAN_FORBIDDEN_MESSAGE);
-      if (hub.count('fan', fan.id) >= LIVE_STREAMS_PER_FAN) {
-        throw new HttpError(
-          429,
-          'too_many_streams',
-          'Too many open chats for this conversation. Close one and reload.',
-        );
-      }
+      if (!cookieHash || !mayFollowAsFan(cookieHash, fan)) throw forbidden(FAN_FORBIDDEN_MESSAGE);
       const scopes = [
         ['f', fan.id],
         ['p', creatorId],
       ] as const;
       const startId = await hub.startId(scopes);
+      if (hub.count('fan', fan.id) >= LIVE_STREAMS_PER_FAN) {
+        throw tooManyStreams('Too many open chats for this conversation. Close one and reload.');
+      }
+      admit(request);
       open(
         request,
         reply,
         startId,
         () => hub.idFor(scopes),
-        (stream) => hub.addFanChat(creatorId, fan.id, stream),
+        (stream, resync) =>
+          hub.addFanChat(creatorId, fan.id, stream, { address: request.ip, cookieHash }, resync),
       );
     },
   );
