@@ -22,7 +22,7 @@ export const workerEnvSchema = z.object({
    */
   WORKER_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(4)),
   WORKER_HEALTH_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3100)),
-  WORKER_HEALTH_HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  WORKER_HEALTH_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   /** How long a shutdown waits for jobs in flight before giving up. */
   WORKER_SHUTDOWN_TIMEOUT_MS: z.preprocess(
     emptyToUndefined,
