@@ -125,7 +125,7 @@ async function main() {
     jobs,
     env,
     logger: app.log,
-    push: { vapid, allowedPrivateHosts: env.PUSH_ALLOWED_PRIVATE_HOSTS },
+    push: { vapid, allowedHosts: env.PUSH_ALLOWED_HOSTS },
   });
   const parts = [
     `database: ${db.kind === 'pglite' ? `embedded PGlite under ${env.DATA_DIR}` : 'PostgreSQL'}`,
