@@ -117,8 +117,14 @@ export const envSchema = z.object({
    */
   PUSH_ALLOWED_HOSTS: hostList,
   /** POST /api/push/subscriptions per minute: from one address, and from one browser (fan cookie). */
-  PUSH_SUBSCRIBE_RATE_LIMIT_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(30)),
-  PUSH_SUBSCRIBE_RATE_LIMIT_PER_FAN: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
+  PUSH_SUBSCRIBE_RATE_LIMIT_PER_IP: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).default(30),
+  ),
+  PUSH_SUBSCRIBE_RATE_LIMIT_PER_FAN: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).default(10),
+  ),
   /** Stripe (credit purchases): the secret API key and the webhook endpoint's signing secret. Unset: a local test checkout. */
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,

@@ -47,9 +47,16 @@ export function checkPushServiceHost(endpoint: string, allowedHosts: readonly st
   try {
     url = new URL(endpoint);
   } catch {
-    throw new DomainError('invalid', 'invalid_subscription', 'The push subscription endpoint is not a valid URL.');
+    throw new DomainError(
+      'invalid',
+      'invalid_subscription',
+      'The push subscription endpoint is not a valid URL.',
+    );
   }
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.$/, '');
   const listed = allowedHosts.some((h) => {
     const entry = h.toLowerCase();
     return entry === host || entry === url.host.toLowerCase();
