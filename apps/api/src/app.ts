@@ -240,7 +240,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(pushRoutes, {
     vapid: deps.vapid ?? loadVapidKeys(deps.config.env, deps.config.publicOrigin),
-    allowedPrivateHosts: deps.config.env.PUSH_ALLOWED_PRIVATE_HOSTS,
+    allowedHosts: deps.config.env.PUSH_ALLOWED_HOSTS,
+    subscribeLimits: {
+      perIp: deps.config.env.PUSH_SUBSCRIBE_RATE_LIMIT_PER_IP,
+      perFan: deps.config.env.PUSH_SUBSCRIBE_RATE_LIMIT_PER_FAN,
+    },
   });
   await app.register(pwaRoutes);
   await app.register(uploadsRoutes);

@@ -21,7 +21,7 @@ export interface AnsweringOptions {
   /** Fault injection for tests, passed to the answer handler; never set in production. */
   beforeWrite?: AnswerOptions['beforeWrite'];
   /** Web Push: this process delivers PUSH_QUEUE (with Redis too: pushes are the api's to send). */
-  push?: { vapid: VapidKeys; allowedPrivateHosts: string[] };
+  push?: { vapid: VapidKeys; allowedHosts: string[] };
 }
 
 /**

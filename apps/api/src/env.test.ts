@@ -61,6 +61,13 @@ describe('environment', () => {
     });
   });
 
+  it('refuses the old name of PUSH_ALLOWED_HOSTS instead of ignoring it', () => {
+    expect(() => loadEnv({ PUSH_ALLOWED_PRIVATE_HOSTS: '127.0.0.1:9999' })).toThrow(
+      'PUSH_ALLOWED_PRIVATE_HOSTS: renamed to PUSH_ALLOWED_HOSTS',
+    );
+    expect(loadEnv({ PUSH_ALLOWED_HOSTS: '127.0.0.1:9999' }).PUSH_ALLOWED_HOSTS).toEqual(['127.0.0.1:9999']);
+  });
+
   it('takes STRIPE_API_BASE as an http(s) URL', () => {
     expect(loadEnv({ STRIPE_API_BASE: 'http://127.0.0.1:12111' }).STRIPE_API_BASE).toBe(
       'http://127.0.0.1:12111',

@@ -121,8 +121,20 @@ export const envSchema = z.object({
       .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: address or an https:// URL')
       .optional(),
   ),
-  /** Push endpoints on private addresses allowed anyway (host[:port], comma-separated; tests only). */
-  PUSH_ALLOWED_PRIVATE_HOSTS: hostList,
+  /**
+   * Push services allowed beside the browsers' own (FCM, Mozilla, Apple, Microsoft): host[:port],
+   * comma-separated; http and private addresses allowed for these (tests: the loopback service).
+   */
+  PUSH_ALLOWED_HOSTS: hostList,
+  /** POST /api/push/subscriptions per minute: from one address, and from one browser (fan cookie). */
+  PUSH_SUBSCRIBE_RATE_LIMIT_PER_IP: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).default(30),
+  ),
+  PUSH_SUBSCRIBE_RATE_LIMIT_PER_FAN: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).default(10),
+  ),
   /**
    * Stripe (credit purchases): the secret API key and the webhook endpoint's signing secret. Unset:
    * a local test checkout, or with NODE_ENV=production buying switched off.
@@ -164,6 +176,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     broken.push(
       'GOOGLE_CLIENT_ID: required when NODE_ENV=production (the local sign-in stand-in never runs in production)',
     );
+  }
+  // A renamed setting would otherwise be ignored without a word.
+  if (source.PUSH_ALLOWED_PRIVATE_HOSTS) {
+    broken.push('PUSH_ALLOWED_PRIVATE_HOSTS: renamed to PUSH_ALLOWED_HOSTS');
   }
   if (broken.length > 0) throw envRuleBroken(broken.join('\n  '));
   return env;

@@ -137,7 +137,7 @@ async function main() {
     jobs,
     env,
     logger: app.log,
-    push: { vapid, allowedPrivateHosts: env.PUSH_ALLOWED_PRIVATE_HOSTS },
+    push: { vapid, allowedHosts: env.PUSH_ALLOWED_HOSTS },
   });
   // Every part, and which of them are embedded (built in, for one machine), named at start-up.
   const setup = describeSetup({ env, config, database: db.kind, jobs: jobs.mode, payments });

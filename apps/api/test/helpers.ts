@@ -191,7 +191,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     consume: true,
     push: {
       vapid: loadVapidKeys(env, config.publicOrigin),
-      allowedPrivateHosts: env.PUSH_ALLOWED_PRIVATE_HOSTS,
+      allowedHosts: env.PUSH_ALLOWED_HOSTS,
     },
     ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
   });

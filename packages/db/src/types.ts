@@ -164,7 +164,17 @@ export interface PushSubscriptionsTable {
   auth: string;
   preview: Generated<boolean>;
   created_at: CreatedAt;
+  /** When the browser last subscribed with this endpoint (the cap per browser keeps the newest). */
+  subscribed_at: Generated<Date>;
   last_pushed_at: Date | string | null;
+}
+
+/** A push of one message or announcement to one device: at most one each (issue #23). */
+export interface PushDeliveriesTable {
+  subscription_id: string;
+  kind: string;
+  ref_id: string;
+  claimed_at: Generated<Date>;
 }
 
 export interface TemplatesTable {
@@ -235,6 +245,7 @@ export interface Database {
   file_attachments: FileAttachmentsTable;
   notices: NoticesTable;
   push_subscriptions: PushSubscriptionsTable;
+  push_deliveries: PushDeliveriesTable;
   templates: TemplatesTable;
   credit_ledger: CreditLedgerTable;
   credit_totals: CreditTotalsTable;

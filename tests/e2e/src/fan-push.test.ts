@@ -33,7 +33,7 @@ describe('fan app: notifications when the creator answers', () => {
 
   beforeAll(async () => {
     service = await startPushService();
-    api = await startFanTestApi({ PUSH_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' });
+    api = await startFanTestApi({ PUSH_ALLOWED_HOSTS: '127.0.0.1' });
     browser = await launchFanChromium();
     creator = await onboardFanTestCreator(api, 'Push bot');
     await fanTestCreatorApi(api, creator).setOnline(true);

@@ -13,7 +13,12 @@ import {
   pushFanOutJobId,
   pushJobSchema,
 } from '@fanpilot/contracts';
-import { noticesRepository, type PushSubscriptionInput, pushSubscriptions } from '@fanpilot/core';
+import {
+  checkPushServiceHost,
+  noticesRepository,
+  type PushSubscriptionInput,
+  pushSubscriptions,
+} from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import { resolveAllowedAddress } from '@fanpilot/knowledge';
@@ -65,38 +70,26 @@ export function loadVapidKeys(
 }
 
 /**
- * A push endpoint the api may send to: https (http only for hosts allowed for tests), and by the
- * SSRF rules of knowledge fetching: every address the host resolves to is public. Returns the
- * address to connect to, so the check and the connection use the same answer.
+ * A push endpoint the api may send to (checked when a browser subscribes and again before every
+ * push): https on a known browser push service, or a host PUSH_ALLOWED_HOSTS lists (packages/core
+ * checkPushServiceHost); and, by the SSRF rules of knowledge fetching, every address the host
+ * resolves to is public (listed hosts excepted). Returns the address to connect to, so the check
+ * and the connection use the same answer.
  */
 export async function checkPushEndpoint(
   endpoint: string,
-  allowedPrivateHosts: string[],
+  allowedHosts: string[],
 ): Promise<{ url: URL; address: string; family: number }> {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw badRequest('The push subscription endpoint is not a valid URL.', 'invalid_subscription');
-  }
+  const { listed } = checkPushServiceHost(endpoint, allowedHosts);
+  const url = new URL(endpoint);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  const allowed = allowedPrivateHosts.includes(host) || allowedPrivateHosts.includes(url.host.toLowerCase());
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowed)) {
-    throw badRequest('A push subscription endpoint must be an https:// URL.', 'invalid_subscription');
-  }
-  if (url.username || url.password) {
-    throw badRequest(
-      'A push subscription endpoint cannot carry a user name or password.',
-      'invalid_subscription',
-    );
-  }
   try {
-    const resolved = await resolveAllowedAddress(url, { allowedPrivateHosts: allowed ? [host] : [] });
+    const resolved = await resolveAllowedAddress(url, { allowedPrivateHosts: listed ? [host] : [] });
     return { url, address: resolved.address, family: resolved.family };
   } catch {
     throw badRequest(
       'The push subscription endpoint is not a public push service address.',
-      'invalid_subscription',
+      'push_endpoint_not_allowed',
     );
   }
 }
@@ -138,7 +131,8 @@ export interface PushDeps {
   db: Kysely<Database>;
   jobs: JobRunner;
   vapid: VapidKeys;
-  allowedPrivateHosts: string[];
+  /** PUSH_ALLOWED_HOSTS: push services allowed beside the known ones (tests: the loopback one). */
+  allowedHosts: string[];
   logger?: { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
   /** How long one delivery may take (10 s). */
   timeoutMs?: number;
@@ -253,9 +247,10 @@ async function deliver(deps: PushDeps, job: PushJob & { subscriptionId: string }
   if (Buffer.byteLength(body) > PUSH_PAYLOAD_MAX_BYTES) body = JSON.stringify({ ...payload, body: '' });
   let target: Awaited<ReturnType<typeof checkPushEndpoint>>;
   try {
-    target = await checkPushEndpoint(sub.endpoint, deps.allowedPrivateHosts);
+    target = await checkPushEndpoint(sub.endpoint, deps.allowedHosts);
   } catch {
-    // Its host now points somewhere private: never sent to again.
+    // Not a push service we send to (any more), or its host now points somewhere private: never
+    // sent to again.
     await pushSubscriptions(deps.db).remove(sub.id);
     return 'refused';
   }
@@ -270,14 +265,19 @@ async function deliver(deps: PushDeps, job: PushJob & { subscriptionId: string }
       contentEncoding: webpush.supportedContentEncodings.AES_128_GCM,
     },
   );
+  // One push per message and device, however often the trigger fires or from which process: the
+  // claim is taken before the push service is called and given back only for a retry.
+  const subscriptions = pushSubscriptions(deps.db);
+  if (!(await subscriptions.claimDelivery(sub.id, job.kind, job.id))) return 'already pushed';
   let status: number;
   try {
     status = await send(details as never, target, deps.timeoutMs ?? 10_000);
   } catch (err) {
+    await subscriptions.releaseDelivery(sub.id, job.kind, job.id);
     throw new PushRetry(`push service unreachable: ${(err as Error).message}`);
   }
   if (status >= 200 && status < 300) {
-    await pushSubscriptions(deps.db).delivered(sub.id);
+    await subscriptions.delivered(sub.id);
     if (job.kind === 'notice') await noticesRepository(deps.db).countDelivery(job.id);
     return 'delivered';
   }
@@ -285,7 +285,10 @@ async function deliver(deps: PushDeps, job: PushJob & { subscriptionId: string }
     await pushSubscriptions(deps.db).remove(sub.id);
     return 'gone';
   }
-  if (status === 429 || status >= 500) throw new PushRetry(`push service answered ${status}`);
+  if (status === 429 || status >= 500) {
+    await subscriptions.releaseDelivery(sub.id, job.kind, job.id);
+    throw new PushRetry(`push service answered ${status}`);
+  }
   deps.logger?.warn({ status, subscriptionId: sub.id }, 'push refused by the push service');
   return 'refused';
 }

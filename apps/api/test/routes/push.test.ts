@@ -30,7 +30,7 @@ describe('web push to fans', () => {
     openai.answerWith(() => 'The AI says: feed it twice a day.');
     t = await startTestApp({
       env: {
-        PUSH_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
+        PUSH_ALLOWED_HOSTS: '127.0.0.1',
         OPENAI_API_KEY: 'sk-test',
         OPENAI_BASE_URL: openai.baseUrl,
       },

@@ -3,18 +3,25 @@ import { creatorsRepository, fansRepository, pushSubscriptions } from '@fanpilot
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { forbidden, notFound } from '../../errors.ts';
+import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { asFanOnly, mayActAsFan } from '../../services/conversations.ts';
+import { fanTokenHash } from '../../services/fan-identity.ts';
 import { checkPushEndpoint, checkSubscriptionKeys, type VapidKeys } from '../../services/push.ts';
 
 export interface PushRoutesOptions {
   vapid: VapidKeys;
-  allowedPrivateHosts: string[];
+  /** PUSH_ALLOWED_HOSTS: push services allowed beside the browsers' own. */
+  allowedHosts: string[];
+  /** Subscribes per minute from one address and from one browser (its fan cookie, else the fan id). */
+  subscribeLimits: { perIp: number; perFan: number };
 }
 
 /**
  * Web Push for fans: the VAPID public key, and a fan's browser subscribing (after the fan asked
  * for it with a tap) or unsubscribing. Only the browser that holds the fan's conversation may
- * subscribe for that fan.
+ * subscribe for that fan; only endpoints on the browsers' push services are kept, at most
+ * PUSH_SUBSCRIPTIONS_PER_BROWSER per browser and creator (packages/core), and subscribing is rate
+ * limited (docs/decisions.md, "Push within reason").
  */
 export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -26,9 +33,34 @@ export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) 
     return { publicKey: opts.vapid.publicKey };
   });
 
+  const tooMany = (seconds: number) =>
+    `Too many notification subscriptions. Please wait ${retryAfterWords(seconds)} and try again.`;
+  // Per address before the body is read; per browser (else per fan id) once it is.
+  const perIp = app.limiter({
+    name: 'push-subscribe-ip',
+    max: opts.subscribeLimits.perIp,
+    windowSeconds: 60,
+    key: (request) => request.ip,
+    message: tooMany,
+  });
+  const perFan = app.limiter({
+    name: 'push-subscribe-fan',
+    max: opts.subscribeLimits.perFan,
+    windowSeconds: 60,
+    key: (request) => {
+      const cookie = fanTokenHash(request);
+      if (cookie) return `cookie:${cookie}`;
+      const body = request.body as { creator?: string; fanId?: string };
+      return `fan:${String(body.creator).toLowerCase()}:${body.fanId}`;
+    },
+    message: tooMany,
+  });
+
   r.post(
     calls.subscribePush.path,
     {
+      onRequest: perIp,
+      preHandler: perFan,
       schema: calls.subscribePush.schema,
     },
     async (request) => {
@@ -39,7 +71,7 @@ export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) 
       if (!fan) throw notFound('Ask a question first; then you can be told when it is answered.');
       if (!mayActAsFan(asFanOnly(request), fan, 'write')) throw forbidden();
       checkSubscriptionKeys(subscription.keys);
-      await checkPushEndpoint(subscription.endpoint, opts.allowedPrivateHosts);
+      await checkPushEndpoint(subscription.endpoint, opts.allowedHosts);
       const preview = request.body.preview ?? true;
       await pushSubscriptions(app.db).save(fan, subscription, preview);
       return { success: true as const, preview };
