@@ -171,7 +171,9 @@ describe('cited passages and file downloads', () => {
   });
 
   it('refuses the download unless the creator allows it', async () => {
-    expect((await json(await read(passageUrl(fan.fanId, answerId, n), fan.cookie))).downloadUrl).toBeUndefined();
+    expect(
+      (await json(await read(passageUrl(fan.fanId, answerId, n), fan.cookie))).downloadUrl,
+    ).toBeUndefined();
     // Even a correctly signed link serves nothing while downloads are off.
     const forged = citedFileLinks(t.config.sessionSecret).issue(itemId);
     const res = await read(forged.url);
@@ -193,7 +195,9 @@ describe('cited passages and file downloads', () => {
 
     const issuedAt = Date.now();
     const body = await json(await read(passageUrl(fan.fanId, answerId, n), fan.cookie));
-    expect(body.downloadUrl).toMatch(new RegExp(`^/api/knowledge/${itemId}/download\\?expires=\\d+&signature=`));
+    expect(body.downloadUrl).toMatch(
+      new RegExp(`^/api/knowledge/${itemId}/download\\?expires=\\d+&signature=`),
+    );
     const expiresAt = Date.parse(String(body.downloadExpiresAt));
     expect(expiresAt - issuedAt).toBeGreaterThan((CITED_FILE_LINK_SECONDS - 5) * 1000);
     expect(expiresAt - issuedAt).toBeLessThanOrEqual(CITED_FILE_LINK_SECONDS * 1000 + 1000);
@@ -217,7 +221,9 @@ describe('cited passages and file downloads', () => {
     expect(await first.text()).toBe('%PDF-');
     const tail = await fetch(`${t.url}${link}`, { headers: { range: 'bytes=-10' } });
     expect(tail.status).toBe(206);
-    expect(tail.headers.get('content-range')).toBe(`bytes ${pdf.length - 10}-${pdf.length - 1}/${pdf.length}`);
+    expect(tail.headers.get('content-range')).toBe(
+      `bytes ${pdf.length - 10}-${pdf.length - 1}/${pdf.length}`,
+    );
     expect(Buffer.from(await tail.arrayBuffer()).equals(pdf.subarray(pdf.length - 10))).toBe(true);
     const outside = await fetch(`${t.url}${link}`, { headers: { range: `bytes=${pdf.length + 10}-` } });
     expect(outside.status).toBe(416);
@@ -280,7 +286,12 @@ describe('cited passages and file downloads', () => {
     const listed = (await fan.messages(kim.username)).find((m) => m.id === String(old.id)) as ChatMessage & {
       sources: Source[];
     };
-    expect(listed.sources[0]).toEqual({ title: 'studio-rules.pdf', source: 'studio-rules.pdf', kind: 'pdf', page: 2 });
+    expect(listed.sources[0]).toEqual({
+      title: 'studio-rules.pdf',
+      source: 'studio-rules.pdf',
+      kind: 'pdf',
+      page: 2,
+    });
     const res = await read(passageUrl(fan.fanId, String(old.id), 0), fan.cookie);
     expect(res.status).toBe(200);
     expect(await json(res)).toMatchObject({ page: 2, text: expect.stringContaining('towels are required') });

@@ -33,6 +33,10 @@ export default function CitationViewer({
     queryKey: ['citation', fanId, citation.messageId, citation.n],
     queryFn: () => fetchCitedPassage(fanId, citation.messageId, citation.n),
     retry: false,
+    // Each opening asks again: the creator may have allowed or stopped downloads meanwhile, and a
+    // kept link may have expired.
+    gcTime: 0,
+    refetchOnMount: 'always',
     refetchInterval: (query) => {
       const expires = query.state.data?.downloadExpiresAt;
       return expires ? Math.max(10_000, Date.parse(expires) - Date.now() - LINK_MARGIN_MS) : false;

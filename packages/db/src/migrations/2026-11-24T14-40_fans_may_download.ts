@@ -7,7 +7,9 @@ import { type Kysely, sql } from 'kysely';
  * whole file only where the creator allowed it, per file (docs/decisions.md).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`alter table knowledge_items add column fans_may_download boolean not null default false`.execute(db);
+  await sql`alter table knowledge_items add column fans_may_download boolean not null default false`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
