@@ -81,7 +81,7 @@ describe('cited passages and file downloads', () => {
       (await fan.messages(kim.username)).find((m) => m.from === 'Creatorai'),
     );
     answerId = answer.id;
-    const sources = (answer as ChatMessage & { sources?: Source[] }).sources ?? [];
+    const sources = (answer as unknown as { sources?: Source[] }).sources ?? [];
     n = sources.findIndex((s) => s.kind === 'pdf');
     expect(n, JSON.stringify(sources)).toBeGreaterThanOrEqual(0);
   }, 60_000);
@@ -95,7 +95,9 @@ describe('cited passages and file downloads', () => {
   });
 
   it('lists a file citation with its page but no address and no passage', async () => {
-    const answer = (await fan.messages(kim.username)).find((m) => m.id === answerId) as ChatMessage & {
+    const answer = (await fan.messages(kim.username)).find(
+      (m) => m.id === answerId,
+    ) as unknown as ChatMessage & {
       sources: Record<string, unknown>[];
     };
     expect(answer.sources[n]).toEqual({
@@ -283,7 +285,9 @@ describe('cited passages and file downloads', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const listed = (await fan.messages(kim.username)).find((m) => m.id === String(old.id)) as ChatMessage & {
+    const listed = (await fan.messages(kim.username)).find(
+      (m) => m.id === String(old.id),
+    ) as unknown as ChatMessage & {
       sources: Source[];
     };
     expect(listed.sources[0]).toEqual({
