@@ -6,7 +6,13 @@ import { ChatHeader } from '../components/ChatHeader.tsx';
 import { Composer } from '../components/Composer.tsx';
 import { FanNameControl } from '../components/FanNameControl.tsx';
 import { type CitationTap, MessageList } from '../components/MessageList.tsx';
-import { ApiError, fetchCreatorProfile, type PublicCreator } from '../lib/api.ts';
+import {
+  ApiError,
+  errorMessage,
+  fetchCitedPassage,
+  fetchCreatorProfile,
+  type PublicCreator,
+} from '../lib/api.ts';
 import { useCreatorDocument, useOnline } from '../lib/browser.ts';
 import { clearTransferFragment, readTransferToken } from '../lib/transfer.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
@@ -124,6 +130,8 @@ function Chat({ creator }: { creator: PublicCreator }) {
             key={`${citation.messageId}-${citation.n}`}
             fanId={chat.fanId}
             citation={citation}
+            load={fetchCitedPassage}
+            describeError={errorMessage}
             onClose={() => setCitation(null)}
           />
         </Suspense>

@@ -1,6 +1,6 @@
+import type { CitedPassage } from '@fanpilot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { errorMessage, fetchCitedPassage } from '../lib/api.ts';
 import { citationTexts } from './texts.ts';
 
 /** A file citation the fan tapped: the AI answer and the citation's position in its sources. */
@@ -22,16 +22,22 @@ const LINK_MARGIN_MS = 30_000;
 export default function CitationViewer({
   fanId,
   citation,
+  load,
+  describeError,
   onClose,
 }: {
   fanId: string;
   citation: OpenCitation;
+  /** Reads the passage (the fanCitation call). */
+  load: (fanId: string, messageId: string, n: number) => Promise<CitedPassage>;
+  /** The words of an error answer, or the fallback. */
+  describeError: (err: unknown, fallback: string) => string;
   onClose: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const passage = useQuery({
     queryKey: ['citation', fanId, citation.messageId, citation.n],
-    queryFn: () => fetchCitedPassage(fanId, citation.messageId, citation.n),
+    queryFn: () => load(fanId, citation.messageId, citation.n),
     retry: false,
     // Each opening asks again: the creator may have allowed or stopped downloads meanwhile, and a
     // kept link may have expired.
@@ -67,7 +73,7 @@ export default function CitationViewer({
         {passage.isPending && <p className="text-sm text-slate-600">{citationTexts.loading}</p>}
         {passage.isError && (
           <p role="alert" className="text-sm text-red-800">
-            {errorMessage(passage.error, citationTexts.failed)}
+            {describeError(passage.error, citationTexts.failed)}
           </p>
         )}
         {data && (
