@@ -30,7 +30,6 @@ export function citedFileLinks(sessionSecret: string) {
     },
     /** Seconds the link has left (0 or less: expired). */
     secondsLeft: (expires: number, now = Date.now()) => expires - Math.floor(now / 1000),
-    sign,
   };
 }
 

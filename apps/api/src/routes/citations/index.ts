@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { parse as parseRange } from 'range-parser';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
-import { type CitedFileLinks, citedFileLinks } from '../../services/cited-files.ts';
+import { citedFileLinks } from '../../services/cited-files.ts';
 import { FAN_FORBIDDEN_MESSAGE, fanRequester, mayActAsFan } from '../../services/conversations.ts';
 
 /** A download under its own name, both as ASCII and exactly (RFC 6266). */
@@ -24,10 +24,10 @@ const LINK_GONE = 'This download link has expired. Open the source again for a n
  */
 export async function citationsRoutes(
   app: FastifyInstance,
-  opts: { sessionSecret: string; fanReadsPerIpPerMinute: number; links?: CitedFileLinks },
+  opts: { sessionSecret: string; fanReadsPerIpPerMinute: number },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const links = opts.links ?? citedFileLinks(opts.sessionSecret);
+  const links = citedFileLinks(opts.sessionSecret);
   const citationReads = app.limiter({
     name: 'citation-read-ip',
     max: opts.fanReadsPerIpPerMinute,
