@@ -25,6 +25,7 @@ import { type WebRoots, webPlugin } from './plugins/web.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { billingRoutes } from './routes/billing/index.ts';
 import { chatbotsRoutes } from './routes/chatbots/index.ts';
+import { citationsRoutes } from './routes/citations/index.ts';
 import { creatorsRoutes } from './routes/creators/index.ts';
 import { eventsRoutes } from './routes/events/index.ts';
 import { fanChatRoutes } from './routes/fan-chat/index.ts';
@@ -35,7 +36,6 @@ import { knowledgeGapsRoutes } from './routes/knowledge-gaps/index.ts';
 import { messagesRoutes } from './routes/messages/index.ts';
 import { objectsRoutes } from './routes/objects/index.ts';
 import { onboardingRoutes } from './routes/onboarding/index.ts';
-import { publicKnowledgeRoutes } from './routes/public-knowledge/index.ts';
 import { pushRoutes } from './routes/push/index.ts';
 import { pwaRoutes } from './routes/pwa/index.ts';
 import { statusRoutes } from './routes/status/index.ts';
@@ -233,7 +233,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(chatbotsRoutes);
   await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });
   await app.register(knowledgeGapsRoutes);
-  await app.register(publicKnowledgeRoutes);
+  await app.register(citationsRoutes, {
+    sessionSecret: deps.config.sessionSecret,
+    fanReadsPerIpPerMinute: deps.config.env.FAN_READ_RATE_LIMIT_PER_IP,
+  });
   await app.register(billingRoutes, {
     payments: deps.payments ?? createPayments(deps.config.env),
     publicOrigin: deps.config.publicOrigin,

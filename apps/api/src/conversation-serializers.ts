@@ -2,14 +2,29 @@ import {
   DEFAULT_STATUS_TEXT_OFFLINE,
   type Fan,
   type FanChatMessage,
+  isFileCitation,
   type Message,
+  type MessageSource,
   type Notice,
   type PublicCreator,
+  type StoredSource,
   type Template,
 } from '@fanpilot/contracts';
 import type { FanStats, MessageView } from '@fanpilot/core';
 import type { CreatorRow, NoticeRow, TemplateRow } from '@fanpilot/db';
 import { iso, objectUrl } from './serializers.ts';
+
+/**
+ * A citation as a message list shows it: without the passage and item kept for the fanCitation
+ * call, and a file's without an address (older answers carried the file's, which serves nothing
+ * now): the apps open a file citation in their passage viewer by its position.
+ */
+export function toMessageSource(stored: StoredSource): MessageSource {
+  const { itemId: _item, passage: _passage, url, ...shown } = stored;
+  return isFileCitation(shown) || url === undefined ? shown : { ...shown, url };
+}
+
+const sourcesOf = (m: MessageView) => (m.sources?.length ? { sources: m.sources.map(toMessageSource) } : {});
 
 /** A message as the creator's dashboard reads it; `timestamp` and `created_at` are the same instant. */
 export function toMessage(m: MessageView): Message {
@@ -24,7 +39,7 @@ export function toMessage(m: MessageView): Message {
     fanId: m.fanKey,
     fanName: m.fanName,
     replyTo: m.replyTo,
-    ...(m.sources?.length ? { sources: m.sources } : {}),
+    ...sourcesOf(m),
     fileAttachment: m.attachment,
     ...(m.handedToCreator ? { handedToCreator: true as const } : {}),
   };
@@ -41,7 +56,7 @@ export function toFanChatMessage(m: MessageView): FanChatMessage {
     timestamp: at,
     status: m.status,
     replyTo: m.replyTo,
-    ...(m.sources?.length ? { sources: m.sources } : {}),
+    ...sourcesOf(m),
     ...(m.attachment ? { fileAttachment: m.attachment } : {}),
     ...(m.handedToCreator ? { handedToCreator: true as const } : {}),
   };

@@ -36,6 +36,7 @@ export function toKnowledgeItem(row: KnowledgeItemRow): KnowledgeItem {
     processedAt: row.processed_at ? iso(row.processed_at) : null,
     chunkCount: row.chunk_count,
     fileSize: row.file_size,
+    ...(row.type === 'file' ? { fansMayDownload: row.fans_may_download } : {}),
   };
 }
 

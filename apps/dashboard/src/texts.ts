@@ -398,6 +398,10 @@ export const TEXT = {
     retryStarted: 'Processing started again',
     retryFailed: 'Retry failed',
     noChatbot: 'Create a chatbot first, then add knowledge to it.',
+    fansMayDownload: 'Fans may download this file',
+    downloadsOn: 'Fans who are cited this file may now download it.',
+    downloadsOff: 'Fans now see only the passages quoted from this file.',
+    downloadsFailed: 'Could not change downloads of this file.',
   },
 
   addKnowledge: {
@@ -412,6 +416,9 @@ export const TEXT = {
     addYoutube: 'Add Video',
     fileLabel: 'File',
     fileHint: 'PDF, TXT, DOC or DOCX, up to 10MB',
+    fansSee:
+      'Fans see the passages the AI quotes from your files, never the whole file — unless you allow downloads.',
+    fansMayDownload: 'Fans may download this file',
     upload: 'Upload File',
     adding: 'Adding…',
     uploading: 'Uploading…',
@@ -499,6 +506,10 @@ export const TEXT = {
     messageSent: 'Message sent',
     messageFailed: 'Failed to send message.',
     sources: 'Sources',
+    passageLoading: 'Loading the passage…',
+    passageFailed: 'Could not load the passage.',
+    passageOnly: 'The fan sees this passage, not the whole file.',
+    passageDownloadable: 'The fan sees this passage and may download the file (you allow it).',
     loadEarlier: 'Load earlier messages',
     loadingEarlier: 'Loading earlier messages…',
     newMessages: 'New messages',

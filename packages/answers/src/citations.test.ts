@@ -31,13 +31,22 @@ describe('citations', () => {
     expect(textFragment('   ')).toBe('');
   });
 
-  it('links a PDF passage to its page of the public file', () => {
-    expect(
-      citationFor(chunk({ knowledgeItemId: 'abc', metadata: { page: 7 }, source: 'guide.pdf' })),
-    ).toMatchObject({
+  it('cites a PDF passage by its page and keeps the passage, with no address of the file', () => {
+    const c = citationFor(
+      chunk({
+        knowledgeItemId: 'abc',
+        metadata: { page: 7 },
+        source: 'guide.pdf',
+        content: 'Rest two days.',
+      }),
+    );
+    expect(c).toEqual({
+      title: 'Title',
+      source: 'guide.pdf',
       kind: 'pdf',
       page: 7,
-      url: '/api/public/knowledge/abc/file#page=7',
+      itemId: 'abc',
+      passage: 'Rest two days.',
     });
   });
 
@@ -55,11 +64,10 @@ describe('citations', () => {
     ).toMatchObject({ kind: 'video', seconds: 95, url: 'https://www.youtube.com/watch?v=abc&t=95s' });
   });
 
-  it('links other files to their download', () => {
-    expect(citationFor(chunk({ knowledgeItemId: 'f1', source: 'notes.docx' }))).toMatchObject({
-      kind: 'file',
-      url: '/api/public/knowledge/f1/file',
-    });
+  it('cites other files by their passage, never by a download address', () => {
+    const c = citationFor(chunk({ knowledgeItemId: 'f1', source: 'notes.docx' }));
+    expect(c).toMatchObject({ kind: 'file', itemId: 'f1', passage: 'Some passage.' });
+    expect(c).not.toHaveProperty('url');
   });
 
   it('cites each source once, best first, at most three', () => {

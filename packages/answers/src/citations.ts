@@ -1,12 +1,8 @@
-import type { MessageSource } from '@fanpilot/contracts';
+import type { StoredSource } from '@fanpilot/contracts';
 import type { RetrievedChunk } from '@fanpilot/knowledge';
 
 /** How many citations an answer carries at most (one per source). */
 export const MAX_CITATIONS = 3;
-
-/** The public route a cited knowledge file is read from (only ready file items). */
-export const knowledgeFileUrl = (itemId: string) =>
-  `/api/public/knowledge/${encodeURIComponent(itemId)}/file`;
 
 /** Percent-encoding for a text directive: also '-', ',' and '&', which are its syntax. */
 const fragmentPart = (text: string) =>
@@ -70,8 +66,12 @@ const withSeconds = (url: string, seconds: number) => {
   return u.href;
 };
 
-/** One citation for a retrieved chunk: where a tap on it should land (for this question). */
-export function citationFor(chunk: RetrievedChunk, question = ''): MessageSource {
+/**
+ * One citation for a retrieved chunk: where a tap on it should land (for this question). A file's
+ * citation carries no address: it keeps the item and the passage quoted, which the fan it was given
+ * to reads in the app's viewer (the creator's file itself is never handed out by a citation).
+ */
+export function citationFor(chunk: RetrievedChunk, question = ''): StoredSource {
   const m = chunk.metadata ?? {};
   const base = { title: chunk.title, source: chunk.source };
   if (typeof m.timestampUrl === 'string' && isWeb(m.timestampUrl)) {
@@ -83,13 +83,9 @@ export function citationFor(chunk: RetrievedChunk, question = ''): MessageSource
       ...(seconds !== undefined ? { seconds } : {}),
     };
   }
+  const quoted = { itemId: chunk.knowledgeItemId, passage: chunk.content };
   if (typeof m.page === 'number' && Number.isInteger(m.page) && m.page > 0) {
-    return {
-      ...base,
-      kind: 'pdf',
-      url: `${knowledgeFileUrl(chunk.knowledgeItemId)}#page=${m.page}`,
-      page: m.page,
-    };
+    return { ...base, kind: 'pdf', page: m.page, ...quoted };
   }
   const page = isWeb(m.url) ? m.url : isWeb(chunk.source) ? chunk.source : null;
   if (page) {
@@ -97,13 +93,13 @@ export function citationFor(chunk: RetrievedChunk, question = ''): MessageSource
     at.hash = '';
     return { ...base, kind: 'web', url: `${at.href}${textFragment(chunk.content)}` };
   }
-  return { ...base, kind: 'file', url: knowledgeFileUrl(chunk.knowledgeItemId) };
+  return { ...base, kind: 'file', ...quoted };
 }
 
 /** The answer's citations: one per source, best first, at most MAX_CITATIONS. */
-export function citationsFor(chunks: RetrievedChunk[], question = '', max = MAX_CITATIONS): MessageSource[] {
+export function citationsFor(chunks: RetrievedChunk[], question = '', max = MAX_CITATIONS): StoredSource[] {
   const seen = new Set<string>();
-  const out: MessageSource[] = [];
+  const out: StoredSource[] = [];
   for (const chunk of chunks) {
     if (seen.has(chunk.knowledgeItemId)) continue;
     seen.add(chunk.knowledgeItemId);

@@ -1,4 +1,4 @@
-import { answerJobSchema, CREDITS_PER_AI_ANSWER, type MessageSource } from '@fanpilot/contracts';
+import { answerJobSchema, CREDITS_PER_AI_ANSWER, type StoredSource } from '@fanpilot/contracts';
 import { type AnswerOutcome, aiAnswersToday, creditBalance, storeAiAnswer } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { embedderFor, PASSAGES_FOR_MODEL, retrieve } from '@fanpilot/knowledge';
@@ -94,7 +94,7 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
   }));
 
   let body: string;
-  let sources: MessageSource[];
+  let sources: StoredSource[];
   /** Whether the answer rests on nothing of the creator's knowledge: a gap to show the creator. */
   let gap: boolean;
   const model = await createChatModel(chatbot.model, options.env, {

@@ -15,6 +15,7 @@ import {
   knowledgeIdParamsSchema,
   knowledgeItemResponseSchema,
   knowledgeProgressSchema,
+  updateKnowledgeRequestSchema,
 } from './chatbot.ts';
 import { UPLOAD_WIDGET } from './constants.ts';
 import {
@@ -56,11 +57,14 @@ import {
   askRequestSchema,
   askResponseSchema,
   chatlogResponseSchema,
+  citedFileDownloadQuerySchema,
+  citedPassageSchema,
   creatorFanParamsSchema,
   creatorQuerySchema,
   deleteConversationResponseSchema,
   fanChatlogQuerySchema,
   fanChatlogResponseSchema,
+  fanCitationParamsSchema,
   fanIdOrNameParamsSchema,
   fanIdParamsSchema,
   fanIdSchema,
@@ -205,6 +209,13 @@ export const calls = {
       response: { 200: fanChatlogResponseSchema },
     },
   },
+  fanCitation: {
+    ...routes.fanCitation,
+    tag: 'Fan chat',
+    summary:
+      'The passage an AI answer cited from a file, for the fan it was given to or the creator (never the file itself).',
+    schema: { params: fanCitationParamsSchema, response: { 200: citedPassageSchema } },
+  },
   createFanTransfer: {
     ...routes.createFanTransfer,
     tag: 'Fan chat',
@@ -316,6 +327,8 @@ export const calls = {
       body: z.object({
         key: z.string().min(1).max(1024),
         filename: z.string().trim().min(1).max(255).optional(),
+        /** Fans who were cited the file may download it whole (default false). */
+        fansMayDownload: z.boolean().optional(),
       }),
       response: { 200: knowledgeItemResponseSchema },
     },
@@ -325,6 +338,16 @@ export const calls = {
     tag: 'Knowledge',
     summary: 'Deletes a knowledge source and its chunks.',
     schema: { params: knowledgeIdParamsSchema, response: { 200: deleteKnowledgeResponseSchema } },
+  },
+  updateKnowledge: {
+    ...routes.updateKnowledge,
+    tag: 'Knowledge',
+    summary: 'Changes a knowledge source: whether fans may download the file.',
+    schema: {
+      params: knowledgeIdParamsSchema,
+      body: updateKnowledgeRequestSchema,
+      response: { 200: knowledgeItemResponseSchema },
+    },
   },
   retryKnowledge: {
     ...routes.retryKnowledge,
@@ -412,11 +435,12 @@ export const calls = {
     summary: 'Finishes onboarding: profile, chatbot and free credits.',
     schema: { body: creatorSignupRequestSchema, response: { 200: creatorSignupResponseSchema } },
   },
-  citedDocument: {
-    ...routes.citedDocument,
+  citedFileDownload: {
+    ...routes.citedFileDownload,
     tag: 'Fan chat',
-    summary: 'The document behind a citation.',
-    schema: { params: z.object({ id: z.string().max(100) }) },
+    summary:
+      'A knowledge file, whole, through a short-lived signed link from fanCitation (only where the creator allows downloads; honours Range).',
+    schema: { params: knowledgeIdParamsSchema, querystring: citedFileDownloadQuerySchema },
   },
   pushKey: {
     ...routes.pushKey,

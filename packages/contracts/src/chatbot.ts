@@ -32,6 +32,8 @@ export const knowledgeItemSchema = z.object({
   chunkCount: z.number().int(),
   /** A file's size in bytes (null for pages and videos). */
   fileSize: z.number().int().nullable().optional(),
+  /** Fans who were cited this file may download it whole (files only; false unless the creator allows it). */
+  fansMayDownload: z.boolean().optional(),
 });
 export type KnowledgeItem = z.infer<typeof knowledgeItemSchema>;
 
@@ -115,4 +117,6 @@ export const knowledgeIdParamsSchema = z.object({ id: z.string().min(1).max(100)
 
 /** Answer of every call that adds or re-runs a knowledge item (the YouTube one carries the video title). */
 export const knowledgeItemResponseSchema = knowledgeItemSchema;
+/** What a creator may change on a knowledge item. */
+export const updateKnowledgeRequestSchema = z.object({ fansMayDownload: z.boolean() });
 export const deleteKnowledgeResponseSchema = z.object({ success: z.literal(true), id: z.string() });

@@ -23,8 +23,9 @@ export type FileAttachment = z.infer<typeof fileAttachmentSchema>;
 
 /**
  * Where an AI answer's knowledge came from: a citation the fan can open. `url` goes to the very
- * place: a web page with a text fragment (`#:~:text=`), a PDF at its page (`#page=N`), a video at
- * the moment (`&t=Ns`), another file as a download. Older answers carry only title and source.
+ * place: a web page with a text fragment (`#:~:text=`), a video at the moment (`&t=Ns`). A file's
+ * citation (`pdf`, `file`) has no url: it opens the cited passage in the app's own viewer
+ * (the fanCitation call), never the file itself. Older answers carry only title and source.
  */
 export const messageSourceSchema = z.object({
   title: z.string(),
@@ -37,6 +38,44 @@ export const messageSourceSchema = z.object({
   seconds: z.number().int().optional(),
 });
 export type MessageSource = z.infer<typeof messageSourceSchema>;
+
+/**
+ * A citation as stored with the AI's answer: also the knowledge item and the passage the answer
+ * quoted, read back by the fanCitation call only. Never sent in a message list.
+ */
+export interface StoredSource extends MessageSource {
+  /** The knowledge item the passage came from. */
+  itemId?: string;
+  /** The cited passage (the chunk's text), as it was when the answer was written. */
+  passage?: string;
+}
+
+/** Whether a citation opens the app's passage viewer (a file's), rather than a web address. */
+export const isFileCitation = (source: Pick<MessageSource, 'kind'>) =>
+  source.kind === 'pdf' || source.kind === 'file';
+
+/**
+ * A passage an AI answer cited from one of the creator's files, as the fan it was given to (or the
+ * creator) reads it. `downloadUrl` is there only when the creator allows downloads of that file: a
+ * signed link that works until `downloadExpiresAt`.
+ */
+export const citedPassageSchema = z.object({
+  title: z.string(),
+  /** The file's name. */
+  source: z.string(),
+  /** The page the passage is on (PDFs), or null. */
+  page: z.number().int().nullable(),
+  text: z.string(),
+  downloadUrl: z.string().optional(),
+  downloadExpiresAt: z.string().optional(),
+});
+export type CitedPassage = z.infer<typeof citedPassageSchema>;
+
+/** The signature of a download link the fanCitation call issued. */
+export const citedFileDownloadQuerySchema = z.object({
+  expires: z.coerce.number().int().min(0).max(99_999_999_999),
+  signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'signature is the link’s signature'),
+});
 
 export const messageStatusSchema = z.enum(['pending', 'answered']);
 
@@ -170,6 +209,13 @@ export type AskResponse = z.infer<typeof askResponseSchema>;
 
 export const fanChatlogQuerySchema = z.object({ creator: z.string().trim().min(1).max(100).optional() });
 export const fanIdParamsSchema = z.object({ fanId: fanIdSchema });
+
+/** Params of the fanCitation call: the fan, the AI answer and the citation's position (from 0). */
+export const fanCitationParamsSchema = z.object({
+  fanId: fanIdSchema,
+  messageId: z.string().regex(/^[1-9][0-9]{0,17}$/, 'messageId must be a message id'),
+  n: z.coerce.number().int().min(0).max(99),
+});
 
 /** GET /api/chatlog/fan/{fanId} */
 export const fanChatlogResponseSchema = z.object({

@@ -1,4 +1,4 @@
-import { CREDITS_PER_AI_ANSWER, type MessageSource } from '@fanpilot/contracts';
+import { CREDITS_PER_AI_ANSWER, type StoredSource } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
 import { aiAnswersToday, chargeAiAnswer, creditBalance } from './credits.ts';
@@ -21,7 +21,7 @@ export interface AiAnswer {
   questionId: string;
   creatorId: string;
   body: string;
-  sources: MessageSource[];
+  sources: StoredSource[];
   /** The answer rests on nothing of the creator's knowledge: a gap to show the creator. */
   gap: boolean;
   /** The clock today's AI answer budget is counted by. */

@@ -4,6 +4,7 @@
 export * from './attachments.ts';
 export * from './billing.ts';
 export * from './chatbots.ts';
+export * from './citations.ts';
 export * from './conversations.ts';
 export * from './creators.ts';
 export * from './credits.ts';

@@ -13,6 +13,8 @@ export interface NewKnowledgeItem {
   fileKey?: string | null;
   fileSize?: number | null;
   title?: string | null;
+  /** Fans who were cited this file may download it whole (files only; default false). */
+  fansMayDownload?: boolean;
 }
 
 export function knowledgeRepository(db: Db) {
@@ -55,6 +57,7 @@ export function knowledgeRepository(db: Db) {
           file_key: item.fileKey ?? null,
           file_size: item.fileSize ?? null,
           title: item.title ?? null,
+          fans_may_download: item.type === 'file' && item.fansMayDownload === true,
           status: 'pending',
           job_run: item.id,
           // Not now(): items added in one transaction keep the order they were added in.

@@ -1,4 +1,4 @@
-import type { MessageSource } from '@fanpilot/contracts';
+import type { StoredSource } from '@fanpilot/contracts';
 import type { MessageRow } from '@fanpilot/db';
 import type { Db } from './db.ts';
 
@@ -10,7 +10,7 @@ export interface MessageView {
   status: MessageRow['status'];
   replyTo: string | null;
   fanName: string | null;
-  sources: MessageSource[] | null;
+  sources: StoredSource[] | null;
   createdAt: Date;
   /** The AI gave up on this pending question; the creator answers it. */
   handedToCreator: boolean;

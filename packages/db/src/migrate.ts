@@ -16,6 +16,7 @@ import * as creditTotals from './migrations/2026-11-23T10-10_credit_totals.ts';
 import * as changeFeed from './migrations/2026-11-23T11-00_change_feed.ts';
 import * as fanSearch from './migrations/2026-11-23T12-00_fan_search.ts';
 import * as pushLimits from './migrations/2026-11-23T14-00_push_limits.ts';
+import * as fansMayDownload from './migrations/2026-11-24T14-40_fans_may_download.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T11-00_change_feed': changeFeed,
   '2026-11-23T12-00_fan_search': fanSearch,
   '2026-11-23T14-00_push_limits': pushLimits,
+  '2026-11-24T14-40_fans_may_download': fansMayDownload,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

@@ -63,6 +63,8 @@ export interface KnowledgeItemsTable {
   /** When the current run marked it processing (the sweeper's clock). */
   started_at: Date | string | null;
   chunk_count: Generated<number>;
+  /** The creator lets fans who were cited this file download it whole (files only; off by default). */
+  fans_may_download: Generated<boolean>;
 }
 
 export interface ChunksTable {

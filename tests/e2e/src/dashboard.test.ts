@@ -299,7 +299,16 @@ describe('creator dashboard', () => {
       const dialog = page.getByRole('dialog', { name: 'Add Knowledge Source' });
       await dialog.waitFor();
       await dialog.getByText('PDF, TXT, DOC or DOCX, up to 10MB').waitFor();
-      expect(await dialog.getByLabel('File').getAttribute('accept')).toBe('.pdf,.txt,.doc,.docx');
+      expect(await dialog.getByLabel('File', { exact: true }).getAttribute('accept')).toBe(
+        '.pdf,.txt,.doc,.docx',
+      );
+      // What fans see of a file is said, and downloads are off unless the creator allows them.
+      await dialog
+        .getByText('Fans see the passages the AI quotes from your files, never the whole file')
+        .waitFor();
+      expect(await dialog.getByRole('checkbox', { name: 'Fans may download this file' }).isChecked()).toBe(
+        false,
+      );
       await screenshot(page, 'modal-add-knowledge-desktop');
       await expectAccessible(page);
 
@@ -327,13 +336,13 @@ describe('creator dashboard', () => {
 
       // Uppy refuses a type the knowledge base cannot read; the api refuses a file that is not what it claims.
       await dialog
-        .getByLabel('File')
+        .getByLabel('File', { exact: true })
         .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: makePng(8, 8) });
       await toasts(page).getByText('Upload failed').waitFor();
       await toasts(page)
         .getByText(/\.pdf, \.txt, \.doc, \.docx/)
         .waitFor();
-      await dialog.getByLabel('File').setInputFiles({
+      await dialog.getByLabel('File', { exact: true }).setInputFiles({
         name: 'not-really.pdf',
         mimeType: 'application/pdf',
         buffer: Buffer.from('plain text pretending to be a PDF'),
@@ -342,7 +351,7 @@ describe('creator dashboard', () => {
       await toasts(page).getByText('Upload failed').waitFor();
       await toasts(page).getByText(/PDF/).waitFor();
 
-      await dialog.getByLabel('File').setInputFiles({
+      await dialog.getByLabel('File', { exact: true }).setInputFiles({
         name: 'feeding-notes.txt',
         mimeType: 'text/plain',
         buffer: Buffer.from(

@@ -23,8 +23,10 @@ import {
 /**
  * Citations in Chromium: the creator's knowledge is a web page, a PDF and a video (ingested by the
  * built api from loopback stand-ins for the site and YouTube); the AI's answer carries them as
- * chips under its bubble that open the passage on the page (text fragment), the PDF at its page
- * and the video at its moment. The chatbot's opening lines are the chat's first bubbles.
+ * chips under its bubble that open the passage on the page (text fragment) and the video at its
+ * moment; the PDF's chip opens the passage quoted from it, with its page, in the app's own viewer,
+ * never the file (docs/decisions.md, "A creator's files are theirs"). The chatbot's opening lines
+ * are the chat's first bubbles.
  */
 describe('fan app: citations a fan can open', () => {
   let api: FanTestApi;
@@ -125,7 +127,7 @@ describe('fan app: citations a fan can open', () => {
     await ai?.stop();
   });
 
-  it('opens with the chatbot’s lines, and the answer’s chips link to the page passage, the PDF page and the video moment', async () => {
+  it('opens with the chatbot’s lines, and the answer’s chips link to the page passage and the video moment, and open the PDF passage in the viewer', async () => {
     await page.goto(`/pwa/${creator.username}`);
     const openings = page.getByTestId('message-opening');
     await openings.first().waitFor();
@@ -140,27 +142,60 @@ describe('fan app: citations a fan can open', () => {
     await page.getByTestId('message-ai').waitFor({ timeout: 30_000 });
     const chips = page.getByRole('list', { name: 'Sources' }).getByTestId('citation');
     await chips.first().waitFor();
-    const links = await chips.evaluateAll((els) =>
-      els.map((a) => ({ text: a.textContent ?? '', href: a.getAttribute('href') ?? '' })),
+    const found = await chips.evaluateAll((els) =>
+      els.map((a) => ({ tag: a.tagName, text: a.textContent ?? '', href: a.getAttribute('href') ?? '' })),
     );
     await saveFanScreenshot(page, 'citations');
-    expect(links).toHaveLength(3);
-    const web = links.find((l) => l.href.startsWith(`http://localhost:${site.port}/sauna-guide`));
-    const pdf = links.find((l) => l.href.includes('/api/public/knowledge/'));
-    const video = links.find((l) => l.href.startsWith('https://www.youtube.com/watch?v=vid00000001'));
+    expect(found).toHaveLength(3);
+    const web = found.find((l) => l.href.startsWith(`http://localhost:${site.port}/sauna-guide`));
+    const video = found.find((l) => l.href.startsWith('https://www.youtube.com/watch?v=vid00000001'));
     expect(web?.href).toMatch(/#:~:text=The%20sauna%20at%20the%20studio/);
-    expect(pdf?.href).toMatch(/\/file#page=2$/);
-    expect(pdf?.text).toContain('studio-rules.pdf');
-    expect(pdf?.text).toContain('p. 2');
     // The moment of the caption that answers (the sauna part, at 95 s), not the passage's start.
     expect(video?.href).toContain('t=95s');
     expect(video?.text).toContain('1:35');
+    // The PDF's chip is a button (no address of the file anywhere), labelled with its page.
+    const pdf = found.find((l) => l.text.includes('studio-rules.pdf'));
+    expect(pdf).toMatchObject({ tag: 'BUTTON', href: '' });
+    expect(pdf?.text).toContain('p. 2');
+    expect(found.some((l) => l.href.includes('/api/public/knowledge/'))).toBe(false);
 
-    // The PDF chip opens the creator's file itself.
-    const file = await page.request.get(pdf!.href.split('#')[0]!);
-    expect(file.status()).toBe(200);
-    expect(file.headers()['content-type']).toBe('application/pdf');
-    expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-');
+    // Tapped, it opens the passage the answer quoted, with the file's name and page, in the viewer.
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await chips.filter({ hasText: 'studio-rules.pdf' }).click();
+    const viewer = page.getByRole('dialog', { name: 'studio-rules.pdf' });
+    await viewer.waitFor();
+    await expect
+      .poll(() => viewer.getByTestId('citation-passage').textContent())
+      .toContain('towels are required');
+    expect(await viewer.textContent()).toContain('Page 2');
+    expect(await viewer.textContent()).not.toContain('Membership terms');
+    await saveFanScreenshot(page, 'citation-viewer');
+    // The creator has not allowed downloads: no download offered, and no file was fetched.
+    expect(await viewer.getByRole('link', { name: 'Download the file' }).count()).toBe(0);
+    expect(requests.some((u) => /\/api\/knowledge\/[^/]+\/download/.test(u))).toBe(false);
+    await viewer.getByRole('button', { name: 'Close' }).click();
+    await viewer.waitFor({ state: 'hidden' });
+
+    // The old public address of the file serves nothing any more.
+    const items = (await call('GET', `/api/creators/username/${creator.username}/chatbot`)).knowledge as {
+      id: string;
+      type: string;
+    }[];
+    const file = items.find((i) => i.type === 'file')!;
+    expect((await page.request.get(`/api/public/knowledge/${file.id}/file`)).status()).toBe(404);
+
+    // Once the creator allows downloads, the viewer offers the file through its short-lived link.
+    await call('PATCH', `/api/knowledge/${file.id}`, { fansMayDownload: true });
+    await chips.filter({ hasText: 'studio-rules.pdf' }).click();
+    const download = viewer.getByRole('link', { name: 'Download the file' });
+    await download.waitFor();
+    const href = (await download.getAttribute('href')) ?? '';
+    expect(href).toMatch(/^\/api\/knowledge\/[^/]+\/download\?expires=\d+&signature=/);
+    const served = await page.request.get(href);
+    expect(served.status()).toBe(200);
+    expect(served.headers()['cache-control']).toMatch(/^private/);
+    expect((await served.body()).subarray(0, 5).toString()).toBe('%PDF-');
     // The answer's text no longer carries a raw "Sources:" line.
     expect(await page.getByTestId('message-ai').textContent()).not.toContain('Sources:');
   });

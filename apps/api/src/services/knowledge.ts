@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isUuid, KNOWLEDGE_FILE_MAX_BYTES, type KnowledgeProgress } from '@fanpilot/contracts';
+import { KNOWLEDGE_FILE_MAX_BYTES, type KnowledgeProgress } from '@fanpilot/contracts';
 import {
   assertKnowledgeRoom,
   knowledgeRepository,
@@ -38,23 +38,6 @@ export async function ownedChatbot(
 export async function ownedKnowledgeItem(app: FastifyInstance, request: FastifyRequest, id: string) {
   const creator = await app.requireCreator(request);
   return ownKnowledgeItem(app.db, creator.id, id);
-}
-
-/** Knowledge items whose files a citation may open. */
-const CITABLE = new Set<KnowledgeItemRow['status']>(['completed', 'active']);
-
-/**
- * The file behind a citation (a ready file item, by its id: a random UUID is what a citation hands
- * out), opened from storage with its name and type; null when there is none to serve.
- */
-export async function openCitedDocument(db: Kysely<Database>, storage: Storage, id: string) {
-  const item = isUuid(id) ? await knowledgeRepository(db).findById(id) : undefined;
-  if (item?.type !== 'file' || !item.file_key || !CITABLE.has(item.status)) return { found: false as const };
-  const object = await storage.get(item.file_key);
-  const name = item.file_name ?? 'document';
-  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() as keyof typeof MIME_BY_KIND | undefined;
-  const type = (extension && MIME_BY_KIND[extension]) || 'application/octet-stream';
-  return { found: true as const, name, type, object };
 }
 
 /** A source the creator typed: a YouTube link becomes a video item, anything else a web page. */
@@ -153,6 +136,7 @@ export async function addKnowledgeFile(
   chatbotId: string,
   bytes: Buffer,
   rawFileName: string,
+  options: { fansMayDownload?: boolean } = {},
 ): Promise<KnowledgeItemRow> {
   if (bytes.length > KNOWLEDGE_FILE_MAX_BYTES) throw knowledgeFileTooLarge();
   const fileName = cleanFileName(rawFileName);
@@ -177,6 +161,7 @@ export async function addKnowledgeFile(
       fileName,
       fileKey: key,
       fileSize: bytes.length,
+      fansMayDownload: options.fansMayDownload === true,
     });
   } catch (err) {
     await deps.storage.remove(key).catch(() => {});

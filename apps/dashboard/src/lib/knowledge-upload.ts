@@ -50,9 +50,20 @@ export function createKnowledgeUploader(chatbotId: string): KnowledgeUploader {
   return uppy;
 }
 
-/** Turns the stored object into a knowledge item (the addUploadedKnowledgeFile call). */
-export function registerKnowledgeUpload(chatbotId: string, key: string, filename: string) {
-  return api.call('addUploadedKnowledgeFile', { params: { id: chatbotId }, body: { key, filename } });
+/**
+ * Turns the stored object into a knowledge item (the addUploadedKnowledgeFile call); with
+ * `fansMayDownload`, fans who are cited the file may download it whole.
+ */
+export function registerKnowledgeUpload(
+  chatbotId: string,
+  key: string,
+  filename: string,
+  fansMayDownload = false,
+) {
+  return api.call('addUploadedKnowledgeFile', {
+    params: { id: chatbotId },
+    body: { key, filename, fansMayDownload },
+  });
 }
 
 const t = TEXT.addKnowledge;

@@ -5,8 +5,14 @@ import { AnnouncementBanner } from '../components/AnnouncementBanner.tsx';
 import { ChatHeader } from '../components/ChatHeader.tsx';
 import { Composer } from '../components/Composer.tsx';
 import { FanNameControl } from '../components/FanNameControl.tsx';
-import { MessageList } from '../components/MessageList.tsx';
-import { ApiError, fetchCreatorProfile, type PublicCreator } from '../lib/api.ts';
+import { type CitationTap, MessageList } from '../components/MessageList.tsx';
+import {
+  ApiError,
+  errorMessage,
+  fetchCitedPassage,
+  fetchCreatorProfile,
+  type PublicCreator,
+} from '../lib/api.ts';
 import { useCreatorDocument, useOnline } from '../lib/browser.ts';
 import { clearTransferFragment, readTransferToken } from '../lib/transfer.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
@@ -16,6 +22,8 @@ import { useFanChat } from './useFanChat.ts';
 // Loaded only when used: moving a chat away (with the QR encoder), and taking one over from a link.
 const TransferPanel = lazy(() => import('../transfer/TransferPanel.tsx'));
 const RedeemTransfer = lazy(() => import('../transfer/RedeemTransfer.tsx'));
+// The passage viewer: loaded when a file citation is first tapped.
+const CitationViewer = lazy(() => import('../citations/CitationViewer.tsx'));
 // Web Push: loaded once the fan has asked something, never on page load.
 const PushOffer = lazy(() => import('../push/PushControls.tsx').then((m) => ({ default: m.PushOffer })));
 const PushToggle = lazy(() => import('../push/PushControls.tsx').then((m) => ({ default: m.PushToggle })));
@@ -66,6 +74,7 @@ function Chat({ creator }: { creator: PublicCreator }) {
   const chat = useFanChat(creator.username);
   const online = useOnline();
   const [moving, setMoving] = useState(false);
+  const [citation, setCitation] = useState<CitationTap | null>(null);
   const canMove = !chat.heldElsewhere && chat.messages.length > 0;
   const push =
     !chat.heldElsewhere && chat.messages.some((m) => m.from === 'fan') && pushSupported()
@@ -113,7 +122,20 @@ function Chat({ creator }: { creator: PublicCreator }) {
         openingLines={chat.heldElsewhere ? [] : (creator.initialMessages ?? [])}
         stickToBottomSignal={chat.sendSignal}
         showEmptyHint={!chat.heldElsewhere}
+        onOpenCitation={setCitation}
       />
+      {citation && (
+        <Suspense fallback={null}>
+          <CitationViewer
+            key={`${citation.messageId}-${citation.n}`}
+            fanId={chat.fanId}
+            citation={citation}
+            load={fetchCitedPassage}
+            describeError={errorMessage}
+            onClose={() => setCitation(null)}
+          />
+        </Suspense>
+      )}
       {chat.heldElsewhere ? (
         <div
           role="alert"

@@ -9,6 +9,9 @@ import { PaperclipIcon } from './PaperclipIcon.tsx';
 
 const NEAR_BOTTOM_PX = 96;
 
+const chipClass =
+  'block max-w-full truncate rounded-full border border-brand-200 bg-brand-50 px-2.5 py-1 text-xs font-medium text-brand-800 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700';
+
 interface Bubble {
   key: string;
   side: 'fan' | 'reply';
@@ -18,11 +21,23 @@ interface Bubble {
   attachment?: { name: string; size: number } | undefined;
   note?: string | undefined;
   kind: 'fan' | 'creator' | 'ai' | 'queued' | 'sent' | 'opening';
-  /** An AI answer's sources, as chips the fan can open. */
-  citations?: Citation[] | undefined;
+  /** An AI answer's sources, as chips the fan can open (with their position in its sources). */
+  citations?: { source: Citation; n: number }[] | undefined;
+  /** The server's id of the message (stored messages only). */
+  messageId?: string | undefined;
 }
 
 type Citation = NonNullable<FanChatMessage['sources']>[number];
+
+/** A file's citation opens its passage in the app's viewer; others link to the page or video. */
+const isFileCitation = (c: Citation) => c.kind === 'pdf' || c.kind === 'file';
+
+/** A file citation the fan tapped: which answer, and which of its sources. */
+export interface CitationTap {
+  messageId: string;
+  n: number;
+  title: string;
+}
 
 /** "p. 4" for a PDF page, "1:35" for a video moment. */
 function citationWhere(c: Citation): string | null {
@@ -64,8 +79,10 @@ function toBubbles(
       return { ...base, side: 'fan', sender: texts.you, kind: 'fan', note };
     }
     if (message.from === 'Creatorai') {
-      const citations = message.sources?.filter((c) => c.url);
-      return { ...base, side: 'reply', sender: texts.aiLabel, kind: 'ai', citations };
+      const citations = (message.sources ?? [])
+        .map((source, n) => ({ source, n }))
+        .filter(({ source }) => source.url || isFileCitation(source));
+      return { ...base, side: 'reply', sender: texts.aiLabel, kind: 'ai', citations, messageId: message.id };
     }
     return { ...base, side: 'reply', sender: creatorName, kind: 'creator' };
   });
@@ -93,8 +110,11 @@ export function MessageList({
   stickToBottomSignal,
   showEmptyHint = true,
   openingLines = [],
+  onOpenCitation,
 }: {
   history: FanChatMessage[];
+  /** A file citation was tapped: show its passage. */
+  onOpenCitation?: ((tap: CitationTap) => void) | undefined;
   /** The chatbot's initialMessages: its first bubbles in every conversation. */
   openingLines?: string[];
   locals: LocalMessage[];
@@ -141,7 +161,7 @@ export function MessageList({
     >
       <div role="log" aria-live="polite" aria-label={texts.conversation} className="flex flex-col gap-3">
         {bubbles.map((bubble) => (
-          <MessageBubble key={bubble.key} bubble={bubble} />
+          <MessageBubble key={bubble.key} bubble={bubble} onOpenCitation={onOpenCitation} />
         ))}
         {!hasConversation && showEmptyHint && (
           <p className="mx-auto mt-8 max-w-xs text-center text-sm text-slate-600">
@@ -153,7 +173,13 @@ export function MessageList({
   );
 }
 
-function MessageBubble({ bubble }: { bubble: Bubble }) {
+function MessageBubble({
+  bubble,
+  onOpenCitation,
+}: {
+  bubble: Bubble;
+  onOpenCitation?: ((tap: CitationTap) => void) | undefined;
+}) {
   const fan = bubble.side === 'fan';
   const tone = fan
     ? bubble.kind === 'queued'
@@ -190,20 +216,38 @@ function MessageBubble({ bubble }: { bubble: Bubble }) {
       </div>
       {bubble.citations && bubble.citations.length > 0 && (
         <ul aria-label={texts.sources} className="mt-1 flex max-w-[85%] flex-wrap gap-1.5">
-          {bubble.citations.map((c) => {
+          {bubble.citations.map(({ source: c, n }) => {
             const where = citationWhere(c);
+            const label = (
+              <>
+                {c.title}
+                {where && <span className="text-brand-600"> · {where}</span>}
+              </>
+            );
+            const { messageId } = bubble;
             return (
-              <li key={c.url} className="min-w-0">
-                <a
-                  href={c.url}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  data-testid="citation"
-                  className="block max-w-full truncate rounded-full border border-brand-200 bg-brand-50 px-2.5 py-1 text-xs font-medium text-brand-800 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
-                >
-                  {c.title}
-                  {where && <span className="text-brand-600"> · {where}</span>}
-                </a>
+              <li key={n} className="min-w-0">
+                {isFileCitation(c) ? (
+                  <button
+                    type="button"
+                    data-testid="citation"
+                    disabled={!messageId || !onOpenCitation}
+                    onClick={() => messageId && onOpenCitation?.({ messageId, n, title: c.title })}
+                    className={chipClass}
+                  >
+                    {label}
+                  </button>
+                ) : (
+                  <a
+                    href={c.url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    data-testid="citation"
+                    className={chipClass}
+                  >
+                    {label}
+                  </a>
+                )}
               </li>
             );
           })}

@@ -2,6 +2,7 @@ import {
   ApiError,
   type AskRequest,
   type AskResponse,
+  type CitedPassage,
   type CreateFanTransferResponse,
   clientIn,
   type FanChatlogResponse,
@@ -49,6 +50,11 @@ export async function fetchFanChatlog(fanId: string, creator: string): Promise<F
     if (err instanceof ApiError && err.status === 404) return { messages: [], kept: false };
     throw err;
   }
+}
+
+/** The passage citation `n` of an AI answer quoted from a file (the fanCitation call). */
+export function fetchCitedPassage(fanId: string, messageId: string, n: number): Promise<CitedPassage> {
+  return client.call('fanCitation', { params: { fanId, messageId, n } });
 }
 
 /** Whether the api refused this browser a conversation that belongs to another browser. */

@@ -1,5 +1,5 @@
 import { calls, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
-import { assertKnowledgeRoom, knowledgeRepository } from '@fanpilot/core';
+import { assertKnowledgeRoom, knowledgeRepository, setFansMayDownload } from '@fanpilot/core';
 import {
   fetchYoutubeTitle,
   type IngestEnv,
@@ -176,6 +176,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
           chatbot.id,
           Buffer.concat(chunks),
           request.body.filename ?? key.slice(key.lastIndexOf('/') + 1),
+          { fansMayDownload: request.body.fansMayDownload === true },
         );
       } catch (err) {
         // A refused file is gone for good; anything else (the database away) may be tried again.
@@ -197,6 +198,16 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       });
     }
     return { success: true as const, id: item.id };
+  });
+
+  r.patch(calls.updateKnowledge.path, { schema: calls.updateKnowledge.schema }, async (request) => {
+    const item = await ownedKnowledgeItem(app, request, request.params.id);
+    if (item.type !== 'file') {
+      throw badRequest('Only a file can be offered for download.', 'not_a_file');
+    }
+    const updated = await setFansMayDownload(app.db, item.id, request.body.fansMayDownload);
+    if (!updated) throw notFound('This knowledge source was deleted.');
+    return toKnowledgeItem(updated);
   });
 
   r.post(calls.retryKnowledge.path, { schema: calls.retryKnowledge.schema }, async (request) => {

@@ -31,6 +31,7 @@ export function KnowledgeFileForm({ chatbotId, onUploaded }: KnowledgeFileFormPr
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
+  const [fansMayDownload, setFansMayDownload] = useState(false);
   const lastError = useRef<string | undefined>(undefined);
   const uppy = useKnowledgeUploader(chatbotId, (error) => {
     lastError.current = uploadErrorMessage(error);
@@ -73,7 +74,7 @@ export function KnowledgeFileForm({ chatbotId, onUploaded }: KnowledgeFileFormPr
         return;
       }
       // The file is in storage; the api now checks it and makes it a knowledge source.
-      await registerKnowledgeUpload(chatbotId, key, file.name);
+      await registerKnowledgeUpload(chatbotId, key, file.name, fansMayDownload);
       toast({
         title: t.uploadStarted,
         description: `${file.name}. ${t.processingNote}`,
@@ -81,6 +82,7 @@ export function KnowledgeFileForm({ chatbotId, onUploaded }: KnowledgeFileFormPr
       });
       uppy.clear();
       setFile(null);
+      setFansMayDownload(false);
       if (input.current) input.current.value = '';
       onUploaded();
     } catch (error) {
@@ -126,6 +128,20 @@ export function KnowledgeFileForm({ chatbotId, onUploaded }: KnowledgeFileFormPr
           {problem}
         </p>
       )}
+      <p id={`${id}-fans`} className="mt-3 text-xs text-slate-700">
+        {t.fansSee}
+      </p>
+      <label className="mt-2 flex items-center gap-2 text-sm text-slate-900">
+        <input
+          type="checkbox"
+          checked={fansMayDownload}
+          disabled={uploading}
+          aria-describedby={`${id}-fans`}
+          onChange={(e) => setFansMayDownload(e.target.checked)}
+          className="size-4 accent-brand-600"
+        />
+        {t.fansMayDownload}
+      </label>
       {uploading && (
         <div
           role="progressbar"

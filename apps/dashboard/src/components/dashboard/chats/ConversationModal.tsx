@@ -1,10 +1,18 @@
-import { type ConversationPage, type ConversationSummary, type Message, urlOf } from '@fanpilot/contracts';
+import {
+  type ConversationPage,
+  type ConversationSummary,
+  isFileCitation,
+  type Message,
+  type MessageSource,
+  urlOf,
+} from '@fanpilot/contracts';
 import { Button, cn, Modal } from '@fanpilot/ui';
 import { formatFileSize } from '@fanpilot/ui/format';
 import { LinkifiedText } from '@fanpilot/ui/LinkifiedText';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { usePollNewestPage } from '../../../hooks/usePollNewestPage.ts';
+import { api, serverMessage } from '../../../lib/api.ts';
 import { isPending } from '../../../lib/conversations.ts';
 import {
   fanDisplayName,
@@ -285,27 +293,8 @@ export function MessageBubble({ message, fanName }: { message: Message; fanName:
             </a>
           </div>
         )}
-        {message.sources?.some((c) => c.url) && (
-          <ul aria-label={t.sources} className="mt-2 flex flex-wrap gap-1.5">
-            {message.sources
-              .filter((c) => c.url)
-              .map((c) => (
-                <li key={c.url} className="min-w-0">
-                  <a
-                    href={c.url}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    className="block max-w-full truncate rounded-full bg-brand-700 px-2.5 py-0.5 text-xs font-medium text-white underline-offset-2 hover:underline"
-                  >
-                    {c.title}
-                    {c.kind === 'pdf' && c.page ? ` · p. ${c.page}` : ''}
-                    {c.kind === 'video' && c.seconds !== undefined
-                      ? ` · ${Math.floor(c.seconds / 60)}:${String(c.seconds % 60).padStart(2, '0')}`
-                      : ''}
-                  </a>
-                </li>
-              ))}
-          </ul>
+        {message.sources?.some((c) => c.url || isFileCitation(c)) && (
+          <Citations message={message} sources={message.sources} />
         )}
         <div
           className={cn(
@@ -318,5 +307,83 @@ export function MessageBubble({ message, fanName }: { message: Message; fanName:
         </div>
       </div>
     </li>
+  );
+}
+
+const chipClass =
+  'block max-w-full truncate rounded-full bg-brand-700 px-2.5 py-0.5 text-xs font-medium text-white underline-offset-2 hover:underline';
+
+function citationWhere(c: MessageSource): string {
+  if (c.kind === 'pdf' && c.page) return ` · p. ${c.page}`;
+  if (c.kind === 'video' && c.seconds !== undefined) {
+    return ` · ${Math.floor(c.seconds / 60)}:${String(c.seconds % 60).padStart(2, '0')}`;
+  }
+  return '';
+}
+
+/**
+ * An AI answer's citations: a web page or a video opens at the passage; a file's shows, below, the
+ * passage the answer quoted (what the fan sees of the file, docs/decisions.md).
+ */
+function Citations({ message, sources }: { message: Message; sources: MessageSource[] }) {
+  const [open, setOpen] = useState<number | null>(null);
+  return (
+    <>
+      <ul aria-label={t.sources} className="mt-2 flex flex-wrap gap-1.5">
+        {sources.map((c, n) =>
+          c.url && !isFileCitation(c) ? (
+            <li key={`${n}-${c.url}`} className="min-w-0">
+              <a href={c.url} target="_blank" rel="noopener noreferrer" className={chipClass}>
+                {c.title}
+                {citationWhere(c)}
+              </a>
+            </li>
+          ) : isFileCitation(c) && message.fanId ? (
+            <li key={`${n}-${c.title}`} className="min-w-0">
+              <button
+                type="button"
+                aria-expanded={open === n}
+                onClick={() => setOpen(open === n ? null : n)}
+                className={chipClass}
+              >
+                {c.title}
+                {citationWhere(c)}
+              </button>
+            </li>
+          ) : null,
+        )}
+      </ul>
+      {open !== null && message.fanId && (
+        <CitedPassageView fanId={message.fanId} messageId={message.id} n={open} />
+      )}
+    </>
+  );
+}
+
+function CitedPassageView({ fanId, messageId, n }: { fanId: string; messageId: string; n: number }) {
+  const passage = useQuery({
+    queryKey: ['fanCitation', fanId, messageId, n],
+    queryFn: () => api.call('fanCitation', { params: { fanId, messageId, n } }),
+    retry: false,
+  });
+  return (
+    <figure className="mt-2 rounded-lg bg-white/95 p-2.5 text-xs text-slate-900">
+      {passage.isPending && <p>{t.passageLoading}</p>}
+      {passage.isError && <p>{serverMessage(passage.error) ?? t.passageFailed}</p>}
+      {passage.data && (
+        <>
+          <figcaption className="font-semibold">
+            {passage.data.source}
+            {passage.data.page !== null ? ` · p. ${passage.data.page}` : ''}
+          </figcaption>
+          <blockquote className="mt-1 max-h-48 overflow-y-auto whitespace-pre-wrap">
+            {passage.data.text}
+          </blockquote>
+          <p className="mt-1 text-slate-600">
+            {passage.data.downloadUrl ? t.passageDownloadable : t.passageOnly}
+          </p>
+        </>
+      )}
+    </figure>
   );
 }

@@ -91,6 +91,17 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
     onError: (error) => toast({ title: t.resyncFailed, description: serverMessage(error), variant: 'error' }),
   });
 
+  const downloads = useMutation({
+    mutationFn: ({ id, allowed }: { id: string; allowed: boolean }) =>
+      api.call('updateKnowledge', { params: { id }, body: { fansMayDownload: allowed } }),
+    onSuccess: (_item, { allowed }) => {
+      toast({ title: allowed ? t.downloadsOn : t.downloadsOff, variant: 'success' });
+      return refresh();
+    },
+    onError: (error) =>
+      toast({ title: t.downloadsFailed, description: serverMessage(error), variant: 'error' }),
+  });
+
   const summary = progress.data;
   const texts = summary && summary.total > 0 ? progressTexts(summary) : null;
 
@@ -146,6 +157,8 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
               retrying={retry.isPending && retry.variables === item.id}
               onResync={() => resync.mutate(item.id)}
               resyncing={resync.isPending && resync.variables === item.id}
+              onDownloadsChange={(allowed) => downloads.mutate({ id: item.id, allowed })}
+              changingDownloads={downloads.isPending && downloads.variables?.id === item.id}
             />
           ))}
         </ul>
@@ -171,6 +184,8 @@ function KnowledgeRow({
   retrying,
   onResync,
   resyncing,
+  onDownloadsChange,
+  changingDownloads,
 }: {
   item: KnowledgeItem;
   onDelete: () => void;
@@ -179,6 +194,9 @@ function KnowledgeRow({
   /** Fetch a page or video again (unchanged content is kept as it is). */
   onResync: () => void;
   resyncing: boolean;
+  /** Lets fans who were cited this file download it whole, or stops it. */
+  onDownloadsChange: (allowed: boolean) => void;
+  changingDownloads: boolean;
 }) {
   const canResync = item.type !== 'file' && (item.status === 'completed' || item.status === 'active');
   const title = knowledgeTitle(item);
@@ -197,6 +215,18 @@ function KnowledgeRow({
           <Badge tone="brand">{t.types[item.type] ?? t.titles.unknown}</Badge>
           <Badge tone={STATUS_TONE[item.status] ?? 'neutral'}>{t.statuses[item.status] ?? item.status}</Badge>
         </div>
+        {item.type === 'file' && (
+          <label className="mt-2 flex items-center gap-2 text-xs text-slate-700">
+            <input
+              type="checkbox"
+              checked={item.fansMayDownload === true}
+              disabled={changingDownloads}
+              onChange={(e) => onDownloadsChange(e.target.checked)}
+              className="size-4 accent-brand-600"
+            />
+            {t.fansMayDownload}
+          </label>
+        )}
         {item.status === 'failed' && (
           <div className="mt-2 flex flex-wrap items-center gap-2">
             <p className="text-xs text-red-800">{item.error || t.failedFallback}</p>
