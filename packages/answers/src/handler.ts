@@ -1,5 +1,11 @@
 import { answerJobSchema, type MessageSource } from '@fanpilot/contracts';
-import { type AnswerOutcome, decideAnswer, loadAnswerSnapshot, storeAiAnswer } from '@fanpilot/core';
+import {
+  type AnswerOutcome,
+  type AnswerRefusal,
+  decideAnswer,
+  loadAnswerSnapshot,
+  storeAiAnswer,
+} from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { embedderFor, PASSAGES_FOR_MODEL, retrieve } from '@fanpilot/knowledge';
 import type { Kysely } from 'kysely';
@@ -54,15 +60,7 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
   const question = await db
     .selectFrom('messages as m')
     .innerJoin('creators as c', 'c.id', 'm.creator_id')
-    .select([
-      'm.id',
-      'm.creator_id',
-      'm.fan_id',
-      'm.sender',
-      'm.body',
-      'm.status',
-      'c.name as creatorName',
-    ])
+    .select(['m.id', 'm.creator_id', 'm.fan_id', 'm.sender', 'm.body', 'm.status', 'c.name as creatorName'])
     .where('m.id', '=', messageId)
     .executeTakeFirst();
   if (!question) return 'not_found';
@@ -79,8 +77,8 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
     .selectAll()
     .where('creator_id', '=', question.creator_id)
     .executeTakeFirst();
-  // Deleted since the snapshot was read.
-  if (!chatbot) return 'no_chatbot';
+  // Deleted since the snapshot was read: the policy decides on that (never 'ai' without a chatbot).
+  if (!chatbot) return decideAnswer({ ...snapshot, dailyBudget: null }) as AnswerRefusal;
 
   const chunks = await retrieve(db, {
     embedder: embedderFor(options.env),

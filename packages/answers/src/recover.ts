@@ -1,5 +1,11 @@
 import { ANSWER_QUEUE, answerJobId, answerJobSchema } from '@fanpilot/contracts';
-import { aiAnswersSql, answerPriority, handOverToCreator, snapshotColumns, snapshotRefs } from '@fanpilot/core';
+import {
+  aiAnswersSql,
+  answerPriority,
+  handOverToCreator,
+  snapshotColumns,
+  snapshotRefs,
+} from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { runEvery } from '@fanpilot/knowledge';
 import { type Kysely, sql } from 'kysely';

@@ -25,27 +25,49 @@ import { chargeAiAnswer, creditsRepository, grantFreeCredits } from './credits.t
 // spends, and the locked write that stores an AI answer and charges it once.
 
 const PRICE = CREDITS_PER_AI_ANSWER;
-const base: AnswerSnapshot = { creatorOnline: false, dailyBudget: 300, balance: 10, answersToday: 0, ahead: 0 };
+const base: AnswerSnapshot = {
+  creatorOnline: false,
+  dailyBudget: 300,
+  balance: 10,
+  answersToday: 0,
+  ahead: 0,
+};
 const snap = (over: Partial<AnswerSnapshot>): AnswerSnapshot => ({ ...base, ...over });
 
 /** The rules as a table: a snapshot and who answers. */
 const TABLE: [string, AnswerSnapshot, AnswerDecisionKind][] = [
   ['Offline, a chatbot, credits, room: the AI', base, 'ai'],
   ['the creator Online answers themselves', snap({ creatorOnline: true }), 'creator_online'],
-  ['Online wins over every other reason', snap({ creatorOnline: true, balance: 0, dailyBudget: null }), 'creator_online'],
+  [
+    'Online wins over every other reason',
+    snap({ creatorOnline: true, balance: 0, dailyBudget: null }),
+    'creator_online',
+  ],
   ['no credit left', snap({ balance: 0 }), 'no_credits'],
   ['a negative balance', snap({ balance: -5 }), 'no_credits'],
   ['exactly one answer’s price left: the AI', snap({ balance: PRICE }), 'ai'],
   ['one answer’s price, but a question ahead takes it', snap({ balance: PRICE, ahead: 1 }), 'no_credits'],
   ['credits for this one and the one ahead', snap({ balance: 2 * PRICE, ahead: 1 }), 'ai'],
   ['no chatbot', snap({ dailyBudget: null }), 'no_chatbot'],
-  ['no chatbot and no credit: credits are checked first', snap({ dailyBudget: null, balance: 0 }), 'no_credits'],
+  [
+    'no chatbot and no credit: credits are checked first',
+    snap({ dailyBudget: null, balance: 0 }),
+    'no_credits',
+  ],
   ['one answer left in today’s budget', snap({ dailyBudget: 5, answersToday: 4 }), 'ai'],
   ['the budget used up exactly', snap({ dailyBudget: 5, answersToday: 5 }), 'over_budget'],
   ['past the budget (lowered during the day)', snap({ dailyBudget: 5, answersToday: 9 }), 'over_budget'],
-  ['the last answer of the day is taken by a question ahead', snap({ dailyBudget: 5, answersToday: 4, ahead: 1 }), 'over_budget'],
+  [
+    'the last answer of the day is taken by a question ahead',
+    snap({ dailyBudget: 5, answersToday: 4, ahead: 1 }),
+    'over_budget',
+  ],
   ['room for the questions ahead and this one', snap({ dailyBudget: 5, answersToday: 2, ahead: 2 }), 'ai'],
-  ['no credit and no budget: credits first', snap({ balance: 0, dailyBudget: 1, answersToday: 1 }), 'no_credits'],
+  [
+    'no credit and no budget: credits first',
+    snap({ balance: 0, dailyBudget: 1, answersToday: 1 }),
+    'no_credits',
+  ],
 ];
 
 describe('the answer policy (pure)', () => {
@@ -61,7 +83,8 @@ function grid(): AnswerSnapshot[] {
     for (const dailyBudget of [null, 1, 3])
       for (const balance of [-1, 0, PRICE, 2 * PRICE, 3 * PRICE])
         for (const answersToday of [0, 1, 2, 3])
-          for (const ahead of [0, 1, 2]) out.push({ creatorOnline, dailyBudget, balance, answersToday, ahead });
+          for (const ahead of [0, 1, 2])
+            out.push({ creatorOnline, dailyBudget, balance, answersToday, ahead });
   return out;
 }
 
@@ -79,7 +102,9 @@ describe('against a database', () => {
   const db = () => handle.db;
 
   /** A creator with a chatbot (unless `chatbot: false`) and a grant of `credits`. */
-  const seed = async (options: { credits?: number; budget?: number; online?: boolean; chatbot?: boolean } = {}) => {
+  const seed = async (
+    options: { credits?: number; budget?: number; online?: boolean; chatbot?: boolean } = {},
+  ) => {
     const tag = randomUUID().slice(0, 8);
     const creator = await db()
       .insertInto('creators')
@@ -194,12 +219,16 @@ describe('against a database', () => {
     const first = await c.ask();
     const second = await c.ask();
     const snapshot = await loadAnswerSnapshot(db(), c.creatorId, { now });
-    expect(snapshot).toEqual({ creatorOnline: false, dailyBudget: 4, balance: 7 - 3 * PRICE, answersToday: 2, ahead: 0 });
+    expect(snapshot).toEqual({
+      creatorOnline: false,
+      dailyBudget: 4,
+      balance: 7 - 3 * PRICE,
+      answersToday: 2,
+      ahead: 0,
+    });
     const ofSecond = await loadAnswerSnapshot(db(), c.creatorId, { now, questionId: second });
     expect(ofSecond?.ahead).toBe((await answerPriority(db(), second, now)) - 1);
-    expect(await answerPriority(db(), second, now)).toBe(
-      (await answerPriority(db(), first, now)) + 1,
-    );
+    expect(await answerPriority(db(), second, now)).toBe((await answerPriority(db(), first, now)) + 1);
     expect(await answerPriority(db(), old, now)).toBe(1);
     // The old question still waits, but outside the fairness window; the answered ones do not count.
     expect(await answerPriority(db(), first, now)).toBe(1);
@@ -232,9 +261,9 @@ describe('against a database', () => {
     const byBudget = await seed({ credits: 100, budget: 3 });
     await byBudget.charged(new Date());
     const b = [await byBudget.ask(), await byBudget.ask(), await byBudget.ask()];
-    expect((await Promise.all(b.map((id) => forecastAnswer(db(), byBudget.creatorId, id)))).map((f) => f.decision)).toEqual(
-      ['ai', 'ai', 'over_budget'],
-    );
+    expect(
+      (await Promise.all(b.map((id) => forecastAnswer(db(), byBudget.creatorId, id)))).map((f) => f.decision),
+    ).toEqual(['ai', 'ai', 'over_budget']);
   });
 
   it('the sweep’s query over every creator agrees with the loader and the pure function', async () => {
@@ -287,7 +316,11 @@ describe('against a database', () => {
       const usage = () => creditsRepository(db()).usage(c.creatorId);
       expect(await usage()).toMatchObject({ aiAnswersToday: 0, dailyAiBudget: 2, aiBudgetReached: false });
       await c.charged(new Date());
-      expect(await usage()).toMatchObject({ aiAnswersToday: 1, aiBudgetReached: false, creditsRemaining: 10 - PRICE });
+      expect(await usage()).toMatchObject({
+        aiAnswersToday: 1,
+        aiBudgetReached: false,
+        creditsRemaining: 10 - PRICE,
+      });
       await c.charged(new Date());
       expect(await usage()).toMatchObject({ aiAnswersToday: 2, aiBudgetReached: true });
       const none = await seed({ chatbot: false });
@@ -300,11 +333,20 @@ describe('against a database', () => {
 
   describe('storing the AI answer', () => {
     const answer = (creatorId: string, questionId: string, now = new Date()) =>
-      storeAiAnswer(db(), { questionId, creatorId, body: 'Two hours at 24 °C.', sources: [], gap: false, now });
+      storeAiAnswer(db(), {
+        questionId,
+        creatorId,
+        body: 'Two hours at 24 °C.',
+        sources: [],
+        gap: false,
+        now,
+      });
     const state = async (questionId: string) => ({
-      status: (await db().selectFrom('messages').select('status').where('id', '=', questionId).executeTakeFirst())
-        ?.status,
-      replies: (await db().selectFrom('messages').select('id').where('reply_to', '=', questionId).execute()).length,
+      status: (
+        await db().selectFrom('messages').select('status').where('id', '=', questionId).executeTakeFirst()
+      )?.status,
+      replies: (await db().selectFrom('messages').select('id').where('reply_to', '=', questionId).execute())
+        .length,
       charges: (
         await db().selectFrom('credit_ledger').select('id').where('message_id', '=', questionId).execute()
       ).length,

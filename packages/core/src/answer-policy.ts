@@ -194,7 +194,11 @@ export type AiRefusal = Exclude<AnswerRefusal, 'creator_online'>;
  * Whether the creator's AI may answer one more question when they are Offline (the public card
  * shows the Online status apart): a chatbot, a credit left and today's budget not used up.
  */
-export async function aiRefusal(db: Db, creatorId: string, now: Date = new Date()): Promise<AiRefusal | null> {
+export async function aiRefusal(
+  db: Db,
+  creatorId: string,
+  now: Date = new Date(),
+): Promise<AiRefusal | null> {
   const snapshot = await loadAnswerSnapshot(db, creatorId, { now });
   if (!snapshot) return 'no_chatbot';
   const decision = decideAnswer({ ...snapshot, creatorOnline: false });
