@@ -1,10 +1,10 @@
-import { aiAnswersToday, aiRefusal, startOfUtcDay } from '@fanpilot/core';
+import { aiAnswersToday, aiRefusal, answerPriority, startOfUtcDay } from '@fanpilot/core';
 import { seedCreator } from '@fanpilot/knowledge/testing';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { answerTestbed } from '../test/testbed.ts';
 import { type AnswerOutcome, answerQuestion } from './handler.ts';
-import { answerPriority, questionsAwaitingAi, requeueAwaitingAnswers } from './recover.ts';
+import { questionsAwaitingAi, requeueAwaitingAnswers } from './recover.ts';
 
 const DAY = 86_400_000;
 

@@ -1,5 +1,11 @@
-import { answerJobSchema, CREDITS_PER_AI_ANSWER, type StoredSource } from '@fanpilot/contracts';
-import { type AnswerOutcome, aiAnswersToday, creditBalance, storeAiAnswer } from '@fanpilot/core';
+import { answerJobSchema, type StoredSource } from '@fanpilot/contracts';
+import {
+  type AnswerOutcome,
+  type AnswerRefusal,
+  decideAnswer,
+  loadAnswerSnapshot,
+  storeAiAnswer,
+} from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { embedderFor, PASSAGES_FOR_MODEL, retrieve } from '@fanpilot/knowledge';
 import type { Kysely } from 'kysely';
@@ -54,32 +60,25 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
   const question = await db
     .selectFrom('messages as m')
     .innerJoin('creators as c', 'c.id', 'm.creator_id')
-    .select([
-      'm.id',
-      'm.creator_id',
-      'm.fan_id',
-      'm.sender',
-      'm.body',
-      'm.status',
-      'c.name as creatorName',
-      'c.is_online',
-    ])
+    .select(['m.id', 'm.creator_id', 'm.fan_id', 'm.sender', 'm.body', 'm.status', 'c.name as creatorName'])
     .where('m.id', '=', messageId)
     .executeTakeFirst();
   if (!question) return 'not_found';
   if (question.sender !== 'fan') return 'not_a_question';
   if (question.status !== 'pending') return 'already_answered';
-  if (question.is_online) return 'creator_online';
-  if ((await creditBalance(db, question.creator_id)) < CREDITS_PER_AI_ANSWER) return 'no_credits';
+  const now = options.now ?? (() => new Date());
+  // The answer policy, decided again under the lock below; this one spares the model call.
+  const snapshot = await loadAnswerSnapshot(db, question.creator_id, { now: now() });
+  if (!snapshot) return 'not_found';
+  const decision = decideAnswer(snapshot);
+  if (decision !== 'ai') return decision;
   const chatbot = await db
     .selectFrom('chatbots')
     .selectAll()
     .where('creator_id', '=', question.creator_id)
     .executeTakeFirst();
-  if (!chatbot) return 'no_chatbot';
-  const now = options.now ?? (() => new Date());
-  // Checked again under the lock below; this one spares the model call.
-  if ((await aiAnswersToday(db, question.creator_id, now())) >= chatbot.daily_ai_budget) return 'over_budget';
+  // Deleted since the snapshot was read: the policy decides on that (never 'ai' without a chatbot).
+  if (!chatbot) return decideAnswer({ ...snapshot, dailyBudget: null }) as AnswerRefusal;
 
   const chunks = await retrieve(db, {
     embedder: embedderFor(options.env),

@@ -1,5 +1,11 @@
-import { ANSWER_QUEUE, answerJobId, answerJobSchema, CREDITS_PER_AI_ANSWER } from '@fanpilot/contracts';
-import { aiAllowance, handOverToCreator, startOfUtcDay } from '@fanpilot/core';
+import { ANSWER_QUEUE, answerJobId, answerJobSchema } from '@fanpilot/contracts';
+import {
+  aiAnswersSql,
+  answerPriority,
+  handOverToCreator,
+  snapshotColumns,
+  snapshotRefs,
+} from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { runEvery } from '@fanpilot/knowledge';
 import { type Kysely, sql } from 'kysely';
@@ -13,54 +19,9 @@ export interface AnswerQueue {
   ) => Promise<void>;
 }
 
-/** Only a creator's questions of the last hour count towards the queue position of their next one. */
-const FAIRNESS_WINDOW_MS = 3_600_000;
-
 /**
- * The answer queue's fairness: a question's priority is 1 + the number of its creator's earlier
- * questions (of the last hour) still waiting, and lower runs first. One creator's 300th question
- * therefore queues behind every other creator's 1st to 299th, and a flood to one creator never
- * holds up another creator's answers for longer than the jobs already running.
- */
-export async function answerPriority(db: Kysely<Database>, messageId: string): Promise<number> {
-  const row = await db
-    .selectFrom('messages as m')
-    .innerJoin('messages as p', 'p.creator_id', 'm.creator_id')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('m.id', '=', messageId)
-    .where('p.status', '=', 'pending')
-    .where('p.sender', '=', 'fan')
-    .where('p.id', '<', (eb) => eb.ref('m.id'))
-    .where('p.created_at', '>=', new Date(Date.now() - FAIRNESS_WINDOW_MS))
-    .executeTakeFirst();
-  return 1 + Number(row?.n ?? 0);
-}
-
-/**
- * Whether the AI will answer this pending question: the creator has a chatbot, and credits and
- * room in today's budget for it after their questions already waiting ahead of it (so a burst of
- * questions is not promised more answers than the budget holds). The creator's Offline status is
- * the caller's business. Also the question's queue priority (see answerPriority).
- */
-export async function forecastAiAnswer(
-  db: Kysely<Database>,
-  creatorId: string,
-  messageId: string,
-  now: Date = new Date(),
-): Promise<{ answers: boolean; priority: number }> {
-  const allowance = await aiAllowance(db, creatorId, now);
-  const priority = await answerPriority(db, messageId);
-  const ahead = priority - 1;
-  const answers =
-    allowance.refusal === null &&
-    ahead < allowance.affordable &&
-    allowance.answersToday + ahead < (allowance.dailyBudget ?? 0);
-  return { answers, priority };
-}
-
-/**
- * Hands one fan question to the AI at its fair place in the queue (see answerPriority; pass the
- * priority when already known); a question already queued is not queued twice.
+ * Hands one fan question to the AI at its fair place in the queue (core's answerPriority; pass the
+ * priority when already known, as the ask's forecast does); a question already queued is not queued twice.
  */
 export async function enqueueAnswer(
   db: Kysely<Database>,
@@ -92,8 +53,8 @@ export interface AwaitingOptions {
 }
 
 /**
- * Fan questions the AI should answer now: pending, to a creator who is Offline, has a chatbot, has
- * a credit left and has not used up today's AI answer budget. Oldest first.
+ * Fan questions the AI should answer now: pending, not handed over, and allowed by the answer
+ * policy (the creator Offline, a chatbot, a credit left, room in today's budget). Oldest first.
  */
 export async function questionsAwaitingAi(
   db: Kysely<Database>,
@@ -104,8 +65,8 @@ export async function questionsAwaitingAi(
 
 /**
  * questionsAwaitingAi with each question's place in its creator's line (1 for the oldest): for each
- * Offline creator with a chatbot, as many of their oldest pending questions as they have credits
- * and budget left today for.
+ * creator with pending questions, as many of their oldest as the answer policy lets the AI answer,
+ * each counted with the questions ahead of it (the policy's SQL rendering, answerDecisionSql).
  */
 async function awaitingAi(
   db: Kysely<Database>,
@@ -114,26 +75,22 @@ async function awaitingAi(
   const none = sql.raw('');
   const now = Date.now();
   const result = await sql<{ id: string; priority: string }>`
-    with allowance as (
-      select c.id as creator_id, least(
-        (select coalesce(max(t.balance), 0) from credit_totals t where t.creator_id = c.id) / ${CREDITS_PER_AI_ANSWER},
-        b.daily_ai_budget - (select count(*) from credit_ledger l where l.creator_id = c.id
-          and l.reason = 'ai_answer' and l.created_at >= ${startOfUtcDay(new Date(now))})
-      ) as room
+    with snapshot as (
+      select c.id as creator_id, ${snapshotColumns(new Date(now))}
       from creators c
-      join chatbots b on b.creator_id = c.id
-      where c.is_online = false
-        and exists (select 1 from messages p where p.creator_id = c.id and p.status = 'pending' and p.sender = 'fan')
+      where exists (select 1 from messages p where p.creator_id = c.id and p.status = 'pending' and p.sender = 'fan')
         ${options.creatorId ? sql`and c.id = ${options.creatorId}` : none}
     ), lined as (
-      select m.id, row_number() over (partition by m.creator_id order by m.id) as priority, a.room
+      select m.id, row_number() over (partition by m.creator_id order by m.id) as priority, s.*
       from messages m
-      join allowance a on a.creator_id = m.creator_id
+      join snapshot s on s.creator_id = m.creator_id
       where m.sender = 'fan' and m.status = 'pending' and m.ai_handed_over_at is null
         ${options.olderThanMs !== undefined ? sql`and m.created_at <= ${new Date(now - options.olderThanMs)}` : none}
         ${options.newerThanMs !== undefined ? sql`and m.created_at >= ${new Date(now - options.newerThanMs)}` : none}
     )
-    select id, priority from lined where priority <= room order by id limit ${options.limit ?? 1000}
+    select id, priority from lined
+    where ${aiAnswersSql(snapshotRefs('lined', sql`(lined.priority - 1)`))}
+    order by id limit ${options.limit ?? 1000}
   `.execute(db);
   return result.rows.map((r) => ({ id: String(r.id), priority: Number(r.priority) }));
 }

@@ -1,7 +1,8 @@
 import { type Billing, CREDIT_PACKS, isUuid, LOW_CREDITS_THRESHOLD } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
-import { creditsRepository, startOfUtcDay } from './credits.ts';
+import { startOfUtcDay } from './answer-policy.ts';
+import { creditsRepository } from './credits.ts';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
 import { notYours } from './ownership.ts';

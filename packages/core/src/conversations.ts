@@ -1,21 +1,14 @@
-import { CREDITS_PER_AI_ANSWER, type StoredSource } from '@fanpilot/contracts';
+import type { StoredSource } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
-import { aiAnswersToday, chargeAiAnswer, creditBalance } from './credits.ts';
+import { type AnswerRefusal, decideAnswer, loadAnswerSnapshot } from './answer-policy.ts';
+import { chargeAiAnswer } from './credits.ts';
 import type { Db } from './db.ts';
 
 // A fan's question and what answers it. The AI's answer is stored here, with its charge, once.
 
 /** What became of a question; every outcome but `answered` leaves it as it was. */
-export type AnswerOutcome =
-  | 'answered'
-  | 'already_answered'
-  | 'not_found'
-  | 'not_a_question'
-  | 'creator_online'
-  | 'no_credits'
-  | 'over_budget'
-  | 'no_chatbot';
+export type AnswerOutcome = 'answered' | 'already_answered' | 'not_found' | 'not_a_question' | AnswerRefusal;
 
 export interface AiAnswer {
   questionId: string;
@@ -45,12 +38,17 @@ export async function storeAiAnswer(
     // (NO KEY UPDATE: fans' new messages, which only reference the row, are not held up.)
     const creator = await trx
       .selectFrom('creators')
-      .select(['id', 'is_online'])
+      .select('id')
       .where('id', '=', input.creatorId)
       .forNoKeyUpdate()
       .executeTakeFirst();
     if (!creator) return 'not_found';
-    if (creator.is_online) return 'creator_online';
+    // Read after the lock, so concurrent answers never share the last credit nor go past the budget
+    // (the budget as it is now); decided by the one answer policy.
+    const snapshot = await loadAnswerSnapshot(trx, creator.id, { now: input.now });
+    if (!snapshot) return 'not_found';
+    const decision = decideAnswer(snapshot);
+    if (decision === 'creator_online') return decision;
     const current = await trx
       .selectFrom('messages')
       .select(['id', 'status', 'fan_id', 'fan_name'])
@@ -59,15 +57,7 @@ export async function storeAiAnswer(
       .executeTakeFirst();
     if (!current) return 'not_found';
     if (current.status !== 'pending') return 'already_answered';
-    if ((await creditBalance(trx, creator.id)) < CREDITS_PER_AI_ANSWER) return 'no_credits';
-    // Under the same lock, so concurrent answers never go past the budget (the budget as it is now).
-    const budget = await trx
-      .selectFrom('chatbots')
-      .select('daily_ai_budget')
-      .where('creator_id', '=', creator.id)
-      .executeTakeFirst();
-    if (!budget) return 'no_chatbot';
-    if ((await aiAnswersToday(trx, creator.id, input.now)) >= budget.daily_ai_budget) return 'over_budget';
+    if (decision !== 'ai') return decision;
     const inserted = await trx
       .insertInto('messages')
       .values({

@@ -1,9 +1,10 @@
-import { enqueueAnswer, forecastAiAnswer } from '@fanpilot/answers';
+import { enqueueAnswer } from '@fanpilot/answers';
 import { calls, DEFAULT_STATUS_TEXT_OFFLINE, FAN_ATTACHMENT_MAX_BASE64_LENGTH } from '@fanpilot/contracts';
 import {
   aiRefusal,
   creatorsRepository,
   fansRepository,
+  forecastAnswer,
   greetingsOf,
   type MessageView,
   messagesRepository,
@@ -113,11 +114,13 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
   });
 
   /**
-   * Whether the creator's AI answers this pending question: Offline, a chatbot, and credits and
-   * room in today's AI answer budget for it (past the budget it waits for the creator).
+   * Whether the creator's AI answers this pending question (core's answer policy: Offline, a
+   * chatbot, and credits and room in today's AI answer budget for it), and its queue priority.
    */
-  const aiAnswers = async (creator: CreatorRow, messageId: string) =>
-    !creator.is_online && (await forecastAiAnswer(app.db, creator.id, messageId)).answers;
+  const forecast = async (creator: CreatorRow, messageId: string) => {
+    const { decision, priority } = await forecastAnswer(app.db, creator.id, messageId);
+    return { aiAnswers: decision === 'ai', priority };
+  };
 
   r.post(
     calls.ask.path,
@@ -157,7 +160,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         }
         const aiWillAnswer =
           stored.status === 'pending'
-            ? await aiAnswers(creator, stored.id)
+            ? (await forecast(creator, stored.id)).aiAnswers
             : await messagesRepository(app.db).hasAiReply(stored.id);
         return { success: true as const, message: toFanChatMessage(stored), aiWillAnswer };
       };
@@ -179,9 +182,10 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       if (!stored.created) return replay((await messages.findView(stored.messageId))!);
 
       let aiWillAnswer = false;
-      if (await aiAnswers(creator, stored.messageId)) {
+      const { aiAnswers, priority } = await forecast(creator, stored.messageId);
+      if (aiAnswers) {
         try {
-          await enqueueAnswer(app.db, app.jobs, stored.messageId);
+          await enqueueAnswer(app.db, app.jobs, stored.messageId, priority);
           aiWillAnswer = true;
         } catch (err) {
           // Redis is away: the question is stored and pending, and the answer sweep hands it to the

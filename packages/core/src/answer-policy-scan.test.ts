@@ -1,0 +1,137 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// "May the AI answer this question?" has ONE definition: packages/core/src/answer-policy.ts. This
+// scan fails if the rule's pieces (a balance against an answer's price, today's answers against the
+// daily budget, a refusal decided on the spot, the old helpers) appear in any other source file of
+// apps/ or packages/. Tests, migrations (history: the change feed's trigger) and build output aside.
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const POLICY = path.join(root, 'packages/core/src/answer-policy.ts');
+
+const PATTERNS: { name: string; pattern: RegExp }[] = [
+  {
+    name: 'an old answer-policy helper',
+    pattern: /\b(aiAllowance|AiAllowance|creditBalance|forecastAiAnswer)\b/g,
+  },
+  {
+    name: 'a balance against an answer’s price',
+    pattern:
+      /(<=|>=|<|>|\/)\s*\(?\s*\$?\{?\s*CREDITS_PER_AI_ANSWER|CREDITS_PER_AI_ANSWER\s*\)?\s*(<=|>=|<|>|\/)/g,
+  },
+  {
+    name: 'today’s answers against the daily budget',
+    pattern:
+      /\b(answers_?today|aiAnswersToday|today)\b[^;\n]{0,60}?(<=|>=|<|>)[^;\n]{0,60}?\b(daily_ai_budget|dailyAiBudget|dailyBudget)\b|\b(daily_ai_budget|dailyAiBudget|dailyBudget)\b\s*(<=|>=|<|>|-)\s*[^;\n]{0,60}?\b(answers_?today|aiAnswersToday|today|count)\b/gi,
+  },
+  {
+    name: 'today’s AI answers counted from the ledger',
+    pattern: /'ai_answer'[^;]{0,120}?created_at'?\s*,?\s*'?(>=|>)/g,
+  },
+  { name: 'the day boundary of the budget', pattern: /\bstartOfUtcDay\s*\(/g },
+  {
+    name: 'a refusal decided on the spot',
+    pattern: /return\s+'(creator_online|no_credits|no_chatbot|over_budget)'/g,
+  },
+];
+
+/** Files allowed one of the patterns, and why. */
+const ALLOWED: Record<string, string[]> = {
+  // The credits chart counts charges per day over 30 days (a figure, not the policy).
+  'packages/core/src/billing.ts': [
+    'the day boundary of the budget',
+    'today’s AI answers counted from the ledger',
+  ],
+};
+
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'migrations', 'test', 'tests', 'e2e', 'bench']);
+const isTestFile = (name: string) => /\.(test|spec)\.tsx?$/.test(name);
+const isSource = (name: string) => /\.(ts|tsx|mts|cts|js|mjs)$/.test(name) && !name.endsWith('.d.ts');
+
+/** The policy's pieces found in one file's text. */
+export function findPolicyPieces(text: string): { line: number; name: string; match: string }[] {
+  const found: { line: number; name: string; match: string }[] = [];
+  for (const { name, pattern } of PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      found.push({ line: text.slice(0, match.index).split('\n').length, name, match: match[0] });
+    }
+  }
+  return found;
+}
+
+function scan(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (current: string) => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(full);
+      } else if (entry.isFile() && isSource(entry.name) && !isTestFile(entry.name) && full !== POLICY) {
+        const file = path.relative(root, full);
+        for (const piece of findPolicyPieces(readFileSync(full, 'utf8'))) {
+          if (ALLOWED[file]?.includes(piece.name)) continue;
+          found.push(`${file}:${piece.line} ${piece.name}: ${piece.match}`);
+        }
+      }
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+describe('the answer policy has one definition', () => {
+  it.each(['apps', 'packages'])('no source file under %s/ decides it outside answer-policy.ts', (dir) => {
+    expect(scan(path.join(root, dir))).toEqual([]);
+  });
+
+  it('the patterns describe the rule as the policy module writes it', () => {
+    const names = new Set(findPolicyPieces(readFileSync(POLICY, 'utf8')).map((p) => p.name));
+    expect(names).toEqual(
+      new Set([
+        'today’s answers against the daily budget',
+        'today’s AI answers counted from the ledger',
+        'the day boundary of the budget',
+        'a refusal decided on the spot',
+      ]),
+    );
+  });
+
+  // The forms the rule took before it had one home; each must be caught.
+  it.each([
+    ['credits.ts aiAllowance', 'const allowance = await aiAllowance(db, creatorId, now);'],
+    [
+      'conversations.ts, under the lock',
+      "if ((await creditBalance(trx, creator.id)) < CREDITS_PER_AI_ANSWER) return 'no_credits';",
+    ],
+    [
+      'conversations.ts, the budget under the lock',
+      "if ((await aiAnswersToday(trx, creator.id, input.now)) >= budget.daily_ai_budget) return 'over_budget';",
+    ],
+    ['handler.ts pre-check', "if (question.is_online) return 'creator_online';"],
+    ['credits.ts usage', 'aiBudgetReached: today >= dailyAiBudget,'],
+    ['credits.ts allowance', ': answersToday >= chatbot.daily_ai_budget'],
+    [
+      'recover.ts sweep SQL, the balance',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the old source, verbatim
+      '(select coalesce(max(t.balance), 0) from credit_totals t where t.creator_id = c.id) / ${CREDITS_PER_AI_ANSWER},',
+    ],
+    [
+      'recover.ts sweep SQL, the budget',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the old source, verbatim
+      "b.daily_ai_budget - (select count(*) from credit_ledger l where l.creator_id = c.id\n and l.reason = 'ai_answer' and l.created_at >= ${startOfUtcDay(new Date(now))})",
+    ],
+    ['recover.ts forecast', 'allowance.answersToday + ahead < (allowance.dailyBudget ?? 0);'],
+    [
+      'fan-chat route',
+      '!creator.is_online && (await forecastAiAnswer(app.db, creator.id, messageId)).answers;',
+    ],
+    [
+      'a Kysely count of today’s answers',
+      ".where('reason', '=', 'ai_answer')\n    .where('created_at', '>=', dayStart)",
+    ],
+  ])('catches %s', (_where, code) => {
+    expect(findPolicyPieces(code)).not.toEqual([]);
+  });
+});

@@ -1,0 +1,211 @@
+import { CREDITS_PER_AI_ANSWER } from '@fanpilot/contracts';
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from './db.ts';
+
+// The answer policy: may the creator's AI answer a fan's question? It is written ONCE, here, as a
+// list of rules in two renderings side by side (a TypeScript test over a snapshot, and the same test
+// as SQL over columns), so the ask forecast, the answer handler's pre-check, the locked write and
+// the answer sweep's query all follow the same rule. answer-policy.test.ts proves the two renderings
+// agree on a table of snapshots against a real database; policy-scan.test.ts fails if a balance or
+// budget comparison appears anywhere else.
+
+/**
+ * What the policy decides on: the creator's state as one query reads it (loadAnswerSnapshot, or
+ * the sweep's snapshotColumns for every creator at once). A later "fan's plan / free allowance"
+ * field joins here, with its rule below.
+ */
+export interface AnswerSnapshot {
+  /** The creator is Online: they answer their fans themselves. */
+  creatorOnline: boolean;
+  /** The chatbot's daily AI answer budget; null when the creator has no chatbot. */
+  dailyBudget: number | null;
+  /** The creator's credit balance (the ledger's sum). */
+  balance: number;
+  /** AI answers charged since midnight UTC. */
+  answersToday: number;
+  /**
+   * The creator's questions that will be answered before this one (0: this one is next). The
+   * forecast and the sweep count the queue ahead, so a burst of questions is not promised more
+   * answers than the credits and the budget hold; the answer itself is always the next one.
+   */
+  ahead: number;
+}
+
+/** Why the AI does not answer (the creator does), in the order the rules are checked. */
+export type AnswerRefusal = 'creator_online' | 'no_credits' | 'no_chatbot' | 'over_budget';
+/** Who answers: the AI, or the creator for the reason given. */
+export type AnswerDecisionKind = 'ai' | AnswerRefusal;
+
+/** The snapshot's fields as SQL expressions (columns of a query, or parameters). */
+export type SnapshotSql = { [K in keyof AnswerSnapshot]: RawBuilder<unknown> };
+
+interface Rule {
+  kind: AnswerRefusal;
+  /** The rule over a snapshot in memory. */
+  applies: (s: AnswerSnapshot) => boolean;
+  /** The same rule over SQL expressions. */
+  sql: (s: SnapshotSql) => RawBuilder<unknown>;
+}
+
+/** Whether `answers` AI answers use up a daily budget of `budget` (the budget has no room left). */
+export function budgetReached(answers: number, budget: number): boolean {
+  return answers >= budget;
+}
+
+const PRICE = sql.lit(CREDITS_PER_AI_ANSWER);
+
+/** The rules, first match wins; none matching: the AI answers. */
+const RULES: readonly Rule[] = [
+  { kind: 'creator_online', applies: (s) => s.creatorOnline, sql: (s) => sql`${s.creatorOnline}` },
+  {
+    // A credit for this answer and for every answer ahead of it.
+    kind: 'no_credits',
+    applies: (s) => s.balance < (s.ahead + 1) * CREDITS_PER_AI_ANSWER,
+    sql: (s) => sql`${s.balance} < (${s.ahead} + 1) * ${PRICE}`,
+  },
+  { kind: 'no_chatbot', applies: (s) => s.dailyBudget === null, sql: (s) => sql`${s.dailyBudget} is null` },
+  {
+    // Room in today's budget for this answer and every answer ahead of it.
+    kind: 'over_budget',
+    applies: (s) => s.dailyBudget !== null && budgetReached(s.answersToday + s.ahead, s.dailyBudget),
+    sql: (s) => sql`${s.answersToday} + ${s.ahead} >= ${s.dailyBudget}`,
+  },
+];
+
+/** Who answers the question the snapshot describes: the AI, or the creator and why. */
+export function decideAnswer(snapshot: AnswerSnapshot): AnswerDecisionKind {
+  return RULES.find((rule) => rule.applies(snapshot))?.kind ?? 'ai';
+}
+
+/** decideAnswer as a SQL expression over the snapshot's columns: the same rules, in the same order. */
+export function answerDecisionSql(s: SnapshotSql): RawBuilder<AnswerDecisionKind> {
+  const whens = RULES.map((rule) => sql`when ${rule.sql(s)} then ${sql.lit(rule.kind)}`);
+  return sql<AnswerDecisionKind>`(case ${sql.join(whens, sql` `)} else 'ai' end)`;
+}
+
+/** The SQL condition "decideAnswer says the AI answers". */
+export function aiAnswersSql(s: SnapshotSql): RawBuilder<boolean> {
+  return sql<boolean>`${answerDecisionSql(s)} = 'ai'`;
+}
+
+/** Midnight UTC at the start of `now`'s day: the daily AI answer budget starts afresh then. */
+export function startOfUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/** Only a creator's questions of the last hour count towards the queue position of their next one. */
+export const FAIRNESS_WINDOW_MS = 3_600_000;
+
+/**
+ * The snapshot's creator-wide columns for the creator row `c` (a `creators` row aliased `c`):
+ * creator_online, daily_budget, balance, answers_today. The loader reads one creator with them,
+ * the answer sweep every creator with pending questions.
+ */
+export function snapshotColumns(now: Date): RawBuilder<unknown> {
+  return sql`c.is_online as creator_online,
+    (select b.daily_ai_budget from chatbots b where b.creator_id = c.id limit 1) as daily_budget,
+    coalesce((select t.balance from credit_totals t where t.creator_id = c.id), 0) as balance,
+    (select count(*) from credit_ledger l where l.creator_id = c.id and l.reason = 'ai_answer'
+      and l.created_at >= ${startOfUtcDay(now)}) as answers_today`;
+}
+
+/** The columns snapshotColumns names, as SQL references (prefix: the relation they come from). */
+export function snapshotRefs(prefix: string, ahead: RawBuilder<unknown>): SnapshotSql {
+  const ref = (column: string) => sql.ref(`${prefix}.${column}`) as unknown as RawBuilder<unknown>;
+  return {
+    creatorOnline: ref('creator_online'),
+    dailyBudget: ref('daily_budget'),
+    balance: ref('balance'),
+    answersToday: ref('answers_today'),
+    ahead,
+  };
+}
+
+/**
+ * The answer queue's fairness, as SQL: the creator's questions still waiting that were asked
+ * before `questionId` (in the last hour). A question's priority is 1 + this, and lower runs first,
+ * so one creator's 300th question queues behind every other creator's 1st to 299th.
+ */
+function waitingAheadSql(questionId: string, now: Date): RawBuilder<unknown> {
+  return sql`(select count(*) from messages m join messages p on p.creator_id = m.creator_id
+    where m.id = ${questionId} and p.status = 'pending' and p.sender = 'fan' and p.id < m.id
+      and p.created_at >= ${new Date(now.getTime() - FAIRNESS_WINDOW_MS)})`;
+}
+
+interface SnapshotRow {
+  creator_online: boolean;
+  daily_budget: number | null;
+  balance: string | number;
+  answers_today: string | number;
+  ahead: string | number;
+}
+
+/**
+ * The creator's answer snapshot in one query (inside a transaction too: the locked write reads it
+ * after taking the creator's row lock). With `questionId`, `ahead` counts that question's place in
+ * its creator's queue; without, it is 0 (the answer about to be written). Undefined: no such creator.
+ */
+export async function loadAnswerSnapshot(
+  db: Db,
+  creatorId: string,
+  options: { now?: Date; questionId?: string } = {},
+): Promise<AnswerSnapshot | undefined> {
+  const now = options.now ?? new Date();
+  const ahead = options.questionId ? waitingAheadSql(options.questionId, now) : sql`0`;
+  const result = await sql<SnapshotRow>`select ${snapshotColumns(now)}, ${ahead} as ahead
+    from creators c where c.id = ${creatorId}`.execute(db);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  return {
+    creatorOnline: row.creator_online,
+    dailyBudget: row.daily_budget === null ? null : Number(row.daily_budget),
+    balance: Number(row.balance),
+    answersToday: Number(row.answers_today),
+    ahead: Number(row.ahead),
+  };
+}
+
+/** A question's place in the answer queue: 1 + the creator's questions waiting ahead of it. */
+export async function answerPriority(db: Db, questionId: string, now: Date = new Date()): Promise<number> {
+  const result = await sql<{ n: string }>`select ${waitingAheadSql(questionId, now)} as n`.execute(db);
+  return 1 + Number(result.rows[0]?.n ?? 0);
+}
+
+/**
+ * What the api tells the fan who just asked: whether the AI will answer this pending question
+ * (the creator Offline, a chatbot, and credits and room in today's budget for it after the
+ * creator's questions already waiting ahead of it), and its place in the answer queue, read once.
+ */
+export async function forecastAnswer(
+  db: Db,
+  creatorId: string,
+  questionId: string,
+  now: Date = new Date(),
+): Promise<{ decision: AnswerDecisionKind; priority: number }> {
+  const snapshot = await loadAnswerSnapshot(db, creatorId, { now, questionId });
+  if (!snapshot) return { decision: 'no_chatbot', priority: 1 };
+  return { decision: decideAnswer(snapshot), priority: snapshot.ahead + 1 };
+}
+
+/** Why the AI would not answer the creator's next question were they Offline (null: it would). */
+export type AiRefusal = Exclude<AnswerRefusal, 'creator_online'>;
+
+/**
+ * Whether the creator's AI may answer one more question when they are Offline (the public card
+ * shows the Online status apart): a chatbot, a credit left and today's budget not used up.
+ */
+export async function aiRefusal(
+  db: Db,
+  creatorId: string,
+  now: Date = new Date(),
+): Promise<AiRefusal | null> {
+  const snapshot = await loadAnswerSnapshot(db, creatorId, { now });
+  if (!snapshot) return 'no_chatbot';
+  const decision = decideAnswer({ ...snapshot, creatorOnline: false });
+  return decision === 'ai' || decision === 'creator_online' ? null : decision;
+}
+
+/** The creator's AI answers since midnight UTC, counted from the ledger (one charge per answer). */
+export async function aiAnswersToday(db: Db, creatorId: string, now: Date = new Date()): Promise<number> {
+  return (await loadAnswerSnapshot(db, creatorId, { now }))?.answersToday ?? 0;
+}
