@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { type ChangeFeed, type ChangeScope, parseChange } from '../services/changes.ts';
+import type { ChangeFeed, ChangeScope } from '../services/changes.ts';
 
 /** What a versioned GET depends on; null when it cannot be told cheaply (the route runs as usual). */
 export type VersionedBy = (
@@ -274,8 +274,6 @@ export const fanChatByParam: VersionedBy = async (request, app) => {
     ['p', creatorId],
   ];
 };
-
-export { parseChange };
 
 const chatbotOwners = new LRUCache<string, string>({ max: 50_000 });
 
