@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeLiveEvent,
   encodeLiveEvent,
+  encodeLiveStart,
   isLiveChange,
   isLiveDraft,
   isLiveSync,
@@ -81,6 +82,11 @@ describe('stream events', () => {
       ['', '{}'],
     ];
     for (const [name, data] of bad) expect(decodeLiveEvent(name, data), `${name} ${data}`).toBeNull();
+  });
+
+  it('a stream starts with the reconnect delay and its versions, no event', () => {
+    expect(encodeLiveStart('3.0.7')).toBe('retry: 3000\nid: 3.0.7\n\n');
+    expect(encodeLiveStart('1', 500)).toBe('retry: 500\nid: 1\n\n');
   });
 
   it('keeps only the fields the protocol names', () => {

@@ -75,6 +75,17 @@ export function encodeLiveEvent(event: LiveEvent, id: string): string {
   return `id: ${id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }
 
+/** How long a browser waits before it reconnects a dropped stream. */
+export const LIVE_RETRY_MS = 3_000;
+
+/**
+ * A stream's first frame: no event, only the reconnect delay and the versions it starts from (what
+ * the browser sends back as Last-Event-ID when it reconnects).
+ */
+export function encodeLiveStart(id: string, retryMs: number = LIVE_RETRY_MS): string {
+  return `retry: ${retryMs}\nid: ${id}\n\n`;
+}
+
 /**
  * An event as a browser's EventSource hands it over (its name, its data), or null when it is not
  * one this protocol sends: an unknown name, data that is not JSON or not of the event's shape.
