@@ -1,17 +1,17 @@
+import { encodeDraftNotice } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
 import { NOT_IN_KNOWLEDGE } from './prompt.ts';
 
 /** At most one draft per answer this often (the first at once). */
 export const DRAFT_EVERY_MS = 150;
-/** A draft longer than this is not sent (NOTIFY payloads are limited); the stored answer follows. */
-const DRAFT_MAX_BYTES = 7_000;
 
 /**
  * An AI answer as it is being written, announced on the change feed's channel (NOTIFY
- * fp_changes, payload `d:{fan}:{question}:{done}:{text}`), so every api process can pass it to
- * the fan's open chat. `done` with no text: drop the draft (the answer is stored, or failed).
- * Drafts are a courtesy: a failure to send one is logged and otherwise ignored.
+ * fp_changes, a draft notice of packages/contracts' live protocol), so every api process can pass
+ * it to the fan's open chat. `done` with no text: drop the draft (the answer is stored, or
+ * failed). A draft too long for a notice is not sent; the stored answer follows. Drafts are a
+ * courtesy: a failure to send one is logged and otherwise ignored.
  */
 export function draftPublisher(
   db: Kysely<Database>,
@@ -26,8 +26,8 @@ export function draftPublisher(
   let stopped = false;
   const notify = (done: boolean, text: string) => {
     if (!fanId) return Promise.resolve();
-    const payload = `d:${fanId}:${questionId}:${done ? 1 : 0}:${text}`;
-    if (Buffer.byteLength(payload) > DRAFT_MAX_BYTES) return Promise.resolve();
+    const payload = encodeDraftNotice({ fanId, replyTo: questionId, done, text });
+    if (payload === null) return Promise.resolve();
     sending = sending
       .then(() => sql`select pg_notify('fp_changes', ${payload})`.execute(db))
       .then(

@@ -126,11 +126,3 @@ export type ConversationPage = z.infer<typeof conversationPageSchema>;
 /** Event streams (Server-Sent Events) one creator's dashboards, or one fan's chats, may hold at once. */
 export const LIVE_STREAMS_PER_DASHBOARD = 20;
 export const LIVE_STREAMS_PER_FAN = 5;
-
-/** What an event stream says: something changed (re-read it), re-read everything, or an answer draft. */
-export const liveChangeSchema = z.object({
-  kind: z.enum(['messages', 'status', 'notice', 'knowledge', 'credits', 'templates', 'settings']),
-});
-export type LiveChange = z.infer<typeof liveChangeSchema>;
-export const liveDraftSchema = z.object({ replyTo: z.string(), text: z.string(), done: z.boolean() });
-export type LiveDraft = z.infer<typeof liveDraftSchema>;

@@ -10,6 +10,8 @@ export * from './gaps.ts';
 export * from './ids.ts';
 export * from './inbox.ts';
 export * from './jobs.ts';
+export * from './live.ts';
+export * from './live-schemas.ts';
 export * from './messages.ts';
 export * from './push.ts';
 export * from './pwa.ts';

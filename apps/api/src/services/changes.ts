@@ -1,3 +1,4 @@
+import { type ChangeNotice, type ChangeScope, type DraftNotice, decodeFeedNotice } from '@fanpilot/contracts';
 import type { Database, DbHandle } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
@@ -11,41 +12,12 @@ import { LRUCache } from 'lru-cache';
  * cached: versions are read from the database, and caches built on the feed are emptied.
  */
 
-export type ChangeScope = 'c' | 'p' | 'f' | 's';
+/** A committed write as the feed announces it (packages/contracts' change notice). */
+export type Change = ChangeNotice;
+export type { ChangeScope };
 
-export interface Change {
-  scope: ChangeScope;
-  id: string;
-  version: string;
-  /** The table written. */
-  table: string;
-  /** For a creator's inbox change: the fan whose conversation it was. */
-  fanId: string | null;
-}
-
-const SCOPES = new Set(['c', 'p', 'f', 's']);
-
-/** An AI answer as it is being written (packages/knowledge answer/drafts.ts). */
-export interface Draft {
-  fanId: string;
-  replyTo: string;
-  done: boolean;
-  text: string;
-}
-
-export function parseDraft(payload: string): Draft | null {
-  if (!payload.startsWith('d:')) return null;
-  const parts = payload.split(':');
-  const [, fanId, replyTo, done] = parts;
-  if (!fanId || !replyTo || (done !== '0' && done !== '1')) return null;
-  return { fanId, replyTo, done: done === '1', text: parts.slice(4).join(':') };
-}
-
-export function parseChange(payload: string): Change | null {
-  const [scope, id, version, table, fanId] = payload.split(':');
-  if (!scope || !SCOPES.has(scope) || !id || !version || !/^\d+$/.test(version) || !table) return null;
-  return { scope: scope as ChangeScope, id, version, table, fanId: fanId || null };
-}
+/** An AI answer as it is being written (packages/answers' drafts.ts sends it). */
+export type Draft = DraftNotice;
 
 export interface ChangeFeedOptions {
   /** Versions kept in memory (least recently used dropped first). */
@@ -108,13 +80,13 @@ export class ChangeFeed {
   }
 
   private receive(payload: string) {
-    const draft = parseDraft(payload);
-    if (draft) {
-      for (const listener of this.draftListeners) listener(draft);
+    const notice = decodeFeedNotice(payload);
+    if (!notice) return;
+    if (notice.type === 'draft') {
+      for (const listener of this.draftListeners) listener(notice.draft);
       return;
     }
-    const change = parseChange(payload);
-    if (!change) return;
+    const { change } = notice;
     if (this.live) this.versions.set(`${change.scope}:${change.id}`, change.version);
     for (const listener of this.listeners) {
       try {

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { encodeLiveEvent, type LiveChangeKind, type LiveDraft, type LiveEvent } from '@fanpilot/contracts';
 import {
   type ConversationBinding,
   conversationBindings,
@@ -14,18 +15,15 @@ import type { Change, ChangeFeed } from './changes.ts';
  * Server-Sent Events for the open dashboards and fan chats of this api process. Events say what
  * changed (the client then re-reads it, a 304 when nothing it shows did); each carries the scope
  * versions as its id, so a reconnect (Last-Event-ID) that missed something is told to sync.
- * Changes come from the change feed (every process hears every commit), answer drafts from the
- * answer bus (the process that writes the answer publishes them).
+ * Changes and answer drafts both come from the change feed's channel (every process hears every
+ * commit; the process writing an answer sends its drafts there, packages/answers drafts.ts).
  */
 
-/** What a stream is told. */
-export type LiveEvent =
-  | { event: 'change'; data: { kind: string } }
-  | { event: 'sync'; data: Record<string, never> }
-  | { event: 'draft'; data: { replyTo: string; text: string; done: boolean } };
+/** What a stream is told: packages/contracts' live protocol. */
+export type { LiveEvent };
 
 /** The kind of change a table write is, as a client groups its queries. */
-export function kindOf(table: string): string {
+export function kindOf(table: string): LiveChangeKind {
   switch (table) {
     case 'messages':
     case 'fans':
@@ -72,9 +70,7 @@ export class LiveStream {
       this.missed = true;
       return;
     }
-    const ok = this.res.write(
-      `id: ${this.idOf()}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`,
-    );
+    const ok = this.res.write(encodeLiveEvent(event, this.idOf()));
     if (!ok) {
       this.blocked = true;
       this.res.once('drain', () => {
@@ -380,8 +376,8 @@ export class LiveHub {
     entry.detach();
   }
 
-  /** An answer being written to this fan (from the answer bus). */
-  draft(fanId: string, data: { replyTo: string; text: string; done: boolean }): void {
+  /** An answer being written to this fan (a draft notice from the change feed). */
+  draft(fanId: string, data: LiveDraft): void {
     for (const entry of [...(this.fanChats.get(fanId) ?? [])]) this.deliver(entry, { event: 'draft', data });
   }
 

@@ -1,6 +1,7 @@
+import { encodeLiveEvent, type LiveEvent } from '@fanpilot/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { refreshFor } from './live.ts';
+import { listenToDashboardEvents, refreshFor } from './live.ts';
 import { conversationQuery, conversationsQuery, inboxStatsQuery } from './queries.ts';
 
 describe('refreshFor', () => {
@@ -20,5 +21,37 @@ describe('refreshFor', () => {
     expect(invalidated(stats)).toBe(true);
     expect(invalidated(list.queryKey)).toBe(false);
     expect(invalidated(conversation.queryKey)).toBe(false);
+  });
+});
+
+describe('listenToDashboardEvents', () => {
+  it('names what to re-read from the events the api writes, and skips one it cannot read', () => {
+    const source = new EventTarget();
+    const kinds: string[] = [];
+    const stop = listenToDashboardEvents(source, (kind) => kinds.push(kind));
+    const send = (name: string, data: unknown) => source.dispatchEvent(new MessageEvent(name, { data }));
+    const events: LiveEvent[] = [
+      { event: 'change', data: { kind: 'knowledge' } },
+      { event: 'sync', data: {} },
+      { event: 'draft', data: { replyTo: 'q', text: 'hi', done: false } },
+    ];
+    for (const event of events) {
+      const frame = encodeLiveEvent(event, '1');
+      send(/^event: (.*)$/m.exec(frame)![1]!, /^data: (.*)$/m.exec(frame)![1]!);
+    }
+    expect(kinds).toEqual(['knowledge', 'sync']);
+    for (const [name, data] of [
+      ['change', 'not json'],
+      ['change', '{"kind":"everything"}'],
+      ['change', '{}'],
+      ['sync', 'null'],
+      ['change', { kind: 'messages' }],
+    ] as const) {
+      expect(() => send(name, data)).not.toThrow();
+    }
+    expect(kinds).toEqual(['knowledge', 'sync']);
+    stop();
+    send('sync', '{}');
+    expect(kinds).toEqual(['knowledge', 'sync']);
   });
 });

@@ -1,4 +1,4 @@
-import { urlOf } from '@fanpilot/contracts';
+import { decodeLiveEvent, LIVE_EVENT_NAMES, urlOf } from '@fanpilot/contracts';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { NEWEST_PAGE_META, refreshNewestPages } from '../hooks/usePollNewestPage.ts';
@@ -26,6 +26,27 @@ export function refreshFor(queryClient: QueryClient, username: string, kinds: Re
   refreshNewestPages();
   if (kinds.has('knowledge') || kinds.has('sync'))
     void queryClient.invalidateQueries({ queryKey: CHATBOTS_KEY });
+}
+
+/**
+ * Reads the dashboard's events from `source` (an EventSource) with the live protocol of
+ * packages/contracts and names what to re-read: a change's kind, or 'sync' for everything. An
+ * event it cannot read is skipped (the polls go on). Returns the unsubscribe.
+ */
+export function listenToDashboardEvents(
+  source: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>,
+  reread: (kind: string) => void,
+): () => void {
+  const listener = (event: Event) => {
+    const data = (event as MessageEvent<unknown>).data;
+    const live = typeof data === 'string' ? decodeLiveEvent(event.type, data) : null;
+    if (live?.event === 'change') reread(live.data.kind);
+    else if (live?.event === 'sync') reread('sync');
+  };
+  for (const name of LIVE_EVENT_NAMES) source.addEventListener(name, listener);
+  return () => {
+    for (const name of LIVE_EVENT_NAMES) source.removeEventListener(name, listener);
+  };
 }
 
 /**
@@ -60,14 +81,7 @@ export function useDashboardLive(username: string | undefined): boolean {
       delay.current = RETRY_FIRST_MS;
       setConnected(true);
     };
-    source.addEventListener('change', (event) => {
-      try {
-        schedule((JSON.parse((event as MessageEvent<string>).data) as { kind?: string }).kind ?? 'sync');
-      } catch {
-        schedule('sync');
-      }
-    });
-    source.addEventListener('sync', () => schedule('sync'));
+    listenToDashboardEvents(source, schedule);
     source.onerror = () => {
       setConnected(false);
       if (source.readyState === EventSource.CLOSED) {

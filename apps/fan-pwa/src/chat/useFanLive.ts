@@ -1,4 +1,4 @@
-import { fanRoutes, type LiveDraft, urlIn } from '@fanpilot/contracts';
+import { decodeLiveEvent, fanRoutes, LIVE_EVENT_NAMES, type LiveDraft, urlIn } from '@fanpilot/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** How long after a stream was refused (no conversation yet, offline) it is tried again; doubling to the cap. */
@@ -10,6 +10,28 @@ export interface FanLive {
   connected: boolean;
   /** Try the stream again now (after the fan's first question starts the conversation). */
   retry: () => void;
+}
+
+/**
+ * Reads the fan chat's events from `source` (an EventSource) with the live protocol of
+ * packages/contracts: 'change' and 'sync' call `onChange`, 'draft' `onDraft`. An event it cannot
+ * read is skipped (the poll goes on; a draft's stored answer follows). Returns the unsubscribe.
+ */
+export function listenToFanEvents(
+  source: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>,
+  handlers: { onChange: () => void; onDraft?: (draft: LiveDraft) => void },
+): () => void {
+  const listener = (event: Event) => {
+    const data = (event as MessageEvent<unknown>).data;
+    const live = typeof data === 'string' ? decodeLiveEvent(event.type, data) : null;
+    if (!live) return;
+    if (live.event === 'draft') handlers.onDraft?.(live.data);
+    else handlers.onChange();
+  };
+  for (const name of LIVE_EVENT_NAMES) source.addEventListener(name, listener);
+  return () => {
+    for (const name of LIVE_EVENT_NAMES) source.removeEventListener(name, listener);
+  };
 }
 
 /**
@@ -42,15 +64,9 @@ export function useFanLive(options: {
       delay.current = RETRY_FIRST_MS;
       setConnected(true);
     };
-    const changed = () => handlers.current.onChange();
-    source.addEventListener('change', changed);
-    source.addEventListener('sync', changed);
-    source.addEventListener('draft', (event) => {
-      try {
-        handlers.current.onDraft?.(JSON.parse((event as MessageEvent<string>).data) as LiveDraft);
-      } catch {
-        // A draft it cannot read is skipped; the stored answer follows.
-      }
+    listenToFanEvents(source, {
+      onChange: () => handlers.current.onChange(),
+      onDraft: (draft) => handlers.current.onDraft?.(draft),
     });
     source.onerror = () => {
       setConnected(false);

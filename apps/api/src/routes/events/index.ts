@@ -1,4 +1,9 @@
-import { calls, LIVE_STREAMS_PER_DASHBOARD, LIVE_STREAMS_PER_FAN } from '@fanpilot/contracts';
+import {
+  calls,
+  encodeLiveStart,
+  LIVE_STREAMS_PER_DASHBOARD,
+  LIVE_STREAMS_PER_FAN,
+} from '@fanpilot/contracts';
 import { sessionActsFor } from '@fanpilot/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -68,7 +73,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
     });
     // The stream outlives the server's idle timeout; heartbeats keep proxies from closing it.
     request.raw.socket.setTimeout(0);
-    res.write(`retry: 3000\nid: ${startId}\n\n`);
+    res.write(encodeLiveStart(startId));
     const stream = new LiveStream(res, idOf);
     const last = request.headers['last-event-id'];
     const detach = attach(stream, typeof last === 'string' && last !== startId);

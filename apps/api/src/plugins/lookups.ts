@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { FAN_COOKIE, SESSION_COOKIE } from '@fanpilot/contracts';
+import { sessionIsLive } from '@fanpilot/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { ChangeFeed } from '../services/changes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The signed-in session's creator id and username, from memory while the change feed is heard. */
+    sessionOf: (request: FastifyRequest) => Promise<SessionLite | null>;
+    /** A creator's id by username (any case), cached while the change feed is heard. */
+    creatorIdOf: (username: string) => Promise<string | null>;
+    /** A creator's fan row (id, bound browser) by fan id, cached while the change feed is heard. */
+    fanOf: (creatorId: string, fanKey: string) => Promise<FanLite | null>;
+    /** A chatbot's creator id (a chatbot never changes owner); null for no such chatbot. */
+    chatbotOwnerOf: (chatbotId: string) => Promise<string | null>;
+    /** The hash of a signed cookie's value (as the token hashes are stored), null when unsigned or absent. */
+    signedCookieHash: (request: FastifyRequest, name: string) => string | null;
+    /** Forgets a session at once in this process (sign-out); other processes hear it from the feed. */
+    forgetSession: (request: FastifyRequest) => void;
+  }
+}
+
+export interface SessionLite {
+  hash: string;
+  creatorId: string;
+  username: string | null;
+  expiresAt: number;
+}
+export interface FanLite {
+  id: string;
+  creatorId: string;
+  cookieHash: string | null;
+}
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/**
+ * What requests ask for again and again, kept in this api instance's memory: sessions, creators by
+ * username, fans, chatbot owners, each dropped when the change feed says it changed (and all of
+ * them when the feed is lost or regained); and signed cookies' hashes (checking a signature and
+ * hashing cost more than the rest of an unchanged poll). Needs `app.changes`.
+ */
+export const lookupsPlugin = fp(async (app: FastifyInstance) => {
+  const feed: ChangeFeed = app.changes;
+  const sessions = new LRUCache<string, SessionLite>({ max: 50_000 });
+  const creatorIds = new LRUCache<string, string>({ max: 50_000 });
+  const fans = new LRUCache<string, FanLite>({ max: 200_000 });
+  // Fan row id -> cache key, bounded like the fans themselves.
+  const fanKeys = new LRUCache<string, string>({ max: 200_000 });
+  const chatbotOwners = new LRUCache<string, string>({ max: 50_000 });
+  // By the cookie as sent; refused cookies are remembered too (null).
+  const cookieHashes = new LRUCache<string, { hash: string | null }>({ max: 100_000 });
+
+  feed.onReset(() => {
+    sessions.clear();
+    creatorIds.clear();
+    fans.clear();
+    fanKeys.clear();
+  });
+  feed.subscribe((change) => {
+    if (change.scope === 's') sessions.delete(change.id);
+    if (change.scope === 'p' && change.table === 'creators') {
+      for (const [hash, s] of sessions.entries()) if (s.creatorId === change.id) sessions.delete(hash);
+      for (const [name, id] of creatorIds.entries()) if (id === change.id) creatorIds.delete(name);
+    }
+    if (change.scope === 'f') {
+      const key = fanKeys.get(change.id);
+      if (key) fans.delete(key);
+      fanKeys.delete(change.id);
+    }
+  });
+
+  const signedCookieHash = (request: FastifyRequest, name: string): string | null => {
+    const raw = request.cookies[name];
+    if (!raw) return null;
+    const key = `${name}=${raw}`;
+    const known = cookieHashes.get(key);
+    if (known) return known.hash;
+    const unsigned = request.unsignCookie(raw);
+    const hash = unsigned.valid && unsigned.value ? tokenHash(unsigned.value) : null;
+    cookieHashes.set(key, { hash });
+    return hash;
+  };
+  app.decorate('signedCookieHash', signedCookieHash);
+
+  app.decorate('sessionOf', async (request: FastifyRequest) => {
+    const hash = signedCookieHash(request, SESSION_COOKIE);
+    if (!hash) return null;
+    const cached = sessions.get(hash);
+    if (cached && sessionIsLive(cached)) return cached;
+    const epoch = feed.currentEpoch;
+    const row = await app.db
+      .selectFrom('sessions')
+      .innerJoin('creators', 'creators.id', 'sessions.creator_id')
+      .select(['creators.id', 'creators.username', 'sessions.expires_at'])
+      .where('sessions.id', '=', hash)
+      .where('sessions.expires_at', '>', new Date())
+      .executeTakeFirst();
+    if (!row) return null;
+    const lite = {
+      hash,
+      creatorId: row.id,
+      username: row.username,
+      expiresAt: new Date(row.expires_at).getTime(),
+    };
+    if (feed.isLive && epoch === feed.currentEpoch) sessions.set(hash, lite);
+    return lite;
+  });
+
+  app.decorate('forgetSession', (request: FastifyRequest) => {
+    const hash = signedCookieHash(request, SESSION_COOKIE);
+    if (hash) sessions.delete(hash);
+  });
+
+  app.decorate('creatorIdOf', async (username: string) => {
+    const name = username.toLowerCase();
+    const cached = creatorIds.get(name);
+    if (cached) return cached;
+    const epoch = feed.currentEpoch;
+    const row = await app.db
+      .selectFrom('creators')
+      .select('id')
+      .where(sql<string>`lower(username)`, '=', name)
+      .executeTakeFirst();
+    if (!row) return null;
+    if (feed.isLive && epoch === feed.currentEpoch) creatorIds.set(name, row.id);
+    return row.id;
+  });
+
+  app.decorate('fanOf', async (creatorId: string, fanKey: string) => {
+    const key = `${creatorId}:${fanKey}`;
+    const cached = fans.get(key);
+    if (cached) return cached;
+    const epoch = feed.currentEpoch;
+    const row = await app.db
+      .selectFrom('fans')
+      .select(['id', 'creator_id', 'cookie_hash'])
+      .where('creator_id', '=', creatorId)
+      .where('fan_key', '=', fanKey)
+      .executeTakeFirst();
+    if (!row) return null;
+    const lite = { id: row.id, creatorId: row.creator_id, cookieHash: row.cookie_hash };
+    if (feed.isLive && epoch === feed.currentEpoch) {
+      fans.set(key, lite);
+      fanKeys.set(row.id, key);
+    }
+    return lite;
+  });
+
+  app.decorate('chatbotOwnerOf', async (chatbotId: string) => {
+    const cached = chatbotOwners.get(chatbotId);
+    if (cached) return cached;
+    const row = await app.db
+      .selectFrom('chatbots')
+      .select('creator_id')
+      .where('id', '=', chatbotId)
+      .executeTakeFirst();
+    if (!row) return null;
+    chatbotOwners.set(chatbotId, row.creator_id);
+    return row.creator_id;
+  });
+});
+
+/** The hash of this browser's fan token (as fanTokenHash), from the instance's cookie cache. */
+export const cachedFanTokenHash = (request: FastifyRequest): string | null =>
+  request.server.signedCookieHash(request, FAN_COOKIE);
