@@ -138,6 +138,25 @@ describe('LiveHub: a stream hears nothing its right does not cover', () => {
     expect(res.ended).toBe(false);
   });
 
+  it('passes on no change committed before the stream opened (a late notice), only newer ones', async () => {
+    const m = manualCheck();
+    const { feed, hub } = make(m.check);
+    const res = new FakeResponse();
+    const stream = new LiveStream(res as unknown as ServerResponse, () => '7.5');
+    hub.addFanChat('creator-1', 'fan-1', stream, { address: 'a', cookieHash: 'h' }, false, '7.5');
+    await m.flush();
+    m.pending.shift()!.resolve([true]);
+    await m.flush();
+    // The question asked just before the stream opened, heard late from another process.
+    feed.change({ scope: 'f', id: 'fan-1', table: 'messages', version: '7' });
+    feed.change({ scope: 'p', id: 'creator-1', table: 'creators', version: '5' });
+    expect(res.out).not.toContain('event: change');
+    feed.change({ scope: 'f', id: 'fan-1', table: 'messages', version: '8' });
+    feed.change({ scope: 'p', id: 'creator-1', table: 'creators', version: '9' });
+    const events = [...res.out.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((x) => `${x[1]} ${x[2]}`);
+    expect(events).toEqual(['change {"kind":"messages"}', 'change {"kind":"status"}']);
+  });
+
   it('checks every right again on each heartbeat (a session that expired unannounced ends)', async () => {
     let valid = true;
     const seen: StreamRight[][] = [];

@@ -153,6 +153,22 @@ export interface LiveHubOptions {
 /** Events held for a stream while its right is being checked; past this, it is told to sync. */
 const HELD_MAX = 100;
 
+/** A change version (the value of one sequence), or null when it is not one. */
+function versionOf(text: string): bigint | null {
+  return /^\d{1,19}$/.test(text) ? BigInt(text) : null;
+}
+
+/** What a stream started from: its scopes' versions as its start id gave them ('a.b', in order). */
+function sinceOf(scopes: readonly (readonly [string, string])[], startId: string): Map<string, bigint> {
+  const versions = startId === '' ? [] : startId.split('.');
+  const out = new Map<string, bigint>();
+  scopes.forEach(([scope, id], i) => {
+    const v = versionOf(versions[i] ?? '');
+    if (v !== null) out.set(`${scope}:${id}`, v);
+  });
+  return out;
+}
+
 interface Entry {
   stream: LiveStream;
   creatorId: string;
@@ -164,6 +180,12 @@ interface Entry {
   held: LiveEvent[];
   heldOverflow: boolean;
   lifetime: NodeJS.Timeout | null;
+  /**
+   * The versions (scope:id → version) the stream started from: a change at or below one of them
+   * was committed before the stream opened (its NOTIFY merely arrived late, as one from another
+   * process can), so what the client read as it opened already holds it.
+   */
+  since: ReadonlyMap<string, bigint>;
   detached: boolean;
   /** Takes it out of the hub (once). */
   detach: () => void;
@@ -294,12 +316,16 @@ export class LiveHub {
     stream: LiveStream,
     who: { address: string; sessionId: string },
     resync = false,
+    startId = '',
   ): () => void {
-    const entry = this.entry(stream, creatorId, null, who.address, {
-      kind: 'session',
-      sessionId: who.sessionId,
+    const entry = this.entry(
+      stream,
       creatorId,
-    });
+      null,
+      who.address,
+      { kind: 'session', sessionId: who.sessionId, creatorId },
+      sinceOf([['c', creatorId]], startId),
+    );
     const undo = [
       this.index(this.dashboards, creatorId, entry, 'c'),
       this.index(this.bySession, who.sessionId, entry),
@@ -314,12 +340,22 @@ export class LiveHub {
     stream: LiveStream,
     who: { address: string; cookieHash: string },
     resync = false,
+    startId = '',
   ): () => void {
-    const entry = this.entry(stream, creatorId, fanId, who.address, {
-      kind: 'fan',
+    const entry = this.entry(
+      stream,
+      creatorId,
       fanId,
-      cookieHash: who.cookieHash,
-    });
+      who.address,
+      { kind: 'fan', fanId, cookieHash: who.cookieHash },
+      sinceOf(
+        [
+          ['f', fanId],
+          ['p', creatorId],
+        ],
+        startId,
+      ),
+    );
     const undo = [
       this.index(this.fanChats, fanId, entry, 'f'),
       this.index(this.fansOfCreator, creatorId, entry, 'p'),
@@ -333,8 +369,10 @@ export class LiveHub {
     fanId: string | null,
     address: string,
     right: StreamRight,
+    since: ReadonlyMap<string, bigint>,
   ): Entry {
     return {
+      since,
       stream,
       creatorId,
       fanId,
@@ -478,16 +516,23 @@ export class LiveHub {
       this.heard.set(`${change.scope}:${change.id}`, change.version);
     }
     const kind = kindOf(change.table);
+    const key = `${change.scope}:${change.id}`;
+    const version = versionOf(change.version);
+    const fresh = (entry: Entry) => {
+      const since = entry.since.get(key);
+      return since === undefined || version === null || version > since;
+    };
     if (change.scope === 'c') {
       for (const entry of [...(this.dashboards.get(change.id) ?? [])]) {
-        this.deliver(entry, { event: 'change', data: { kind } });
+        if (fresh(entry)) this.deliver(entry, { event: 'change', data: { kind } });
       }
     } else if (change.scope === 'f') {
       for (const entry of [...(this.fanChats.get(change.id) ?? [])])
-        this.deliver(entry, { event: 'change', data: { kind } });
+        if (fresh(entry)) this.deliver(entry, { event: 'change', data: { kind } });
     } else if (change.scope === 'p') {
       for (const entry of [...(this.fansOfCreator.get(change.id) ?? [])]) {
-        this.deliver(entry, { event: 'change', data: { kind: kind === 'messages' ? 'status' : kind } });
+        if (fresh(entry))
+          this.deliver(entry, { event: 'change', data: { kind: kind === 'messages' ? 'status' : kind } });
       }
     }
   }

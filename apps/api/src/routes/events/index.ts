@@ -105,7 +105,13 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
         startId,
         () => hub.idFor(scopes),
         (stream, resync) =>
-          hub.addDashboard(creatorId, stream, { address: request.ip, sessionId: session.hash }, resync),
+          hub.addDashboard(
+            creatorId,
+            stream,
+            { address: request.ip, sessionId: session.hash },
+            resync,
+            startId,
+          ),
       );
     },
   );
@@ -141,7 +147,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
         startId,
         () => hub.idFor(scopes),
         (stream, resync) =>
-          hub.addFanChat(creatorId, fan.id, stream, { address: request.ip, cookieHash }, resync),
+          hub.addFanChat(creatorId, fan.id, stream, { address: request.ip, cookieHash }, resync, startId),
       );
     },
   );
