@@ -1,12 +1,19 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
 import { IngestError, reasonOf } from './errors.ts';
 import { type ParseTask, runParseTask } from './parse-task.ts';
 
-// A parser thread: takes one task at a time from the pool and answers with chunks or a reason.
+/** Chunks per message to the pool: each message is read on the job's thread in one go, so it stays small. */
+const CHUNKS_PER_MESSAGE = 200;
+
+// A parser thread: takes one task at a time from the pool and answers with chunks (in batches,
+// then the rest of the result) or a reason.
 parentPort?.on('message', async (message: { id: number; task: ParseTask }) => {
   try {
-    const result = await runParseTask(message.task);
-    parentPort?.postMessage({ id: message.id, ok: true, result });
+    const { chunks, ...rest } = await runParseTask(message.task);
+    for (let at = 0; at < chunks.length; at += CHUNKS_PER_MESSAGE) {
+      parentPort?.postMessage({ id: message.id, chunks: chunks.slice(at, at + CHUNKS_PER_MESSAGE) });
+    }
+    parentPort?.postMessage({ id: message.id, ok: true, result: { ...rest, threadId } });
   } catch (err) {
     parentPort?.postMessage({
       id: message.id,
