@@ -120,13 +120,13 @@ async function main() {
       HOST: '127.0.0.1',
       PUBLIC_ORIGIN: base,
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_API_LOG ?? 'warn',
       GOOGLE_CLIENT_ID: 'fanpilot-bench',
       GOOGLE_CLIENT_SECRET: 'fanpilot-bench-secret',
       OAUTH_ISSUER: oidc.issuer.url,
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('INGEST_'))),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_API_LOG ? 'inherit' : 'ignore', 'inherit'],
   });
   const stop = async () => {
     if (child.exitCode === null) {
