@@ -56,7 +56,6 @@ interface Running extends Pending {
   watch: NodeJS.Timeout;
   settled: boolean;
   chunks: ChunkDraft[];
-  unlisten?: () => void;
 }
 
 interface Slot {
@@ -88,7 +87,6 @@ export function createParserPool(options: ParserPoolOptions): ParserPool {
     job.settled = true;
     clearTimeout(job.timer);
     clearInterval(job.watch);
-    job.unlisten?.();
     if (slot.current === job) slot.current = null;
   };
 
@@ -182,9 +180,6 @@ export function createParserPool(options: ParserPoolOptions): ParserPool {
       }, options.memoryCheckMs ?? 50),
     };
     slot.current = running;
-    const onAbort = () => stop(slot, id, transient('Processing was stopped.'));
-    job.signal?.addEventListener('abort', onAbort, { once: true });
-    running.unlisten = () => job.signal?.removeEventListener('abort', onAbort);
     slot.worker.ref();
     // The bytes are copied once and moved to the thread, not cloned again.
     const bytes = new Uint8Array(job.task.bytes);
