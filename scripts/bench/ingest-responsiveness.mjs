@@ -3,8 +3,8 @@
 // DATABASE_URL and no REDIS_URL, so PGlite and the in-process job runner share its process, as with
 // `pnpm start`. A creator uploads a ~9 MB, 4,000-page PDF, then a PDF bomb (a 1-page PDF of ~1 MB
 // whose content stream inflates to BENCH_BOMB_MB MB). While each is processed, /healthz and the
-// dashboard's knowledge-progress poll are requested every BENCH_POLL_EVERY_MS ms over a few
-// connections each; prints their p50/p99/max latency, how long the item took, how it ended, and the
+// dashboard's knowledge-progress poll are each requested BENCH_POLL_CLIENTS times every
+// BENCH_POLL_EVERY_MS ms on a fixed schedule (latency counted from when a request was due); prints their p50/p99/max latency, how long the item took, how it ended, and the
 // api process's resident memory (peak, and above its idle level). Target: p99 under 100 ms.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -69,31 +69,50 @@ const rssMb = (pid) => {
   return m ? Number(m[1]) / 1024 : NaN;
 };
 
-/** Requests `url` from CLIENTS clients, one every EVERY_MS each, until stop(); returns latencies. */
+/**
+ * Requests `url` on a fixed schedule, CLIENTS requests every EVERY_MS ms, until stop(); each
+ * latency counts from when its request was due, not when it went out, so a stall of the api is
+ * felt by every request due during it (no coordinated omission), as by real clients polling.
+ */
 function hammer(url, headers = {}) {
   const latencies = [];
+  const inFlight = new Set();
   let errors = 0;
   let running = true;
-  const loops = Array.from({ length: CLIENTS }, async (_, c) => {
-    await sleep((EVERY_MS / CLIENTS) * c);
-    while (running) {
-      const t0 = performance.now();
-      try {
-        const res = await fetch(url, { headers });
+  const t0 = performance.now();
+  let n = 0;
+  const fire = (due) => {
+    const request = fetch(url, { headers })
+      .then(async (res) => {
         await res.arrayBuffer();
         if (!res.ok) errors++;
-      } catch {
+      })
+      .catch(() => {
         errors++;
-      }
-      const ms = performance.now() - t0;
-      latencies.push(ms);
-      if (ms < EVERY_MS) await sleep(EVERY_MS - ms);
+      })
+      .then(() => {
+        latencies.push(performance.now() - due);
+        inFlight.delete(request);
+      });
+    inFlight.add(request);
+  };
+  const tick = () => {
+    if (!running) return;
+    const now = performance.now();
+    // Every request due by now goes out (a late timer sends the ones it missed, each with its due time).
+    for (;;) {
+      const due = t0 + (n * EVERY_MS) / CLIENTS;
+      if (due > now) break;
+      fire(due);
+      n++;
     }
-  });
+    setTimeout(tick, Math.max(0, t0 + (n * EVERY_MS) / CLIENTS - performance.now()));
+  };
+  tick();
   return {
     async stop() {
       running = false;
-      await Promise.all(loops);
+      await Promise.all(inFlight);
       return { latencies, errors };
     },
   };
@@ -113,21 +132,28 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // Embedded defaults: no DATABASE_URL (PGlite under DATA_DIR), no REDIS_URL (jobs in-process), no S3.
-  const child = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: base,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: process.env.BENCH_API_LOG ?? 'warn',
-      GOOGLE_CLIENT_ID: 'fanpilot-bench',
-      GOOGLE_CLIENT_SECRET: 'fanpilot-bench-secret',
-      OAUTH_ISSUER: oidc.issuer.url,
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('INGEST_'))),
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      path.join(root, 'apps/api/dist/server.js'),
+    ],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_ORIGIN: base,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: process.env.BENCH_API_LOG ?? 'warn',
+        GOOGLE_CLIENT_ID: 'fanpilot-bench',
+        GOOGLE_CLIENT_SECRET: 'fanpilot-bench-secret',
+        OAUTH_ISSUER: oidc.issuer.url,
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('INGEST_'))),
+      },
+      stdio: ['ignore', process.env.BENCH_API_LOG ? 'inherit' : 'ignore', 'inherit'],
     },
-    stdio: ['ignore', process.env.BENCH_API_LOG ? 'inherit' : 'ignore', 'inherit'],
-  });
+  );
   const stop = async () => {
     if (child.exitCode === null) {
       child.kill('SIGTERM');
@@ -182,7 +208,7 @@ async function main() {
     );
     const bomb = await makePdfBomb(BOMB_MB);
     console.log(
-      `\ningestion beside the api (embedded defaults: PGlite, in-process jobs; ${CLIENTS} clients per route, one request each every ${EVERY_MS} ms)`,
+      `\ningestion beside the api (embedded defaults: PGlite, in-process jobs; ${CLIENTS} requests per route every ${EVERY_MS} ms, latency from when each was due)`,
     );
     console.log(
       `  files: ${PAGES}-page PDF ${(big.length / 1e6).toFixed(1)} MB; PDF bomb ${(bomb.length / 1e6).toFixed(1)} MB inflating to ${BOMB_MB} MB (made in ${Math.round(performance.now() - t)} ms)`,
