@@ -44,9 +44,9 @@ const clean = (s: string) => s.replaceAll('\u0000', '');
 /**
  * Chunks written per statement; between statements the event loop serves requests. On embedded
  * PGlite (which runs on the calling thread) a statement of 200 chunks of 1,000 characters, with its
- * full-text index, held the thread for about 100 ms; 50 keep it near 25 ms.
+ * full-text index, held the thread for about 100 ms; 25 keep it near 10 ms on an idle machine.
  */
-export const STORE_BATCH_SIZE = 50;
+export const STORE_BATCH_SIZE = 25;
 
 /** Lets the event loop run (timers, sockets, other queries) before the next batch. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
