@@ -6,7 +6,11 @@ import type { ParseResult, ParseTask } from './parse-task.ts';
 export interface ParserPoolOptions {
   /** Threads at most; each parses one task at a time, the others wait in line. */
   size: number;
-  /** Budget of one task; past it the thread is ended and the item fails. */
+  /**
+   * Budget of one task, in the thread's own CPU time (a busy machine, or the lowered priority of
+   * parser threads, does not fail a file that would have been read); past it the thread is ended
+   * and the item fails. Wall-clock time is capped too, at three times the budget.
+   */
   timeoutMs: number;
   /**
    * Memory of each thread: its JavaScript heap and the buffers it holds (pdf.js keeps a stream's
@@ -160,12 +164,25 @@ export function createParserPool(options: ParserPoolOptions): ParserPool {
       return;
     }
     const id = nextId++;
+    // The thread's CPU time so far (µs): the task's budget counts from here.
+    let cpuAtStart: number | null = null;
+    const cpuOf = () =>
+      typeof slot.worker.cpuUsage === 'function'
+        ? slot.worker.cpuUsage().then(
+            (u) => u.user + u.system,
+            () => null,
+          )
+        : Promise.resolve(null);
+    void cpuOf().then((us) => {
+      cpuAtStart = us;
+    });
+    const tooSlow = () => permanent(tooSlowReason(options.timeoutMs));
     const running: Running = {
       ...job,
       id,
       settled: false,
       chunks: [],
-      timer: setTimeout(() => stop(slot, id, permanent(tooSlowReason(options.timeoutMs))), options.timeoutMs),
+      timer: setTimeout(() => stop(slot, id, tooSlow()), options.timeoutMs * 3),
       // The thread's heap and the buffers it holds, read from here (the thread may be too busy to
       // report): over the budget, the thread is ended before it takes the process's memory.
       watch: setInterval(() => {
@@ -177,6 +194,11 @@ export function createParserPool(options: ParserPoolOptions): ParserPool {
           },
           () => {},
         );
+        if (cpuAtStart === null) return;
+        const from = cpuAtStart;
+        void cpuOf().then((us) => {
+          if (us !== null && us - from > options.timeoutMs * 1000) stop(slot, id, tooSlow());
+        });
       }, options.memoryCheckMs ?? 50),
     };
     slot.current = running;
