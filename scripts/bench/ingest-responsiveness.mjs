@@ -15,7 +15,7 @@ import { freePort, requireFromApi, root } from './lib.mjs';
 
 const PAGES = Number(process.env.BENCH_BIG_PDF_PAGES ?? 4000);
 const BOMB_MB = Number(process.env.BENCH_BOMB_MB ?? 1000);
-const EVERY_MS = Number(process.env.BENCH_POLL_EVERY_MS ?? 20);
+const EVERY_MS = Number(process.env.BENCH_POLL_EVERY_MS ?? 100);
 const CLIENTS = Number(process.env.BENCH_POLL_CLIENTS ?? 2);
 /** An item still processing after this long is reported as such and the bench moves on. */
 const ITEM_BUDGET_MS = Number(process.env.BENCH_ITEM_BUDGET_MS ?? 180_000);
