@@ -4,6 +4,8 @@
 //   1b. a busy creator (10,000 fans, 200,000 messages): the polling mix with validators, event
 //       streams (memory, delivery time) and each dashboard query (PostgreSQL, Redis)
 //   2. ingestion through a worker process, beside the bare parsers (PostgreSQL, Redis)
+//   2b. ingestion inside the api on embedded defaults: /healthz and poll latency and the api's memory
+//       while a 4,000-page PDF and a PDF bomb are processed (PGlite, in-process jobs)
 //   3. retrieval over 100,000 chunks: hybrid search time and recall against exact search (PGlite, PostgreSQL)
 //   4. the fan app's first-screen bundle size (when the fan app is built)
 import { spawnSync } from 'node:child_process';
@@ -27,6 +29,7 @@ step('pnpm', ['exec', 'turbo', 'run', 'build', ...apps.map((app) => `--filter=${
 step(process.execPath, ['scripts/bench/api-polling.mjs']);
 step(process.execPath, ['scripts/bench/inbox-scale.mjs']);
 step('pnpm', ['--filter', '@fanpilot/worker', 'bench']);
+step(process.execPath, ['scripts/bench/ingest-responsiveness.mjs']);
 step('pnpm', ['--filter', '@fanpilot/knowledge', 'bench']);
 if (existsSync(path.join(root, 'apps/fan-pwa/dist/index.html'))) {
   step(process.execPath, ['scripts/bench/fan-bundle.mjs']);

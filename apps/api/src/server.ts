@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { answerRetryPolicy, handOverOnFinalFailure } from '@fanpilot/answers';
 import { INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, migrateToLatest } from '@fanpilot/db';
@@ -75,7 +76,14 @@ async function main() {
   // Without Redis the knowledge jobs run here; with it, apps/worker consumes them.
   let stopIngest = async () => {};
   if (jobs.mode === 'in-process') {
-    const ingest = createIngestHandler({ db: db.db, storage, env: ingestEnv, logger: app.log });
+    // Parser threads (INGEST_PARSER_THREADS): by default all cores but one, which stays the api's.
+    const ingest = createIngestHandler({
+      db: db.db,
+      storage,
+      env: ingestEnv,
+      logger: app.log,
+      concurrency: Math.max(1, availableParallelism() - 1),
+    });
     jobs.work({ [INGEST_QUEUE]: ingest }, { concurrency: 2 });
     const stopSweeper = startSweeper(db.db, {
       stuckAfterMs: ingestEnv.INGEST_STUCK_AFTER_MS,

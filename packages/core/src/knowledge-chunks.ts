@@ -42,58 +42,128 @@ export type StoreOutcome = 'stored' | 'superseded' | 'gone';
 const clean = (s: string) => s.replaceAll('\u0000', '');
 
 /**
- * Replaces the item's chunks and marks it ready, atomically: running a job twice leaves one set of
- * chunks, never two. `completed` means full-text indexed; `active` means embedded as well.
- *
- * One statement, one round trip: marking the item ready (which takes its row lock, and matches
- * nothing when a newer run owns the item or it was deleted), deleting its old chunks and inserting
- * the new ones, all rows passed as one JSON parameter. The insert reads the delete's count, so the
- * old chunks are gone before the first new one goes in (the unique (item, ordinal) key holds).
+ * Chunks written per statement; between statements the event loop serves requests. On embedded
+ * PGlite (which runs on the calling thread) a statement of 200 chunks of 1,000 characters, with its
+ * full-text index, held the thread for about 100 ms; 25 keep it near 10 ms on an idle machine.
  */
-export async function storeChunks(db: Kysely<Database>, input: StoreChunksInput): Promise<StoreOutcome> {
+export const STORE_BATCH_SIZE = 25;
+
+/** Lets the event loop run (timers, sockets, other queries) before the next batch. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface StoreChunksOptions {
+  /** Chunks per statement (default STORE_BATCH_SIZE). */
+  batchSize?: number;
+  /** Called between batches; defaults to yielding to the event loop once. */
+  pause?: () => Promise<void>;
+}
+
+/**
+ * Replaces the item's chunks and marks it ready: running a job twice leaves one set of chunks, never
+ * two. `completed` means full-text indexed; `active` means embedded as well.
+ *
+ * A source of at most one batch is written in one statement (marking the item ready, deleting its
+ * old chunks and inserting the new ones). A larger one (a 4,000-page PDF is some 10,000 chunks) is
+ * written in bounded batches with the event loop free between them, so an api that runs ingestion
+ * in-process (embedded PGlite runs on its thread) keeps answering: its old chunks are deleted and
+ * the new ones inserted batch by batch while the item is still `processing` (search reads only
+ * ready items), then the item is marked ready once it holds exactly the chunks written. Every batch
+ * names the run: once a newer run owns the item, the remaining batches write nothing and the newer
+ * run's own delete clears what this one left.
+ */
+export async function storeChunks(
+  db: Kysely<Database>,
+  input: StoreChunksInput,
+  options: StoreChunksOptions = {},
+): Promise<StoreOutcome> {
+  const batchSize = Math.max(1, options.batchSize ?? STORE_BATCH_SIZE);
+  const pause = options.pause ?? yieldToEventLoop;
   const vectors = input.embeddings && (await hasVectorColumn(db)) ? input.embeddings : null;
   // Without the index search still works (an exact scan), so a failed build only costs speed.
   if (vectors?.[0]) await ensureVectorIndex(db, vectors[0].length).catch(() => {});
-  const rows = input.chunks.map((c, ordinal) => ({
-    ordinal,
-    content: clean(c.content),
-    metadata: c.metadata,
-    ...(vectors?.[ordinal] ? { embedding: vectorLiteral(vectors[ordinal]) } : {}),
-  }));
+  const rowsOf = (from: number, to: number) =>
+    input.chunks.slice(from, to).map((c, i) => ({
+      ordinal: from + i,
+      content: clean(c.content),
+      metadata: c.metadata,
+      ...(vectors?.[from + i] ? { embedding: vectorLiteral(vectors[from + i]!) } : {}),
+    }));
   const now = new Date();
   const title = input.title ? sql`, title = ${clean(input.title).slice(0, 500)}` : sql``;
   const hash = sql`, content_hash = ${input.contentHash ?? null}`;
   const run = input.run;
   const owner = run ? sql` and (job_run = ${run} or job_run is null)` : sql``;
+  const ready = sql`status = ${vectors ? 'active' : 'completed'}, error = null, processed_at = ${now},
+        updated_at = ${now}, started_at = null, chunk_count = ${input.chunks.length}${title}${hash}`;
   // The embedding column is not in the typed schema: it exists only with pgvector.
   const embeddingColumn = vectors ? sql`, embedding` : sql``;
   const embeddingValue = vectors ? sql`, r.embedding::vector` : sql``;
-  const result = await sql<{ owned: number; added: number }>`
-    with owned as (
-      update knowledge_items
-      set status = ${vectors ? 'active' : 'completed'}, error = null, processed_at = ${now},
-        updated_at = ${now}, started_at = null, chunk_count = ${input.chunks.length}${title}${hash}
-      where id = ${input.itemId}${owner}
-      returning id, chatbot_id
-    ), cleared as (
-      delete from chunks where knowledge_item_id in (select id from owned) returning 1
-    ), added as (
-      insert into chunks (knowledge_item_id, chatbot_id, ordinal, content, metadata${embeddingColumn})
-      select o.id, o.chatbot_id, r.ordinal, r.content, r.metadata${embeddingValue}
-      from owned o
-      cross join (select count(*) as n from cleared) c
-      cross join json_to_recordset(${JSON.stringify(rows)}::json)
-        as r(ordinal int, content text, metadata jsonb, embedding text)
-      returning 1
-    )
-    select (select count(*) from owned)::int as owned, (select count(*) from added)::int as added`.execute(
-    db,
-  );
-  if ((result.rows[0]?.owned ?? 0) > 0) return 'stored';
-  const exists = await db
-    .selectFrom('knowledge_items')
-    .select('id')
-    .where('id', '=', input.itemId)
-    .executeTakeFirst();
-  return exists ? 'superseded' : 'gone';
+  const outcome = async (): Promise<StoreOutcome> => {
+    const exists = await db
+      .selectFrom('knowledge_items')
+      .select('id')
+      .where('id', '=', input.itemId)
+      .executeTakeFirst();
+    return exists ? 'superseded' : 'gone';
+  };
+
+  if (input.chunks.length <= batchSize) {
+    const result = await sql<{ owned: number; added: number }>`
+      with owned as (
+        update knowledge_items
+        set ${ready}
+        where id = ${input.itemId}${owner}
+        returning id, chatbot_id
+      ), cleared as (
+        delete from chunks where knowledge_item_id in (select id from owned) returning 1
+      ), added as (
+        insert into chunks (knowledge_item_id, chatbot_id, ordinal, content, metadata${embeddingColumn})
+        select o.id, o.chatbot_id, r.ordinal, r.content, r.metadata${embeddingValue}
+        from owned o
+        cross join (select count(*) as n from cleared) c
+        cross join json_to_recordset(${JSON.stringify(rowsOf(0, input.chunks.length))}::json)
+          as r(ordinal int, content text, metadata jsonb, embedding text)
+        returning 1
+      )
+      select (select count(*) from owned)::int as owned, (select count(*) from added)::int as added`.execute(
+      db,
+    );
+    return (result.rows[0]?.owned ?? 0) > 0 ? 'stored' : outcome();
+  }
+
+  // The item, locked against a claim by a newer run while one statement writes for this run.
+  const mine = sql`select id, chatbot_id from knowledge_items where id = ${input.itemId}${owner} for share`;
+  // Old chunks first, a batch at a time, while the run still owns the item.
+  for (;;) {
+    const cleared = await sql<{ n: number }>`
+      with gone as (
+        delete from chunks where id in (
+          select c.id from chunks c join (${mine}) o on o.id = c.knowledge_item_id limit ${batchSize * 5}
+        ) returning 1
+      ) select count(*)::int as n from gone`.execute(db);
+    if ((cleared.rows[0]?.n ?? 0) === 0) break;
+    await pause();
+  }
+  for (let from = 0; from < input.chunks.length; from += batchSize) {
+    const rows = rowsOf(from, from + batchSize);
+    const added = await sql<{ n: number }>`
+      with added as (
+        insert into chunks (knowledge_item_id, chatbot_id, ordinal, content, metadata${embeddingColumn})
+        select o.id, o.chatbot_id, r.ordinal, r.content, r.metadata${embeddingValue}
+        from (${mine}) o
+        cross join json_to_recordset(${JSON.stringify(rows)}::json)
+          as r(ordinal int, content text, metadata jsonb, embedding text)
+        returning 1
+      ) select count(*)::int as n from added`.execute(db);
+    // Nothing written: a newer run owns the item, or it was deleted.
+    if ((added.rows[0]?.n ?? 0) < rows.length) return outcome();
+    await pause();
+  }
+  // Ready only while still this run's and holding exactly the chunks written.
+  const marked = await sql<{ id: string }>`
+    update knowledge_items set ${ready}
+    where id = ${input.itemId}${owner}
+      and (select count(*) from chunks where knowledge_item_id = ${input.itemId}) = ${input.chunks.length}
+    returning id`.execute(db);
+  return marked.rows.length > 0 ? 'stored' : outcome();
 }

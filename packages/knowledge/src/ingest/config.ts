@@ -31,8 +31,11 @@ export const ingestEnvSchema = z.object({
   INGEST_SITEMAP_MAX_PAGES: int(50, 1, 1000),
   /** Budget for parsing one file or page in a parser thread. */
   INGEST_PARSE_TIMEOUT_MS: int(60_000, 100, 600_000),
-  /** Heap of a parser thread; a decompression bomb runs into it and fails the item. */
-  INGEST_PARSER_MEMORY_MB: int(512, 64, 4096),
+  /**
+   * Memory of a parser thread (its heap and the buffers it holds); a file that needs more (a
+   * decompression bomb, a document too big to read) fails its item with a reason, not the process.
+   */
+  INGEST_PARSER_MEMORY_MB: int(256, 32, 4096),
   /** Parser threads (the worker defaults them to one per core, at most its job concurrency). */
   INGEST_PARSER_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(32).optional()),
   /** After this long in processing, the sweeper re-queues (or fails) an item. */

@@ -1,3 +1,4 @@
+import { threadId } from 'node:worker_threads';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -5,6 +6,7 @@ import {
   makeDocx,
   makeDocxBomb,
   makePdf,
+  makePdfBomb,
   makeZip,
   WORD_DOC_FACT,
   wordDocFixture,
@@ -13,7 +15,8 @@ import { articlePage } from '../testing/servers.ts';
 import { chunkTranscript } from './chunk.ts';
 import { IngestError } from './errors.ts';
 import { detectKnowledgeFile, type KnowledgeFileKind } from './files.ts';
-import { createParserPool } from './pool.ts';
+import { runParseTask } from './parse-task.ts';
+import { createParserPool, tooLargeReason, tooSlowReason } from './pool.ts';
 
 const chunking = { chunkSize: 400, chunkOverlap: 40 };
 const pool = createParserPool({ size: 2, timeoutMs: 30_000, memoryMb: 256 });
@@ -158,16 +161,79 @@ describe('extraction in parser threads', () => {
     });
   });
 
-  it('does not block the calling thread while parsing', async () => {
-    const pdf = makePdf(
-      Array.from({ length: 120 }, (_, i) => [`Page ${i + 1}`, 'Lorem ipsum dolor sit amet. '.repeat(8)]),
-    );
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 5);
-    const result = await parse('pdf', pdf);
-    clearInterval(timer);
-    expect(result.pages).toBe(120);
-    expect(ticks).toBeGreaterThan(3);
+  it('parses in a thread of its own, with the same result as on the calling thread', async () => {
+    const task = {
+      kind: 'file' as const,
+      fileKind: 'pdf' as const,
+      bytes: makePdf(
+        Array.from({ length: 250 }, (_, i) => [
+          `Page ${i + 1}`,
+          ...Array.from(
+            { length: 12 },
+            (_, l) => `Line ${l} of page ${i + 1}: lorem ipsum dolor sit amet, consectetur.`,
+          ),
+        ]),
+        { title: 'Long Handbook' },
+      ),
+      base: { type: 'file' },
+      chunking,
+    };
+    const threaded = await pool.run(task);
+    const here = await runParseTask(task);
+    expect(threaded.threadId).not.toBe(threadId);
+    expect(here.threadId).toBe(threadId);
+    // More chunks than one message carries: they come back in batches, in order, all of them.
+    expect(threaded.chunks.length).toBeGreaterThan(400);
+    expect({ ...threaded, threadId: 0 }).toEqual({ ...here, threadId: 0 });
+    const docx = { ...task, fileKind: 'docx' as const, bytes: makeDocx(['One paragraph.', 'Another one.']) };
+    expect({ ...(await pool.run(docx)), threadId: 0 }).toEqual({
+      ...(await runParseTask(docx)),
+      threadId: 0,
+    });
+  });
+});
+
+describe('a parser thread that runs out of memory or time', () => {
+  it('fails the file with a reason a creator reads, and the next file is parsed by a fresh thread', async () => {
+    const small = createParserPool({ size: 1, timeoutMs: 60_000, memoryMb: 64 });
+    try {
+      const bomb = await makePdfBomb(300);
+      // 300 MB of text operators in about 1 MB.
+      expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+      const reason = await reasonOf(
+        small.run({ kind: 'file', fileKind: 'pdf', bytes: bomb, base: {}, chunking }),
+      );
+      expect(reason).toBe(tooLargeReason(64));
+      expect(reason).toBe('This file is too large or complex to read (it needed more than 64 MB).');
+      const next = await small.run({
+        kind: 'file',
+        fileKind: 'pdf',
+        bytes: makePdf([['Still here after the bomb.']]),
+        base: {},
+        chunking,
+      });
+      expect(next.chunks[0]?.content).toContain('Still here');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('fails a file whose parsing takes longer than the budget', async () => {
+    const hasty = createParserPool({ size: 1, timeoutMs: 150, memoryMb: 256 });
+    try {
+      const err = await hasty
+        .run({ kind: 'file', fileKind: 'pdf', bytes: await makePdfBomb(100), base: {}, chunking })
+        .then(
+          () => null,
+          (e: unknown) => e as IngestError,
+        );
+      expect(err).toBeInstanceOf(IngestError);
+      expect(err?.permanent).toBe(true);
+      expect(err?.reason).toBe(tooSlowReason(150));
+      expect(err?.reason).toMatch(/took too long to read/);
+    } finally {
+      await hasty.close();
+    }
   });
 });
 

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
+import { STORE_BATCH_SIZE, storeChunks } from '@fanpilot/core';
 import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import type { Storage } from '@fanpilot/storage';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from '../retrieve.ts';
 import { seedChatbot } from '../testing/creators.ts';
-import { makeDocx, makePdf } from '../testing/fixtures.ts';
+import { makeDocx, makePdf, makePdfBomb } from '../testing/fixtures.ts';
 import {
   articlePage,
   type LoopbackServer,
@@ -16,6 +17,7 @@ import {
 import { loadIngestEnv } from './config.ts';
 import { createEmbedder } from './embeddings.ts';
 import { createIngestHandler, type IngestHandler } from './handler.ts';
+import { tooLargeReason } from './pool.ts';
 import { STUCK_REASON, sweepStuckItems } from './sweeper.ts';
 import { NO_TRANSCRIPT } from './youtube.ts';
 
@@ -294,6 +296,95 @@ describe('ingest handler (PGlite, loopback sites)', () => {
     const gone = await addItem({ type: 'file', file_name: 'gone.pdf', file_key: 'k/none' });
     await ingest({ knowledgeItemId: gone, run: gone }, ctx);
     expect(await item(gone)).toMatchObject({ status: 'failed', error: expect.stringMatching(/missing/) });
+  });
+
+  it('a PDF bomb fails its item with the memory reason, and the next file still goes through', async () => {
+    const capped = createIngestHandler({
+      db: h.db,
+      storage: storage as Storage,
+      env: loadIngestEnv({ INGEST_PARSER_MEMORY_MB: '64' }),
+      embedder: null,
+    });
+    try {
+      objects.set('k/bomb', await makePdfBomb(300));
+      const id = await addItem({ type: 'file', file_name: 'course.pdf', file_key: 'k/bomb' });
+      await capped({ knowledgeItemId: id, run: id }, ctx);
+      expect(await item(id)).toMatchObject({
+        status: 'failed',
+        error: 'This file is too large or complex to read (it needed more than 64 MB).',
+      });
+      expect((await item(id)).error).toBe(tooLargeReason(64));
+      expect(await chunks(id)).toEqual([]);
+      objects.set('k/after-bomb', makePdf([['A normal handbook after the bomb.']]));
+      const next = await addItem({ type: 'file', file_name: 'handbook.pdf', file_key: 'k/after-bomb' });
+      await capped({ knowledgeItemId: next, run: next }, ctx);
+      expect((await item(next)).status).toBe('completed');
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('stores a long source in bounded batches, pausing between them; a newer run stops the rest', async () => {
+    const draft = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => ({
+        content: `${tag} chunk ${i} about tempo squats`,
+        metadata: { page: i + 1 },
+      }));
+    const id = await addItem({ type: 'file', file_name: 'long.pdf', file_key: 'k/none' });
+    await h.db.updateTable('knowledge_items').set({ status: 'processing' }).where('id', '=', id).execute();
+    // Old chunks of an earlier run, to be replaced.
+    expect(
+      await storeChunks(h.db, {
+        itemId: id,
+        run: id,
+        chunks: draft(3, 'old'),
+        embeddings: null,
+        title: null,
+      }),
+    ).toBe('stored');
+    await h.db.updateTable('knowledge_items').set({ status: 'processing' }).where('id', '=', id).execute();
+    const seen: number[] = [];
+    const total = STORE_BATCH_SIZE * 2 + 7;
+    const stored = await storeChunks(
+      h.db,
+      { itemId: id, run: id, chunks: draft(total, 'new'), embeddings: null, title: null },
+      {
+        pause: async () => {
+          seen.push((await chunks(id)).length);
+          // While batches are written the item is not ready, so search does not read it half-done.
+          expect((await item(id)).status).toBe('processing');
+        },
+      },
+    );
+    expect(stored).toBe('stored');
+    // One pause after clearing the old chunks, then one after each batch: never one statement for all.
+    expect(seen).toEqual([0, STORE_BATCH_SIZE, STORE_BATCH_SIZE * 2, total]);
+    const kept = await chunks(id);
+    expect(kept.map((c) => c.ordinal)).toEqual(Array.from({ length: total }, (_, i) => i));
+    expect(kept.every((c) => c.content.startsWith('new'))).toBe(true);
+    expect(await item(id)).toMatchObject({ status: 'completed', chunk_count: total });
+
+    // A newer run claims the item between two batches: the older run writes nothing more.
+    await h.db.updateTable('knowledge_items').set({ status: 'processing' }).where('id', '=', id).execute();
+    let pauses = 0;
+    const superseded = await storeChunks(
+      h.db,
+      { itemId: id, run: id, chunks: draft(total, 'stale'), embeddings: null, title: null },
+      {
+        pause: async () => {
+          if (++pauses === 2) {
+            await h.db
+              .updateTable('knowledge_items')
+              .set({ job_run: `${id}-newer` })
+              .where('id', '=', id)
+              .execute();
+          }
+        },
+      },
+    );
+    expect(superseded).toBe('superseded');
+    expect((await chunks(id)).length).toBe(STORE_BATCH_SIZE);
+    expect((await item(id)).status).toBe('processing');
   });
 
   it('reads a YouTube transcript with its title and timestamps; no captions fails in SPEC words', async () => {

@@ -10,7 +10,7 @@ import { createEmbedder, type Embedder } from './embeddings.ts';
 import { IngestError, permanent, reasonOf } from './errors.ts';
 import { looksLikePdf } from './extract.ts';
 import { type GuardedFetchOptions, guardedFetch, type Lookup, lookupWithOverrides } from './net.ts';
-import type { ParseResult } from './parse-task.ts';
+import { digestOf, type ParseResult } from './parse-task.ts';
 import { createParserPool, type ParserPool } from './pool.ts';
 import { parseSitemap } from './sitemap.ts';
 import { decodeText } from './text.ts';
@@ -58,6 +58,8 @@ interface Outcome {
   title: string | null;
   chunks: ChunkDraft[];
   pages: number;
+  /** What the chunks say (digestOf), worked out where they were made: a parser thread, mostly. */
+  digest: string;
 }
 
 /**
@@ -168,6 +170,9 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
       title: `Sitemap of ${host} (${results.length} of ${targets.length} pages)`,
       chunks: results.flatMap((r) => r.chunks),
       pages: results.reduce((n, r) => n + r.pages, 0),
+      digest: createHash('sha256')
+        .update(results.map((r) => r.digest).join(','))
+        .digest('hex'),
     };
   }
 
@@ -206,7 +211,7 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
       { type: 'youtube', source: link.url, videoId: link.videoId, ...(title ? { title } : {}) },
       chunking,
     );
-    return { title, chunks, pages: 1 };
+    return { title, chunks, pages: 1, digest: digestOf(chunks) };
   }
 
   const handler = async (data: unknown, context: { attempt: number; jobId: string | undefined }) => {
@@ -231,9 +236,7 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
       const t1 = performance.now();
       // A re-sync that finds the same content (and the same embedding model) keeps the chunks it
       // has: nothing is deleted, re-inserted or re-embedded.
-      const digest = createHash('sha256')
-        .update(JSON.stringify(outcome.chunks.map((c) => [c.content, c.metadata])))
-        .digest('hex');
+      const { digest } = outcome;
       const unchangedKey = `${digest}:${embedder?.model ?? 'text'}`;
       if (item.content_hash === unchangedKey && item.chunk_count === outcome.chunks.length) {
         const kept = await keepKnowledgeChunks(db, item.id, run, {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { threadId } from 'node:worker_threads';
 import { type ChunkDraft, type ChunkOptions, chunkSections } from './chunk.ts';
 import { extractFile, extractHtml, extractPdf } from './extract.ts';
 import { detectKnowledgeFile, type KnowledgeFileKind } from './files.ts';
@@ -33,6 +35,20 @@ export interface ParseResult {
   title: string | null;
   chunks: ChunkDraft[];
   pages: number;
+  /** What the chunks say (sha-256 of their text and metadata): a re-sync that finds it unchanged keeps them. */
+  digest: string;
+  /** The thread that parsed (the pool's threads are never the job's own). */
+  threadId: number;
+}
+
+/** The digest of chunks (see ParseResult.digest). */
+export function digestOf(chunks: ChunkDraft[]): string {
+  const hash = createHash('sha256');
+  hash.update('[');
+  chunks.forEach((c, i) => {
+    hash.update(`${i > 0 ? ',' : ''}${JSON.stringify([c.content, c.metadata])}`);
+  });
+  return hash.update(']').digest('hex');
 }
 
 /** Extracts and chunks; CPU-heavy, so it runs in a parser thread (see pool.ts). */
@@ -52,5 +68,5 @@ export async function runParseTask(task: ParseTask): Promise<ParseResult> {
     ...(extracted.title && task.kind !== 'file' ? { title: extracted.title } : {}),
   };
   const chunks = await chunkSections(extracted.sections, base, task.chunking);
-  return { title: extracted.title, chunks, pages: extracted.pages };
+  return { title: extracted.title, chunks, pages: extracted.pages, digest: digestOf(chunks), threadId };
 }

@@ -164,3 +164,56 @@ export function encryptedWordDoc(): Buffer {
   }
   throw new Error('No FIB found in the .doc fixture');
 }
+
+/**
+ * A PDF bomb: a few KB to a few MB on disk, one page whose content stream (FlateDecode) inflates to
+ * `megabytes` MB of text-showing operators. A reader that decodes and extracts it needs memory far
+ * beyond its size: a parser thread's memory cap must stop it.
+ */
+export async function makePdfBomb(megabytes = 300): Promise<Buffer> {
+  const { createDeflate } = await import('node:zlib');
+  const line = Buffer.from('BT /F1 11 Tf 56 760 Td (All work and no play makes a dull PDF bomb) Tj ET\n');
+  const block = Buffer.alloc(1024 * 1024 - ((1024 * 1024) % line.length));
+  for (let at = 0; at < block.length; at += line.length) line.copy(block, at);
+  const deflate = createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on('data', (b: Buffer) => parts.push(b));
+  const done = new Promise<void>((resolve, reject) => {
+    deflate.on('end', resolve);
+    deflate.on('error', reject);
+  });
+  for (let i = 0; i < megabytes; i++) {
+    if (!deflate.write(block)) await new Promise((r) => deflate.once('drain', r));
+  }
+  deflate.end();
+  await done;
+  const stream = Buffer.concat(parts);
+  const chunks: Buffer[] = [];
+  const offsets: number[] = [];
+  let size = 0;
+  const push = (b: Buffer | string) => {
+    const buf = typeof b === 'string' ? Buffer.from(b, 'latin1') : b;
+    chunks.push(buf);
+    size += buf.length;
+  };
+  const obj = (n: number, ...body: (Buffer | string)[]) => {
+    offsets[n - 1] = size;
+    push(`${n} 0 obj\n`);
+    for (const b of body) push(b);
+    push('\nendobj\n');
+  };
+  push('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n');
+  obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  obj(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
+  obj(
+    3,
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+  );
+  obj(4, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  obj(5, `<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`, stream, '\nendstream');
+  const xref = size;
+  push(`xref\n0 6\n0000000000 65535 f \n`);
+  for (const o of offsets) push(`${String(o).padStart(10, '0')} 00000 n \n`);
+  push(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(chunks);
+}
