@@ -153,7 +153,7 @@ export const envSchema = z.object({
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,
   ...processShape,
-  /** AI answers are retried for a time, not a count of tries (packages/knowledge answer/retry.ts). */
+  /** AI answers are retried for a time, not a count of tries (packages/answers/src/retry.ts). */
   ...answerRetryEnvShape,
 });
 

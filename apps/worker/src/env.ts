@@ -43,7 +43,7 @@ export const workerEnvSchema = z.object({
   ),
   JOBS_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(20).default(5)),
   JOBS_BACKOFF_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).default(2000)),
-  /** AI answers are retried for a time, not a count of tries (packages/knowledge answer/retry.ts). */
+  /** AI answers are retried for a time, not a count of tries (packages/answers/src/retry.ts). */
   ...answerRetryEnvShape,
 });
 

@@ -24,9 +24,6 @@ export const hostList = z.preprocess(
       .filter(Boolean),
   ),
 );
-/** A whole number with a default. */
-export const intWithDefault = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(def));
 
 const postgresUrl = z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL');
 const redisUrl = z.string().refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// URL');

@@ -8,7 +8,6 @@ export const PROFILE_IMAGE_MAX_BYTES_SIGNUP = 10 * 1024 * 1024;
 export const KNOWLEDGE_FILE_MAX_BYTES = 10 * 1024 * 1024;
 export const KNOWLEDGE_FILE_EXTENSIONS = ['.pdf', '.txt', '.doc', '.docx'] as const;
 export const UPLOAD_DEFAULT_MAX_FILES = 1;
-export const UPLOAD_DEFAULT_MAX_BYTES = 10_485_760;
 export const FAN_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 /** Image or PDF, checked by content. */
 export const FAN_ATTACHMENT_MIME_TYPES = [
@@ -28,7 +27,6 @@ export const TEMPLATE_TITLE_MAX_LENGTH = 100;
 export const TEMPLATES_MAX_PER_CREATOR = 200;
 
 export const POLL_MESSAGES_MS = 5_000;
-export const POLL_FANS_MS = 10_000;
 export const POLL_STATUS_MS = 2_000;
 export const POLL_KNOWLEDGE_PROGRESS_MS = 5_000;
 export const POLL_USAGE_MS = 60_000;

@@ -43,12 +43,6 @@ export function contentSecurityPolicy(options: SecurityOptions): Record<string, 
   return directives;
 }
 
-/** The header's value, as the gateway (nginx) and tests write it. */
-export const policyText = (directives: Record<string, string[]>) =>
-  Object.entries(directives)
-    .map(([name, values]) => [name, ...values].join(' '))
-    .join('; ');
-
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**

@@ -118,11 +118,6 @@ export const TrashIcon = (p: IconProps) => (
     <path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />
   </Icon>
 );
-export const LinkIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M10 14a4 4 0 005.7 0l3-3a4 4 0 00-5.7-5.7l-1 1M14 10a4 4 0 00-5.7 0l-3 3a4 4 0 005.7 5.7l1-1" />
-  </Icon>
-);
 export const VideoIcon = (p: IconProps) => (
   <Icon {...p}>
     <rect x="3" y="6" width="18" height="12" rx="3" />
@@ -153,11 +148,6 @@ export const RetryIcon = (p: IconProps) => (
 export const DownloadIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
-  </Icon>
-);
-export const SendIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M4 12l16-8-6 16-2.5-6.5z" />
   </Icon>
 );
 export const BookmarkIcon = (p: IconProps) => (
