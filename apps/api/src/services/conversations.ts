@@ -1,6 +1,6 @@
-import type { FanRequester } from '@fanpilot/core';
-import type { FastifyRequest } from 'fastify';
-import { fanTokenHash } from './fan-identity.ts';
+import { type AskingBrowser, type FanRequester, hashToken } from '@fanpilot/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ensureFanToken, fanTokenHash } from './fan-identity.ts';
 
 // The conversation use cases live in packages/core (src/conversations/); this file only reads who
 // is asking from the request (the browser's fan cookie, the signed-in creator).
@@ -15,4 +15,14 @@ export async function fanRequester(request: FastifyRequest): Promise<FanRequeste
 export const asFanOnly = (request: FastifyRequest): FanRequester => ({
   cookieHash: fanTokenHash(request),
   creatorId: null,
+});
+
+/** The browser asking a question: its fan cookie, and how to give it one (claimFan binds to it). */
+export const askingBrowser = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  secureCookie: boolean,
+): AskingBrowser => ({
+  cookieHash: fanTokenHash(request),
+  bindCookie: () => hashToken(ensureFanToken(request, reply, secureCookie)),
 });

@@ -23,8 +23,8 @@ import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-
 import { forbidden, notFound } from '../../errors.ts';
 import { fanChatByParam, publicFaceByParam } from '../../plugins/changes.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
-import { asFanOnly, fanRequester } from '../../services/conversations.ts';
-import { ensureFanToken, fanTokenHash } from '../../services/fan-identity.ts';
+import { asFanOnly, askingBrowser, fanRequester } from '../../services/conversations.ts';
+import { ensureFanToken } from '../../services/fan-identity.ts';
 
 export interface FanChatRoutesOptions {
   secureCookie: boolean;
@@ -127,10 +127,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         creatorId: creator.id,
         fanKey: body.fanId,
         fanName: body.fanName,
-        browser: {
-          cookieHash: fanTokenHash(request),
-          bindCookie: () => hashToken(ensureFanToken(request, reply, opts.secureCookie)),
-        },
+        browser: askingBrowser(request, reply, opts.secureCookie),
         beforeNewFan: () => newFans(request),
       });
       // Counted only once the request is this fan's: a stranger sending as a fan id (403 above)
