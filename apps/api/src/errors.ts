@@ -28,4 +28,7 @@ export const DOMAIN_STATUS: Record<DomainReason, number> = {
   not_found: 404,
   conflict: 409,
   limit: 409,
+  gone: 410,
+  too_large: 413,
+  unprocessable: 422,
 };

@@ -17,7 +17,7 @@ import {
   snapshotRefs,
   startOfUtcDay,
 } from './answer-policy.ts';
-import { storeAiAnswer } from './conversations.ts';
+import { storeAiAnswer } from './conversations/store-ai-answer.ts';
 import { chargeAiAnswer, creditsRepository, grantFreeCredits } from './credits.ts';
 
 // The answer policy's rules (pure, and as SQL against a real database: PGlite in memory, and

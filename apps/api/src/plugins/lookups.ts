@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { FAN_COOKIE, SESSION_COOKIE } from '@fanpilot/contracts';
-import { sessionIsLive } from '@fanpilot/core';
+import { hashToken, sessionIsLive } from '@fanpilot/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
@@ -35,8 +34,6 @@ export interface FanLite {
   creatorId: string;
   cookieHash: string | null;
 }
-
-const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /**
  * What requests ask for again and again, kept in this api instance's memory: sessions, creators by
@@ -81,7 +78,7 @@ export const lookupsPlugin = fp(async (app: FastifyInstance) => {
     const known = cookieHashes.get(key);
     if (known) return known.hash;
     const unsigned = request.unsignCookie(raw);
-    const hash = unsigned.valid && unsigned.value ? tokenHash(unsigned.value) : null;
+    const hash = unsigned.valid && unsigned.value ? hashToken(unsigned.value) : null;
     cookieHashes.set(key, { hash });
     return hash;
   };

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '@fanpilot/contracts';
-import { creatorsRepository, sessionsRepository } from '@fanpilot/core';
+import { creatorsRepository, hashToken, sessionsRepository } from '@fanpilot/core';
 import type { CreatorRow } from '@fanpilot/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -22,8 +22,6 @@ declare module 'fastify' {
     currentCreator: () => Promise<CreatorRow | null>;
   }
 }
-
-const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 export const sessionPlugin = fp(async (app: FastifyInstance, opts: { secure: boolean }) => {
   const repo = sessionsRepository(app.db);
@@ -54,7 +52,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { secure: boo
   app.decorate('sessions', {
     async start(reply: FastifyReply, creatorId: string) {
       const token = randomBytes(32).toString('base64url');
-      await repo.create(hash(token), creatorId, new Date(Date.now() + SESSION_TTL_MS));
+      await repo.create(hashToken(token), creatorId, new Date(Date.now() + SESSION_TTL_MS));
       reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: Math.floor(SESSION_TTL_MS / 1000) });
     },
     async end(request: FastifyRequest, reply: FastifyReply) {
@@ -62,7 +60,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { secure: boo
       const raw = request.cookies[SESSION_COOKIE];
       if (raw) {
         const unsigned = request.unsignCookie(raw);
-        if (unsigned.valid && unsigned.value) await repo.remove(hash(unsigned.value));
+        if (unsigned.valid && unsigned.value) await repo.remove(hashToken(unsigned.value));
       }
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
     },

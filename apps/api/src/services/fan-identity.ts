@@ -1,11 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { FAN_COOKIE } from '@fanpilot/contracts';
+import { hashToken } from '@fanpilot/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** A year: the fan page keeps its fanId in localStorage for as long. */
 const FAN_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
-
-export const hashFanToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /** The fan token this browser holds in its signed fan cookie, or null. */
 export function readFanToken(request: FastifyRequest): string | null {
@@ -18,7 +17,7 @@ export function readFanToken(request: FastifyRequest): string | null {
 /** The hash of this browser's fan token, or null when it holds none. */
 export function fanTokenHash(request: FastifyRequest): string | null {
   const token = readFanToken(request);
-  return token ? hashFanToken(token) : null;
+  return token ? hashToken(token) : null;
 }
 
 /**
@@ -38,14 +37,4 @@ export function ensureFanToken(request: FastifyRequest, reply: FastifyReply, sec
     maxAge: FAN_COOKIE_MAX_AGE_SECONDS,
   });
   return token;
-}
-
-/**
- * A readable name for a fan who gave none: 'Fan' and four digits taken from a hash of the fan id.
- * The digits come from the whole id (for the fan app's ids, mostly its random part), so the name
- * says nothing about the id: neither when it was made nor any of its characters.
- */
-export function defaultFanName(fanKey: string): string {
-  const digits = createHash('sha256').update(fanKey).digest().readUInt32BE(0) % 10_000;
-  return `Fan ${String(digits).padStart(4, '0')}`;
 }

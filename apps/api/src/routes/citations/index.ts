@@ -1,12 +1,18 @@
 import { calls } from '@fanpilot/contracts';
-import { citedPassage, downloadableFile, findCitingMessage } from '@fanpilot/core';
+import {
+  citedPassage,
+  downloadableFile,
+  FAN_FORBIDDEN_MESSAGE,
+  findCitingMessage,
+  mayActAsFan,
+} from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { parse as parseRange } from 'range-parser';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { citedFileLinks } from '../../services/cited-files.ts';
-import { FAN_FORBIDDEN_MESSAGE, fanRequester, mayActAsFan } from '../../services/conversations.ts';
+import { fanRequester } from '../../services/conversations.ts';
 
 /** A download under its own name, both as ASCII and exactly (RFC 6266). */
 function attachment(filename: string): string {

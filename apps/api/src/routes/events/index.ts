@@ -4,13 +4,12 @@ import {
   LIVE_STREAMS_PER_DASHBOARD,
   LIVE_STREAMS_PER_FAN,
 } from '@fanpilot/contracts';
-import { sessionActsFor } from '@fanpilot/core';
+import { FAN_FORBIDDEN_MESSAGE, sessionActsFor } from '@fanpilot/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { forbidden, HttpError, notFound, unauthorized } from '../../errors.ts';
 import { cachedFanTokenHash, mayFollowAsFan } from '../../plugins/changes.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
-import { FAN_FORBIDDEN_MESSAGE } from '../../services/conversations.ts';
 import { type LiveHub, LiveStream } from '../../services/live.ts';
 
 export interface EventsRoutesOptions {

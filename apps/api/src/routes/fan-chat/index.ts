@@ -2,34 +2,29 @@ import { enqueueAnswer } from '@fanpilot/answers';
 import { calls, DEFAULT_STATUS_TEXT_OFFLINE, FAN_ATTACHMENT_MAX_BASE64_LENGTH } from '@fanpilot/contracts';
 import {
   aiRefusal,
+  ask,
+  checkAttachment,
+  claimFan,
   creatorsRepository,
+  FAN_FORBIDDEN_MESSAGE,
   fansRepository,
-  forecastAnswer,
   greetingsOf,
-  type MessageView,
+  hashToken,
+  makeTransferLink,
+  mayActAsFan,
   messagesRepository,
+  moveToAnotherBrowser,
   noticesRepository,
 } from '@fanpilot/core';
 import type { CreatorRow } from '@fanpilot/db';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
-import { forbidden, HttpError, notFound } from '../../errors.ts';
+import { forbidden, notFound } from '../../errors.ts';
 import { fanChatByParam, publicFaceByParam } from '../../plugins/changes.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
-import {
-  asFanOnly,
-  checkAttachment,
-  claimFan,
-  FAN_FORBIDDEN_MESSAGE,
-  fanRequester,
-  findAskedWithKey,
-  isSameQuestion,
-  mayActAsFan,
-  storeFanMessage,
-} from '../../services/conversations.ts';
-import { ensureFanToken, hashFanToken } from '../../services/fan-identity.ts';
-import { createFanTransfer, redeemFanTransfer } from '../../services/fan-transfers.ts';
+import { asFanOnly, askingBrowser, fanRequester } from '../../services/conversations.ts';
+import { ensureFanToken } from '../../services/fan-identity.ts';
 
 export interface FanChatRoutesOptions {
   secureCookie: boolean;
@@ -53,6 +48,7 @@ const ASK_BODY_LIMIT = FAN_ATTACHMENT_MAX_BASE64_LENGTH + 256 * 1024;
 /** The fan side: asking, reading one's own chat, the creator's public card. Fans have no login. */
 export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const ports = { db: app.db, storage: app.storage };
   const creators = creatorsRepository(app.db);
 
   const onboarded = async (username: string): Promise<CreatorRow> => {
@@ -113,15 +109,6 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     message: transferWords,
   });
 
-  /**
-   * Whether the creator's AI answers this pending question (core's answer policy: Offline, a
-   * chatbot, and credits and room in today's AI answer budget for it), and its queue priority.
-   */
-  const forecast = async (creator: CreatorRow, messageId: string) => {
-    const { decision, priority } = await forecastAnswer(app.db, creator.id, messageId);
-    return { aiAnswers: decision === 'ai', priority };
-  };
-
   r.post(
     calls.ask.path,
     {
@@ -130,75 +117,47 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       schema: calls.ask.schema,
     },
     async (request, reply) => {
-      const body = request.body;
-      const clientKey = request.headers['idempotency-key'];
+      const { body } = request;
       const creator = await onboarded(body.creator);
       // Everything that can be refused is refused before anything is written.
       const attachment = body.attachment
         ? await checkAttachment(body.attachment.filename, body.attachment.contentBase64)
         : null;
-      const fan = await claimFan(app.db, request, reply, {
+      const fan = await claimFan(ports, {
         creatorId: creator.id,
         fanKey: body.fanId,
         fanName: body.fanName,
-        secureCookie: opts.secureCookie,
+        browser: askingBrowser(request, reply, opts.secureCookie),
         beforeNewFan: () => newFans(request),
       });
       // Counted only once the request is this fan's: a stranger sending as a fan id (403 above)
       // does not use up that fan's allowance.
       await perFan(request);
       reply.header('cache-control', 'no-store');
-
-      /** A resend (same Idempotency-Key): the stored question's answer; nothing stored, queued or charged. */
-      const replay = async (stored: MessageView) => {
-        if (!isSameQuestion(stored, body.message, attachment)) {
-          throw new HttpError(
-            422,
-            'idempotency_key_reused',
-            'This Idempotency-Key was already used for a different message; send a new message with a new key.',
-          );
-        }
-        const aiWillAnswer =
-          stored.status === 'pending'
-            ? (await forecast(creator, stored.id)).aiAnswers
-            : await messagesRepository(app.db).hasAiReply(stored.id);
-        return { success: true as const, message: toFanChatMessage(stored), aiWillAnswer };
-      };
-
-      if (clientKey) {
-        const earlier = await findAskedWithKey(app.db, fan.id, clientKey);
-        if (earlier) return replay(earlier);
-      }
-      const stored = await storeFanMessage(app.db, app.storage, {
-        creator,
+      const asked = await ask(ports, {
+        creatorId: creator.id,
         fan,
         text: body.message,
         fanName: body.fanName,
         attachment,
-        clientKey,
+        clientKey: request.headers['idempotency-key'],
       });
-      const messages = messagesRepository(app.db);
-      // A concurrent request with the same key stored it first.
-      if (!stored.created) return replay((await messages.findView(stored.messageId))!);
-
-      let aiWillAnswer = false;
-      const { aiAnswers, priority } = await forecast(creator, stored.messageId);
-      if (aiAnswers) {
-        try {
-          await enqueueAnswer(app.db, app.jobs, stored.messageId, priority);
-          aiWillAnswer = true;
-        } catch (err) {
-          // Redis is away: the question is stored and pending, and the answer sweep hands it to the
-          // AI within a minute of Redis coming back. The fan hears the normal answer, at once.
-          aiWillAnswer = true;
+      if (asked.queueForAi) {
+        const messageId = asked.message.id;
+        // Redis away: the question is stored and pending, and the answer sweep hands it to the AI
+        // within a minute of Redis coming back. The fan hears the normal answer, at once.
+        await enqueueAnswer(app.db, app.jobs, messageId, asked.queueForAi.priority).catch((err: unknown) =>
           request.log.warn(
-            { reason: err instanceof Error ? err.message : String(err), messageId: stored.messageId },
+            { reason: err instanceof Error ? err.message : String(err), messageId },
             'answer job not queued; the sweep will queue it',
-          );
-        }
+          ),
+        );
       }
-      const view = await messages.findView(stored.messageId);
-      return { success: true as const, message: toFanChatMessage(view!), aiWillAnswer };
+      return {
+        success: true as const,
+        message: toFanChatMessage(asked.message),
+        aiWillAnswer: asked.aiWillAnswer,
+      };
     },
   );
 
@@ -250,7 +209,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     },
     async (request, reply) => {
       const creator = await onboarded(request.body.creator);
-      const made = await createFanTransfer(app.db, asFanOnly(request), {
+      const made = await makeTransferLink(ports, asFanOnly(request), {
         creatorId: creator.id,
         creatorUsername: creator.username,
         fanKey: request.body.fanId,
@@ -268,9 +227,9 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       schema: calls.redeemFanTransfer.schema,
     },
     async (request, reply) => {
-      const hash = hashFanToken(ensureFanToken(request, reply, opts.secureCookie));
+      const newCookieHash = hashToken(ensureFanToken(request, reply, opts.secureCookie));
       reply.header('cache-control', 'no-store');
-      return redeemFanTransfer(app.db, request.body.token, hash);
+      return moveToAnotherBrowser(ports, { token: request.body.token, newCookieHash });
     },
   );
 

@@ -5,13 +5,13 @@ import {
   fansByIds,
   openGapIds,
   openKnowledgeGaps,
+  sendToFan,
 } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { badRequest, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
-import { sendToFan } from '../../services/conversations.ts';
 import { addKnowledgeFile } from '../../services/knowledge.ts';
 import { requestPush } from '../../services/push.ts';
 
@@ -79,7 +79,10 @@ export async function knowledgeGapsRoutes(app: FastifyInstance) {
         const fanIds = [...new Set(closed.map((c) => c.fanId).filter((id): id is string => id !== null))];
         const fans = await fansByIds(app.db, creator.id, fanIds);
         for (const fan of fans) {
-          const sent = await sendToFan(app.db, creator.id, fan, request.body.answer.trim());
+          const sent = await sendToFan(
+            { db: app.db },
+            { creatorId: creator.id, to: fan, text: request.body.answer.trim() },
+          );
           await requestPush(app.jobs, { kind: 'message', id: sent.messageId }, request.log);
           sentTo++;
         }

@@ -1,17 +1,19 @@
 import { calls, FAN_ATTACHMENT_MIME_TYPES, isUuid } from '@fanpilot/contracts';
-import { attachmentsRepository, fansRepository, messagesRepository } from '@fanpilot/core';
+import {
+  answerAsCreator,
+  attachmentsRepository,
+  deleteConversation,
+  fansRepository,
+  mayActAsFan,
+  messagesRepository,
+  sendToFan,
+} from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFan, toMessage } from '../../conversation-serializers.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { ownInboxByParam, ownInboxByQuery } from '../../plugins/changes.ts';
-import {
-  answerAsCreator,
-  deleteConversation,
-  fanRequester,
-  mayActAsFan,
-  sendToFan,
-} from '../../services/conversations.ts';
+import { fanRequester } from '../../services/conversations.ts';
 import { requestPush } from '../../services/push.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 500;
@@ -107,14 +109,20 @@ export async function messagesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.query.creator);
-      const deleted = await deleteConversation(app.db, app.storage, creator.id, request.params.fanIdOrName);
+      const deleted = await deleteConversation(
+        { db: app.db, storage: app.storage },
+        { creatorId: creator.id, fanIdOrName: request.params.fanIdOrName },
+      );
       return { success: true as const, deletedMessages: deleted };
     },
   );
 
   r.post(calls.answer.path, { schema: calls.answer.schema }, async (request) => {
     const creator = await app.requireOwner(request, request.body.creator);
-    const replyId = await answerAsCreator(app.db, creator.id, request.body.messageId, request.body.response);
+    const replyId = await answerAsCreator(
+      { db: app.db },
+      { creatorId: creator.id, messageId: request.body.messageId, text: request.body.response },
+    );
     await requestPush(app.jobs, { kind: 'message', id: replyId }, request.log);
     const stored = await messages.findView(replyId);
     return {
@@ -126,9 +134,10 @@ export async function messagesRoutes(app: FastifyInstance) {
 
   r.post(calls.sendMessage.path, { schema: calls.sendMessage.schema }, async (request) => {
     const creator = await app.requireOwner(request, request.body.creatorUsername);
-    const fan = await fans.findByKey(creator.id, request.body.fanId);
-    if (!fan) throw notFound('Cannot find fan ID. Please try again.');
-    const sent = await sendToFan(app.db, creator.id, fan, request.body.message);
+    const sent = await sendToFan(
+      { db: app.db },
+      { creatorId: creator.id, to: request.body.fanId, text: request.body.message },
+    );
     await requestPush(app.jobs, { kind: 'message', id: sent.messageId }, request.log);
     const stored = await messages.findView(sent.messageId);
     return {

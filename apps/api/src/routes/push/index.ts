@@ -1,10 +1,10 @@
 import { calls } from '@fanpilot/contracts';
-import { creatorsRepository, fansRepository, pushSubscriptions } from '@fanpilot/core';
+import { creatorsRepository, fansRepository, mayActAsFan, pushSubscriptions } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { forbidden, notFound } from '../../errors.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
-import { asFanOnly, mayActAsFan } from '../../services/conversations.ts';
+import { asFanOnly } from '../../services/conversations.ts';
 import { fanTokenHash } from '../../services/fan-identity.ts';
 import { checkPushEndpoint, checkSubscriptionKeys, type VapidKeys } from '../../services/push.ts';
 

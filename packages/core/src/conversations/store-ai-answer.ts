@@ -1,9 +1,9 @@
 import type { StoredSource } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
-import { type Kysely, sql } from 'kysely';
-import { type AnswerRefusal, decideAnswer, loadAnswerSnapshot } from './answer-policy.ts';
-import { chargeAiAnswer } from './credits.ts';
-import type { Db } from './db.ts';
+import type { Kysely } from 'kysely';
+import { type AnswerRefusal, decideAnswer, loadAnswerSnapshot } from '../answer-policy.ts';
+import { chargeAiAnswer } from '../credits.ts';
+import { lockQuestion, replyToQuestion } from './reply-to-question.ts';
 
 // A fan's question and what answers it. The AI's answer is stored here, with its charge, once.
 
@@ -49,61 +49,21 @@ export async function storeAiAnswer(
     if (!snapshot) return 'not_found';
     const decision = decideAnswer(snapshot);
     if (decision === 'creator_online') return decision;
-    const current = await trx
-      .selectFrom('messages')
-      .select(['id', 'status', 'fan_id', 'fan_name'])
-      .where('id', '=', input.questionId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!current) return 'not_found';
-    if (current.status !== 'pending') return 'already_answered';
+    const locked = await lockQuestion(trx, input.questionId);
+    if (!locked.found) return 'not_found';
+    if (!locked.question) return locked.status === 'pending' ? 'not_a_question' : 'already_answered';
     if (decision !== 'ai') return decision;
-    const inserted = await trx
-      .insertInto('messages')
-      .values({
-        creator_id: creator.id,
-        fan_id: current.fan_id,
-        sender: 'Creatorai',
-        body: input.body,
-        status: null,
-        reply_to: current.id,
-        fan_name: current.fan_name,
-        sources: JSON.stringify(input.sources),
-      })
-      .onConflict((oc) => oc.column('reply_to').where(sql<boolean>`sender = 'Creatorai'`).doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const inserted = await replyToQuestion(trx, locked.question, {
+      sender: 'Creatorai',
+      body: input.body,
+      sources: input.sources,
+      gap: input.gap,
+      at: new Date(),
+    });
     if (!inserted) return 'already_answered';
-    await chargeAiAnswer(trx, creator.id, current.id);
-    await trx
-      .updateTable('messages')
-      .set({
-        status: 'answered',
-        answered_at: new Date(),
-        ...(input.gap ? { knowledge_gap_at: new Date() } : {}),
-      })
-      .where('id', '=', current.id)
-      .execute();
-    replyId = String(inserted.id);
+    await chargeAiAnswer(trx, creator.id, locked.question.id);
+    replyId = inserted;
     return 'answered';
   });
   return { outcome, replyId };
-}
-
-/**
- * The AI's tries at a question ran out (the model kept failing for the whole retry budget): from now
- * on the question is the creator's. It stays pending in their dashboard, the fan's chat says the
- * creator will answer personally, and no sweep hands it to the AI again. Returns whether it was
- * still pending (an answer that landed meanwhile wins).
- */
-export async function handOverToCreator(db: Db, messageId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('messages')
-    .set({ ai_handed_over_at: new Date() })
-    .where('id', '=', messageId)
-    .where('sender', '=', 'fan')
-    .where('status', '=', 'pending')
-    .where('ai_handed_over_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultFanName } from './fan-identity.ts';
+import { defaultFanName } from './fan-name.ts';
 
 describe('default fan name', () => {
   it('is "Fan" and four digits, the same for the same id', () => {

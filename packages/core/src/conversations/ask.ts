@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { ASK_IDEMPOTENCY_WINDOW_HOURS } from '@fanpilot/contracts';
+import type { FanRow } from '@fanpilot/db';
+import { forecastAnswer } from '../answer-policy.ts';
+import { attachmentsRepository } from '../attachments.ts';
+import { DomainError } from '../errors.ts';
+import { fansRepository } from '../fans.ts';
+import { type MessageView, messagesRepository } from '../messages.ts';
+import type { CheckedAttachment } from './check-attachment.ts';
+import { defaultFanName } from './fan-name.ts';
+import { type ConversationPortsWithFiles, now } from './ports.ts';
+
+/** How long a fan's Idempotency-Key on a question is remembered. */
+export const ASK_IDEMPOTENCY_WINDOW_MS = ASK_IDEMPOTENCY_WINDOW_HOURS * 60 * 60 * 1000;
+
+export interface AskInput {
+  creatorId: string;
+  /** The fan asking, already claimed for this browser (claimFan). */
+  fan: FanRow;
+  text: string;
+  fanName: string | undefined;
+  attachment: CheckedAttachment | null;
+  /** The fan's Idempotency-Key, when it sent one. */
+  clientKey?: string | undefined;
+}
+
+export interface Asked {
+  /** The question as stored (for a resend, the one stored the first time). */
+  message: MessageView;
+  /** Whether the creator's AI answers it (the answer policy's forecast, or the AI's reply to a resend). */
+  aiWillAnswer: boolean;
+  /** Set when this call stored the question and the AI answers it: the answer job's queue priority. */
+  queueForAi: { priority: number } | null;
+}
+
+/**
+ * A fan asks a creator a question. It is stored pending (with its attachment), and the answer
+ * policy forecasts whether the AI answers it. With an Idempotency-Key a resend of the same question
+ * within the window stores, queues and charges nothing and gets the first one's outcome; the same
+ * key with a different question is refused.
+ */
+export async function ask(ports: ConversationPortsWithFiles, input: AskInput): Promise<Asked> {
+  const { db } = ports;
+  const at = now(ports);
+  const cutoff = new Date(at.getTime() - ASK_IDEMPOTENCY_WINDOW_MS);
+  const messages = messagesRepository(db);
+
+  /** A resend (same Idempotency-Key): the stored question's outcome; nothing stored, queued or charged. */
+  const replay = async (stored: MessageView): Promise<Asked> => {
+    if (!isSameQuestion(stored, input.text, input.attachment)) {
+      throw new DomainError(
+        'unprocessable',
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different message; send a new message with a new key.',
+      );
+    }
+    const aiWillAnswer =
+      stored.status === 'pending'
+        ? (await forecastAnswer(db, input.creatorId, stored.id, at)).decision === 'ai'
+        : await messages.hasAiReply(stored.id);
+    return { message: stored, aiWillAnswer, queueForAi: null };
+  };
+
+  if (input.clientKey) {
+    const earlier = await messages.findByClientKey(input.fan.id, input.clientKey, cutoff);
+    if (earlier) return replay(earlier);
+  }
+  const stored = await storeQuestion(ports, input, cutoff);
+  // A concurrent request with the same key stored it first.
+  if (!stored.created) return replay((await messages.findView(stored.messageId))!);
+  const { decision, priority } = await forecastAnswer(db, input.creatorId, stored.messageId, at);
+  const message = (await messages.findView(stored.messageId))!;
+  const aiWillAnswer = decision === 'ai';
+  return { message, aiWillAnswer, queueForAi: aiWillAnswer ? { priority } : null };
+}
+
+/** Whether a resent question (same Idempotency-Key) is the question stored under that key. */
+function isSameQuestion(
+  stored: MessageView,
+  text: string,
+  attachment: Pick<CheckedAttachment, 'filename' | 'buffer'> | null,
+): boolean {
+  if (stored.body !== text) return false;
+  if (!attachment || !stored.attachment) return !attachment && !stored.attachment;
+  return (
+    stored.attachment.originalFilename === attachment.filename &&
+    stored.attachment.fileSize === attachment.buffer.length
+  );
+}
+
+/**
+ * Stores the question (pending) and its attachment. With an Idempotency-Key (`clientKey`) it is
+ * stored only if this fan has no message under that key yet (a key older than the window is freed
+ * first); otherwise nothing is stored and the id of the message that holds the key comes back with
+ * `created: false`.
+ */
+async function storeQuestion(
+  ports: ConversationPortsWithFiles,
+  input: AskInput,
+  cutoff: Date,
+): Promise<{ messageId: string; created: boolean }> {
+  const { fan, attachment, clientKey } = input;
+  let key: string | null = null;
+  if (attachment) {
+    key = `attachments/${input.creatorId}/${randomUUID()}`;
+    await ports.storage.put(key, attachment.buffer, attachment.mime);
+  }
+  let result: { messageId: string; created: boolean };
+  try {
+    result = await ports.db.transaction().execute(async (trx) => {
+      const messages = messagesRepository(trx);
+      const values = {
+        creatorId: input.creatorId,
+        fanRowId: fan.id,
+        sender: 'fan' as const,
+        body: input.text,
+        status: 'pending' as const,
+        replyTo: null,
+        fanName: input.fanName ?? fan.name ?? defaultFanName(fan.fan_key),
+      };
+      let id: string | undefined;
+      if (clientKey) {
+        await messages.releaseClientKey(fan.id, clientKey, cutoff);
+        id = await messages.insertKeyed({ ...values, clientKey });
+        if (id === undefined) {
+          // A concurrent request with the same key stored it first; its transaction has committed.
+          const original = await messages.findByClientKey(fan.id, clientKey);
+          if (!original) {
+            throw new DomainError(
+              'conflict',
+              'conflict',
+              'The same message is being sent right now. Please try again.',
+            );
+          }
+          return { messageId: original.id, created: false };
+        }
+      } else {
+        id = await messages.insert(values);
+      }
+      if (attachment && key) {
+        await attachmentsRepository(trx).insert({
+          messageId: id,
+          creatorId: input.creatorId,
+          storageKey: key,
+          originalFilename: attachment.filename,
+          fileType: attachment.fileType,
+          mimeType: attachment.mime,
+          fileSize: attachment.buffer.length,
+        });
+      }
+      await fansRepository(trx).touch(fan.id, input.fanName);
+      return { messageId: id, created: true };
+    });
+  } catch (err) {
+    if (key) await ports.storage.remove(key).catch(() => {});
+    throw err;
+  }
+  // The question was already stored: this copy of the file is not needed.
+  if (!result.created && key) await ports.storage.remove(key).catch(() => {});
+  return result;
+}

@@ -1,0 +1,45 @@
+import type { FanRow } from '@fanpilot/db';
+import { DomainError } from '../errors.ts';
+import { fansRepository } from '../fans.ts';
+import { messagesRepository } from '../messages.ts';
+import { type ConversationPorts, now } from './ports.ts';
+import { lockNewestPendingQuestion, replyToQuestion } from './reply-to-question.ts';
+
+/**
+ * A creator's message to a fan (SPEC section 4): it answers the fan's newest
+ * pending question when there is one, and is a new message in the fan's conversation otherwise.
+ * `to` is the fan's row, or their fan id (an unknown one is refused).
+ */
+export async function sendToFan(
+  ports: ConversationPorts,
+  input: { creatorId: string; to: FanRow | string; text: string },
+): Promise<{ messageId: string; answeredMessageId: string | null }> {
+  const fan =
+    typeof input.to === 'string'
+      ? await fansRepository(ports.db).findByKey(input.creatorId, input.to)
+      : input.to;
+  if (!fan || fan.creator_id !== input.creatorId) {
+    throw new DomainError('not_found', 'not_found', 'Cannot find fan ID. Please try again.');
+  }
+  return ports.db.transaction().execute(async (trx) => {
+    const pending = await lockNewestPendingQuestion(trx, fan.id);
+    if (pending) {
+      const messageId = await replyToQuestion(trx, pending, {
+        sender: 'creator',
+        body: input.text,
+        at: now(ports),
+      });
+      return { messageId: messageId!, answeredMessageId: pending.id };
+    }
+    const messageId = await messagesRepository(trx).insert({
+      creatorId: input.creatorId,
+      fanRowId: fan.id,
+      sender: 'creator',
+      body: input.text,
+      status: null,
+      replyTo: null,
+      fanName: fan.name,
+    });
+    return { messageId, answeredMessageId: null };
+  });
+}
