@@ -12,8 +12,12 @@ declare module 'fastify' {
     sessionOf: (request: FastifyRequest) => Promise<SessionLite | null>;
     /** A creator's id by username (any case), cached while the change feed is heard. */
     creatorIdOf: (username: string) => Promise<string | null>;
-    /** A creator's fan row (id, bound browser) by fan id, cached while the change feed is heard. */
-    fanOf: (creatorId: string, fanKey: string) => Promise<FanLite | null>;
+    /**
+     * A creator's fan row (id, bound browser) by fan id, cached while the change feed is heard;
+     * `fresh` reads the database (a refusal made from memory is checked there before it stands:
+     * the feed's word of a transfer may still be on its way).
+     */
+    fanOf: (creatorId: string, fanKey: string, options?: { fresh?: boolean }) => Promise<FanLite | null>;
     /** A chatbot's creator id (a chatbot never changes owner); null for no such chatbot. */
     chatbotOwnerOf: (chatbotId: string) => Promise<string | null>;
     /** The hash of a signed cookie's value (as the token hashes are stored), null when unsigned or absent. */
@@ -128,9 +132,9 @@ export const lookupsPlugin = fp(async (app: FastifyInstance) => {
     return row.id;
   });
 
-  app.decorate('fanOf', async (creatorId: string, fanKey: string) => {
+  app.decorate('fanOf', async (creatorId: string, fanKey: string, options?: { fresh?: boolean }) => {
     const key = `${creatorId}:${fanKey}`;
-    const cached = fans.get(key);
+    const cached = options?.fresh ? undefined : fans.get(key);
     if (cached) return cached;
     const epoch = feed.currentEpoch;
     const row = await app.db

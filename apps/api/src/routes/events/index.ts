@@ -125,11 +125,16 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
     async (request, reply) => {
       const creatorId = await app.creatorIdOf(request.query.creator);
       if (!creatorId) throw notFound(`No creator is called '${request.query.creator}'.`);
-      const fan = await app.fanOf(creatorId, request.params.fanId);
+      const cookieHash = cachedFanTokenHash(request);
+      let fan = await app.fanOf(creatorId, request.params.fanId);
+      // What memory refuses is read again: a chat moved to this browser a moment ago (its
+      // transfer not yet heard from the change feed) opens at once.
+      if (!fan || !cookieHash || !mayFollowAsFan(cookieHash, fan)) {
+        fan = await app.fanOf(creatorId, request.params.fanId, { fresh: true });
+      }
       // A chat starts with its first question; until then the fan app polls.
       if (!fan) throw new HttpError(404, 'no_conversation', 'This conversation has no messages yet.');
       // The chat log's rule, as a fan: only the browser the conversation is bound to.
-      const cookieHash = cachedFanTokenHash(request);
       if (!cookieHash || !mayFollowAsFan(cookieHash, fan)) throw forbidden(FAN_FORBIDDEN_MESSAGE);
       const scopes = [
         ['f', fan.id],
