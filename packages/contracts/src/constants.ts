@@ -2,6 +2,8 @@
 export const PRODUCT_NAME = 'Fanpilot';
 
 /** The announcement composer's counter ('N/500 characters'); not enforced (SPEC section 5). */
+/** Who sent a message the AI wrote (the `from` of its messages, the `sender` of its rows). */
+export const AI_SENDER = 'Creatorai';
 export const ANNOUNCEMENT_MAX_LENGTH = 500;
 export const PROFILE_IMAGE_MAX_BYTES_DASHBOARD = 5 * 1024 * 1024;
 export const PROFILE_IMAGE_MAX_BYTES_SIGNUP = 10 * 1024 * 1024;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  AI_SENDER,
   CREATOR_MESSAGE_MAX_LENGTH,
   FAN_ATTACHMENT_MAX_BYTES,
   FAN_MESSAGE_MAX_LENGTH,
@@ -9,7 +10,7 @@ import {
 import { requiredString } from './required.ts';
 import { noticeSchema } from './status.ts';
 
-export const messageFromSchema = z.enum(['fan', 'creator', 'Creatorai']);
+export const messageFromSchema = z.enum(['fan', 'creator', AI_SENDER]);
 export type MessageFrom = z.infer<typeof messageFromSchema>;
 
 export const fileAttachmentSchema = z.object({

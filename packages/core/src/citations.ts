@@ -1,4 +1,4 @@
-import { isFileCitation, isUuid, type StoredSource } from '@fanpilot/contracts';
+import { AI_SENDER, isFileCitation, isUuid, type StoredSource } from '@fanpilot/contracts';
 import type { FanRow, KnowledgeItemRow } from '@fanpilot/db';
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
@@ -26,7 +26,7 @@ export async function findCitingMessage(
     .innerJoin('fans as f', 'f.id', 'm.fan_id')
     .select(['m.id', 'm.creator_id', 'm.sources', 'f.id as fan_row_id', 'f.fan_key', 'f.cookie_hash'])
     .where('m.id', '=', messageId)
-    .where('m.sender', '=', 'Creatorai')
+    .where('m.sender', '=', AI_SENDER)
     .where('f.fan_key', '=', fanKey)
     .executeTakeFirst();
   if (!row) return undefined;

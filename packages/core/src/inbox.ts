@@ -1,5 +1,5 @@
 import type { ConversationListFilter } from '@fanpilot/contracts';
-import { UUID_PATTERN } from '@fanpilot/contracts';
+import { AI_SENDER, UUID_PATTERN } from '@fanpilot/contracts';
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
@@ -115,7 +115,7 @@ export function inboxRepository(db: Db) {
           .selectFrom('messages')
           .select([
             sql<string>`count(*)`.as('replies'),
-            sql<string>`count(*) filter (where sender = 'Creatorai')`.as('ai_replies'),
+            sql<string>`count(*) filter (where sender = ${sql.lit(AI_SENDER)})`.as('ai_replies'),
           ])
           .where('creator_id', '=', creatorId)
           .where('sender', '<>', 'fan')

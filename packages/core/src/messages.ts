@@ -1,4 +1,5 @@
 import type { StoredSource } from '@fanpilot/contracts';
+import { AI_SENDER } from '@fanpilot/contracts';
 import type { MessageRow } from '@fanpilot/db';
 import type { Db } from './db.ts';
 
@@ -182,7 +183,7 @@ export function messagesRepository(db: Db) {
         .selectFrom('messages')
         .select('id')
         .where('reply_to', '=', id)
-        .where('sender', '=', 'Creatorai')
+        .where('sender', '=', AI_SENDER)
         .executeTakeFirst();
       return row !== undefined;
     },

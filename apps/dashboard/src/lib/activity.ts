@@ -1,4 +1,9 @@
-import { type Message, RECENT_ACTIVITY_ITEMS, RECENT_ACTIVITY_TEXT_CUT } from '@fanpilot/contracts';
+import {
+  AI_SENDER,
+  type Message,
+  RECENT_ACTIVITY_ITEMS,
+  RECENT_ACTIVITY_TEXT_CUT,
+} from '@fanpilot/contracts';
 import { TEXT } from '../texts.ts';
 import { ANONYMOUS_FAN_NAME } from './conversations.ts';
 import { truncate } from './format.ts';
@@ -11,7 +16,7 @@ export function activityLine(message: Message): { label: string; text: string } 
     return { label: message.fanName?.trim() || ANONYMOUS_FAN_NAME, text: message.message };
   }
   return {
-    label: message.from === 'Creatorai' ? t.aiResponse : t.creatorResponse,
+    label: message.from === AI_SENDER ? t.aiResponse : t.creatorResponse,
     text: truncate(message.message, RECENT_ACTIVITY_TEXT_CUT),
   };
 }

@@ -1,4 +1,5 @@
 import type { Message } from '@fanpilot/contracts';
+import { AI_SENDER } from '@fanpilot/contracts';
 
 /** What the dashboard calls a fan who gave no name. */
 export const ANONYMOUS_FAN_NAME = 'Anonymous';
@@ -20,5 +21,5 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export const isReply = (message: Message) => message.from === 'creator' || message.from === 'Creatorai';
+export const isReply = (message: Message) => message.from === 'creator' || message.from === AI_SENDER;
 export const isPending = (message: Message) => message.from === 'fan' && message.status === 'pending';

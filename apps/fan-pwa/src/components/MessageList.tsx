@@ -1,3 +1,4 @@
+import { AI_SENDER } from '@fanpilot/contracts';
 import { formatFileSize } from '@fanpilot/ui/format';
 import { LinkifiedText } from '@fanpilot/ui/LinkifiedText';
 import { useLayoutEffect, useRef } from 'react';
@@ -78,7 +79,7 @@ function toBubbles(
       const note = message.handedToCreator ? texts.willAnswerPersonally(creatorName) : undefined;
       return { ...base, side: 'fan', sender: texts.you, kind: 'fan', note };
     }
-    if (message.from === 'Creatorai') {
+    if (message.from === AI_SENDER) {
       const citations = (message.sources ?? [])
         .map((source, n) => ({ source, n }))
         .filter(({ source }) => source.url || isFileCitation(source));

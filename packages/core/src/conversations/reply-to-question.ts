@@ -1,4 +1,5 @@
 import type { StoredSource } from '@fanpilot/contracts';
+import { AI_SENDER } from '@fanpilot/contracts';
 import type { Database, MessageRow } from '@fanpilot/db';
 import { sql, type Transaction } from 'kysely';
 
@@ -83,7 +84,7 @@ export async function lockNewestPendingQuestion(
 }
 
 export interface Reply {
-  sender: 'creator' | 'Creatorai';
+  sender: 'creator' | typeof AI_SENDER;
   body: string;
   /** What the AI's answer rests on (the creator's replies cite nothing). */
   sources?: StoredSource[];
@@ -112,8 +113,13 @@ export async function replyToQuestion(
     fan_name: question.fanName,
     ...(reply.sources ? { sources: JSON.stringify(reply.sources) } : {}),
   });
-  const inserted = await (reply.sender === 'Creatorai'
-    ? insert.onConflict((oc) => oc.column('reply_to').where(sql<boolean>`sender = 'Creatorai'`).doNothing())
+  const inserted = await (reply.sender === AI_SENDER
+    ? insert.onConflict((oc) =>
+        oc
+          .column('reply_to')
+          .where(sql<boolean>`sender = ${sql.lit(AI_SENDER)}`)
+          .doNothing(),
+      )
     : insert
   )
     .returning('id')

@@ -1,4 +1,5 @@
 import type { StoredSource } from '@fanpilot/contracts';
+import { AI_SENDER } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
 import { type AnswerRefusal, decideAnswer, loadAnswerSnapshot } from '../answer-policy.ts';
@@ -54,7 +55,7 @@ export async function storeAiAnswer(
     if (!locked.question) return locked.status === 'pending' ? 'not_a_question' : 'already_answered';
     if (decision !== 'ai') return decision;
     const inserted = await replyToQuestion(trx, locked.question, {
-      sender: 'Creatorai',
+      sender: AI_SENDER,
       body: input.body,
       sources: input.sources,
       gap: input.gap,

@@ -1,4 +1,5 @@
 import {
+  AI_SENDER,
   type ConversationPage,
   type ConversationSummary,
   isFileCitation,
@@ -249,7 +250,7 @@ export function MessageBubble({ message, fanName }: { message: Message; fanName:
   const fromFan = message.from === 'fan';
   const author = fromFan
     ? fanMessageAuthor(fanName, message.fanName)
-    : message.from === 'Creatorai'
+    : message.from === AI_SENDER
       ? t.aiCoach
       : t.creator;
   const attachment = message.fileAttachment;

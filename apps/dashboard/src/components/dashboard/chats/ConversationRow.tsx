@@ -1,4 +1,4 @@
-import { CONVERSATION_REPLY_PREVIEW_CUT, type ConversationSummary } from '@fanpilot/contracts';
+import { AI_SENDER, CONVERSATION_REPLY_PREVIEW_CUT, type ConversationSummary } from '@fanpilot/contracts';
 import { Button } from '@fanpilot/ui';
 import { useId } from 'react';
 import { truncate } from '../../../lib/format.ts';
@@ -59,7 +59,7 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
           {reply && (
             <p className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words text-slate-700">
               <span className="font-semibold text-slate-900">
-                {reply.from === 'Creatorai' ? TEXT.conversation.aiCoach : TEXT.conversation.creator}:
+                {reply.from === AI_SENDER ? TEXT.conversation.aiCoach : TEXT.conversation.creator}:
               </span>{' '}
               <span className="sr-only">({t.latestReply}) </span>
               {truncate(reply.message, CONVERSATION_REPLY_PREVIEW_CUT)}

@@ -1,11 +1,12 @@
 import type { Message } from '@fanpilot/contracts';
+import { AI_SENDER } from '@fanpilot/contracts';
 import { activityLine, recentActivity } from '../../../lib/activity.ts';
 import { TEXT } from '../../../texts.ts';
 import { ActivityIcon, BotIcon, ChatIcon, UserIcon } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
 
-const ICONS = { fan: UserIcon, creator: ChatIcon, Creatorai: BotIcon } as const;
+const ICONS = { fan: UserIcon, creator: ChatIcon, [AI_SENDER]: BotIcon } as const;
 
 /**
  * The first five messages, newest first, each with a relative time. It keeps its own height in the
