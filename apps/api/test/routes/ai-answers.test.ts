@@ -1,7 +1,7 @@
+import { startBackground } from '@fanpilot/background';
 import { ANSWER_QUEUE } from '@fanpilot/contracts';
 import { type FakeOpenAI, seedKnowledge, startFakeOpenAI } from '@fanpilot/knowledge/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAnswering } from '../../src/background.ts';
 import {
   call,
   eventually,
@@ -275,12 +275,13 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await startAnswering({
+      // A restart: the runtime's start-up requeue (the app's own consumer answers it).
+      await startBackground({
+        roles: ['requeue'],
         db: t.db.db,
         jobs: t.jobs,
         env: t.config.env,
-        logger: t.app.log,
-        consume: false,
+        log: t.app.log,
       });
       await eventually(async () => (await aiReplies(t, lost.id)).length === 1);
       expect(await charges(t, id)).toHaveLength(1);

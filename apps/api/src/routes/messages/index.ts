@@ -1,3 +1,4 @@
+import { requestPush } from '@fanpilot/background';
 import { calls, FAN_ATTACHMENT_MIME_TYPES, isUuid } from '@fanpilot/contracts';
 import { attachmentsRepository, fansRepository, messagesRepository } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +13,6 @@ import {
   mayActAsFan,
   sendToFan,
 } from '../../services/conversations.ts';
-import { requestPush } from '../../services/push.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 500;
 const CONVERSATION_LIMIT = 2000;
