@@ -108,7 +108,7 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): JobRunner 
     backoffMs: env.JOBS_BACKOFF_MS,
     retry: answerRetryPolicy(env),
     onError: (queue, error, data, final) => {
-      log[final ? 'error' : 'warn']({ queue, reason: error.message, final }, 'job failed');
+      log[final ? 'error' : 'warn']({ queue, reason: error.message, data, final }, 'job failed');
       const stored = handOver(queue, data, final);
       handing.add(stored);
       void stored.finally(() => handing.delete(stored));
