@@ -5,6 +5,7 @@ import {
   emptyToUndefined,
   envRuleBroken,
   hostList,
+  jobsShape,
   modelsShape,
   optionalString,
   parseEnv,
@@ -153,6 +154,8 @@ export const envSchema = z.object({
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,
   ...processShape,
+  /** Ingest tries and backoff, the answer sweep's interval (the background runtime, in-process). */
+  ...jobsShape,
   /** AI answers are retried for a time, not a count of tries (packages/answers/src/retry.ts). */
   ...answerRetryEnvShape,
 });

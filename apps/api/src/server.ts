@@ -1,26 +1,23 @@
 import { availableParallelism } from 'node:os';
-import { answerRetryPolicy, handOverOnFinalFailure } from '@fanpilot/answers';
-import { INGEST_QUEUE } from '@fanpilot/contracts';
-import { createDb, migrateToLatest } from '@fanpilot/db';
-import { createJobRunner, logRedisConnection } from '@fanpilot/jobs';
 import {
-  createIngestHandler,
-  enqueueIngest,
-  IngestEnvError,
-  loadIngestEnv,
-  runEvery,
-  startSweeper,
-} from '@fanpilot/knowledge';
+  apiRoles,
+  type Background,
+  type BackgroundLog,
+  createBackgroundJobs,
+  type PeriodicTask,
+  startBackground,
+} from '@fanpilot/background';
+import { createDb, migrateToLatest } from '@fanpilot/db';
+import { IngestEnvError, loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage } from '@fanpilot/storage';
 import getPort from 'get-port';
 import { sql } from 'kysely';
 import { buildApp, defaultWebRoots } from './app.ts';
-import { startAnswering } from './background.ts';
 import { resolveConfig } from './config.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { createPayments } from './services/billing.ts';
-import { loadVapidKeys } from './services/push.ts';
-import { startUploadSweep } from './services/upload-sweep.ts';
+import { createPushHandler, loadVapidKeys } from './services/push.ts';
+import { uploadSweep } from './services/upload-sweep.ts';
 import { describeSetup, setupLines } from './setup.ts';
 
 /** How often the embedded database's planner and search statistics are refreshed. */
@@ -49,16 +46,13 @@ async function main() {
   const db = createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   await migrateToLatest(db.db);
   const storage = await createStorage(config.s3);
-  const jobs = createJobRunner({
-    redisUrl: env.REDIS_URL,
-    prefix: env.JOBS_PREFIX,
-    retry: answerRetryPolicy(env),
-    onError: (queue, error, data, final) => {
-      app.log[final ? 'error' : 'warn']({ queue, reason: error.message, final }, 'job failed');
-      handOver(queue, data, final);
-    },
-    onConnection: (event) => logRedisConnection(app.log, event),
-  });
+  // The api's logger exists once the app is built, and the app needs the job runner first.
+  const log: BackgroundLog = {
+    info: (obj, msg) => app.log.info(obj, msg),
+    warn: (obj, msg) => app.log.warn(obj, msg),
+    error: (obj, msg) => app.log.error(obj, msg),
+  };
+  const jobs = createBackgroundJobs({ db: db.db, env, log });
   const vapid = loadVapidKeys(env, config.publicOrigin);
   const payments = createPayments(env);
   const app = await buildApp({
@@ -71,51 +65,23 @@ async function main() {
     vapid,
     payments,
   });
-  const handOver = handOverOnFinalFailure(db.db, app.log);
 
-  // Without Redis the knowledge jobs run here; with it, apps/worker consumes them.
-  let stopIngest = async () => {};
-  if (jobs.mode === 'in-process') {
-    // Parser threads (INGEST_PARSER_THREADS): by default all cores but one, which stays the api's.
-    const ingest = createIngestHandler({
-      db: db.db,
-      storage,
-      env: ingestEnv,
-      logger: app.log,
-      concurrency: Math.max(1, availableParallelism() - 1),
-    });
-    jobs.work({ [INGEST_QUEUE]: ingest }, { concurrency: 2 });
-    const stopSweeper = startSweeper(db.db, {
-      stuckAfterMs: ingestEnv.INGEST_STUCK_AFTER_MS,
-      intervalMs: ingestEnv.INGEST_SWEEP_INTERVAL_MS,
-      maxAttempts: 5,
-      enqueue: (itemId, run) => enqueueIngest(jobs, itemId, run),
-      onError: (err) => app.log.warn({ err }, 'knowledge sweep failed'),
-    });
-    stopIngest = async () => {
-      stopSweeper();
-      await ingest.close();
-    };
-  }
-
+  const periodic: PeriodicTask[] = [];
   // MinIO in compose expires unused uploads with a bucket lifecycle rule; the embedded store has none.
-  const stopUploadSweep =
-    env.S3_ENDPOINT || env.S3_ACCESS_KEY_ID
-      ? () => {}
-      : startUploadSweep(db.db, storage, (err) => app.log.warn({ err }, 'upload sweep failed'));
-
+  if (!env.S3_ENDPOINT && !env.S3_ACCESS_KEY_ID) periodic.push(uploadSweep(db.db, storage));
   // PGlite has no autovacuum: refresh the statistics that retrieval reads to tell a library's common
   // words from its telling ones (packages/knowledge/src/retrieve.ts). PostgreSQL does this itself.
-  const stopAnalyze =
-    db.kind === 'pglite'
-      ? runEvery(
-          ANALYZE_INTERVAL_MS,
-          async () => {
-            await sql`analyze chunks`.execute(db.db);
-          },
-          { now: true, onError: (err) => app.log.warn({ err }, 'analyze failed') },
-        )
-      : () => {};
+  if (db.kind === 'pglite') {
+    periodic.push({
+      name: 'analyze',
+      intervalMs: ANALYZE_INTERVAL_MS,
+      now: true,
+      task: async () => {
+        await sql`analyze chunks`.execute(db.db);
+      },
+    });
+  }
+  let background: Background | undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -125,11 +91,8 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
-      stopUploadSweep();
-      stopAnalyze();
       await app.close();
-      await jobs.close();
-      await stopIngest();
+      await (background?.close() ?? jobs.close());
       await db.close();
       await config.stopEmbedded();
     } finally {
@@ -140,12 +103,25 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port, host: env.HOST });
-  await startAnswering({
+  // Without Redis every job runs here; with it, apps/worker consumes ingest and answers, and this
+  // process delivers pushes (it holds the VAPID keys) and requeues what a restart left waiting.
+  background = await startBackground({
+    roles: apiRoles(jobs.mode),
     db: db.db,
-    jobs,
     env,
-    logger: app.log,
-    push: { vapid, allowedHosts: env.PUSH_ALLOWED_HOSTS },
+    jobs,
+    log,
+    // Parser threads (INGEST_PARSER_THREADS): by default all cores but one, which stays the api's.
+    ingest: { env: ingestEnv, storage, threads: Math.max(1, availableParallelism() - 1) },
+    push: (runner) =>
+      createPushHandler({
+        db: db.db,
+        jobs: runner,
+        logger: log,
+        vapid,
+        allowedHosts: env.PUSH_ALLOWED_HOSTS,
+      }),
+    periodic,
   });
   // Every part, and which of them are embedded (built in, for one machine), named at start-up.
   const setup = describeSetup({ env, config, database: db.kind, jobs: jobs.mode, payments });

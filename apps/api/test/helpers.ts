@@ -2,17 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { INGEST_QUEUE } from '@fanpilot/contracts';
+import {
+  type Background,
+  type BackgroundOptions,
+  createBackgroundJobs,
+  startBackground,
+} from '@fanpilot/background';
 import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
-import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
-import { createIngestHandler, loadIngestEnv } from '@fanpilot/knowledge';
+import type { JobRunner } from '@fanpilot/jobs';
+import { loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage, type Storage } from '@fanpilot/storage';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import getPort from 'get-port';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.ts';
-import { type AnsweringOptions, startAnswering } from '../src/background.ts';
 import type { RuntimeConfig } from '../src/config.ts';
 import {
   type LocalIdentity,
@@ -23,7 +27,7 @@ import {
 } from '../src/embedded.ts';
 import { loadEnv } from '../src/env.ts';
 import type { WebRoots } from '../src/plugins/web.ts';
-import { loadVapidKeys } from '../src/services/push.ts';
+import { createPushHandler, loadVapidKeys } from '../src/services/push.ts';
 
 /** Leaves the shared test Redis as it was found. */
 async function removeRedisKeys(url: string, pattern: string) {
@@ -48,6 +52,8 @@ export interface TestApp {
   db: DbHandle;
   storage: Storage;
   jobs: JobRunner;
+  /** The background runtime; `idle()` resolves once no job is queued or running. */
+  background: Background;
   config: RuntimeConfig;
   /** The test database's URL (PostgreSQL only), for a worker process. */
   databaseUrl: string | undefined;
@@ -89,7 +95,7 @@ export interface TestAppOptions {
   /** Runs the ingest handler inside the api, as server.ts does without Redis. */
   ingestInProcess?: boolean;
   /** Fault injection for the answer handler (a throw is a crash between model call and write). */
-  beforeWrite?: AnsweringOptions['beforeWrite'];
+  beforeWrite?: BackgroundOptions['beforeWrite'];
   /** Built web apps the api serves (directories holding an index.html); none when unset. */
   web?: WebRoots;
   /** Sees every route the api registers. */
@@ -164,7 +170,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await migrateToLatest(db.db);
   const storage = await createStorage(config.s3);
   const redisUrl = options.redisUrl ?? (options.redisPrefix ? process.env.TEST_REDIS_URL : undefined);
-  const jobs = createJobRunner({ redisUrl, backoffMs: 20, prefix });
+  const log = {
+    info: (obj: object, msg: string) => app.log.info(obj, msg),
+    warn: (obj: object, msg: string) => app.log.warn(obj, msg),
+    error: (obj: object, msg: string) => app.log.error(obj, msg),
+  };
+  const jobs = createBackgroundJobs({
+    db: db.db,
+    env,
+    log,
+    // Every queue, answers included, tries 5 times 20 ms apart (not for an hour), then hands over.
+    overrides: { redisUrl, prefix, backoffMs: 20, retry: {} },
+  });
   const ingestEnv = loadIngestEnv(options.env ?? {});
   const app = await buildApp({
     config,
@@ -178,21 +195,24 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.payments ? { payments: options.payments } : {}),
   });
-  const ingest = options.ingestInProcess
-    ? createIngestHandler({ db: db.db, storage, env: ingestEnv, embedder: null })
-    : undefined;
-  if (ingest) jobs.work({ [INGEST_QUEUE]: ingest });
   await app.listen({ port, host: '127.0.0.1' });
-  await startAnswering({
+  // The runtime as server.ts starts it, consuming the answer queue here even with Redis (as
+  // apps/worker does in production); the ingest queue only when asked, the timers never.
+  const background = await startBackground({
+    roles: [...(options.ingestInProcess ? (['ingest'] as const) : []), 'answer', 'push', 'requeue'],
     db: db.db,
-    jobs,
     env,
-    logger: app.log,
-    consume: true,
-    push: {
-      vapid: loadVapidKeys(env, config.publicOrigin),
-      allowedHosts: env.PUSH_ALLOWED_HOSTS,
-    },
+    jobs,
+    log,
+    ingest: { env: ingestEnv, storage, embedder: null },
+    push: (runner) =>
+      createPushHandler({
+        db: db.db,
+        jobs: runner,
+        logger: log,
+        vapid: loadVapidKeys(env, config.publicOrigin),
+        allowedHosts: env.PUSH_ALLOWED_HOSTS,
+      }),
     ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
   });
   const url = `http://127.0.0.1:${port}`;
@@ -221,14 +241,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     db,
     storage,
     jobs,
+    background,
     config,
     databaseUrl: fresh?.url,
     signIn,
     async close() {
       await app.close();
-      await jobs.close();
+      await background.close();
       if (options.redisUrl) await removeRedisKeys(options.redisUrl, `${prefix}:*`);
-      await ingest?.close();
       await db.close();
       await fresh?.drop();
       await oidc.stop();

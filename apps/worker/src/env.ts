@@ -3,6 +3,7 @@ import {
   connectionsShape,
   EnvError,
   emptyToUndefined,
+  jobsShape,
   modelsShape,
   parseEnv,
   processShape,
@@ -16,6 +17,7 @@ export const workerEnvSchema = z.object({
   ...storageShape,
   ...modelsShape,
   ...processShape,
+  ...jobsShape,
   /**
    * Jobs in flight. More than the parser threads, so one job's download and database writes overlap
    * another's parsing (the parser threads, at most one per core, are the CPU-bound part).
@@ -28,21 +30,6 @@ export const workerEnvSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1000).default(60_000),
   ),
-  /**
-   * How often the worker looks for fan questions an api stored but never queued (it stopped in
-   * between) and hands them to the AI; 0 turns the sweep off.
-   */
-  ANSWER_SWEEP_INTERVAL_MS: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number()
-      .int()
-      .min(0)
-      .refine((n) => n === 0 || n >= 1000, 'must be 0 (off) or at least 1000')
-      .default(60_000),
-  ),
-  JOBS_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(20).default(5)),
-  JOBS_BACKOFF_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).default(2000)),
   /** AI answers are retried for a time, not a count of tries (packages/answers/src/retry.ts). */
   ...answerRetryEnvShape,
 });

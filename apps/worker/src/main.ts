@@ -1,14 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { answerRetryPolicy, handOverOnFinalFailure, startAnswerSweep } from '@fanpilot/answers';
+import { createBackgroundJobs, startBackground, WORKER_ROLES } from '@fanpilot/background';
 import { storageSettings } from '@fanpilot/config';
 import { ANSWER_QUEUE, INGEST_QUEUE } from '@fanpilot/contracts';
 import { createDb, migrateToLatest } from '@fanpilot/db';
-import { createJobRunner, logRedisConnection } from '@fanpilot/jobs';
-import { createIngestHandler, enqueueIngest, startSweeper } from '@fanpilot/knowledge';
 import { createStorage } from '@fanpilot/storage';
 import { sql } from 'kysely';
-import { answerHandlers } from './answer.ts';
 import { loadWorkerEnv, type WorkerEnv, WorkerEnvError } from './env.ts';
 import { createLogger } from './log.ts';
 
@@ -28,48 +25,21 @@ async function main() {
   const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.WORKER_CONCURRENCY + 4 });
   await migrateToLatest(db.db);
   const storage = await createStorage(storageSettings(env));
-  const handOver = handOverOnFinalFailure(db.db, log);
-  const jobs = createJobRunner({
-    redisUrl: env.REDIS_URL,
-    prefix: env.JOBS_PREFIX,
-    attempts: env.JOBS_ATTEMPTS,
-    backoffMs: env.JOBS_BACKOFF_MS,
-    retry: answerRetryPolicy(env),
-    onError: (queue, error, data, final) => {
-      log[final ? 'error' : 'warn']({ queue, reason: error.message, data, final }, 'job failed');
-      handOver(queue, data, final);
-    },
-    onConnection: (event) => logRedisConnection(log, event),
-  });
-  const ingest = createIngestHandler({
+  const jobs = createBackgroundJobs({ db: db.db, env, log });
+  const background = await startBackground({
+    roles: WORKER_ROLES,
     db: db.db,
-    storage,
-    env: env.ingest,
-    maxAttempts: env.JOBS_ATTEMPTS,
+    env,
+    jobs,
+    log,
     // Parser threads: INGEST_PARSER_THREADS, else one per core but no more than the jobs in flight.
-    concurrency: Math.min(env.WORKER_CONCURRENCY, availableParallelism()),
-    logger: log,
+    ingest: {
+      env: env.ingest,
+      storage,
+      threads: Math.min(env.WORKER_CONCURRENCY, availableParallelism()),
+    },
+    concurrency: env.WORKER_CONCURRENCY,
   });
-  jobs.work(
-    { [INGEST_QUEUE]: ingest, ...answerHandlers({ db: db.db, env, logger: log, jobs }) },
-    { concurrency: env.WORKER_CONCURRENCY },
-  );
-  const stopSweeper = startSweeper(db.db, {
-    stuckAfterMs: env.ingest.INGEST_STUCK_AFTER_MS,
-    intervalMs: env.ingest.INGEST_SWEEP_INTERVAL_MS,
-    maxAttempts: env.JOBS_ATTEMPTS,
-    enqueue: (itemId, run) => enqueueIngest(jobs, itemId, run),
-    onError: (err) => log.warn({ err }, 'knowledge sweep failed'),
-  });
-
-  const stopAnswerSweep =
-    env.ANSWER_SWEEP_INTERVAL_MS > 0
-      ? startAnswerSweep(db.db, jobs, {
-          intervalMs: env.ANSWER_SWEEP_INTERVAL_MS,
-          onRequeued: (count) => log.info({ count }, 'fan questions that were never queued handed to the AI'),
-          onError: (err) => log.warn({ err }, 'answer sweep failed'),
-        })
-      : () => {};
 
   const health: Server = createServer(async (req, res) => {
     if (req.method !== 'GET' || (req.url !== '/healthz' && req.url !== '/readyz')) {
@@ -115,10 +85,7 @@ async function main() {
     force.unref();
     let code = 0;
     try {
-      stopSweeper();
-      stopAnswerSweep();
-      await jobs.close();
-      await ingest.close();
+      await background.close();
       await db.close();
       await new Promise<void>((resolve) => health.close(() => resolve()));
       log.info({}, 'stopped');

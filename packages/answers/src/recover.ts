@@ -7,7 +7,7 @@ import {
   snapshotRefs,
 } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
-import { runEvery } from '@fanpilot/knowledge';
+import { runEvery } from '@fanpilot/jobs';
 import { type Kysely, sql } from 'kysely';
 
 /** The part of a job runner that enqueues (packages/jobs' JobRunner has it). */
@@ -151,17 +151,18 @@ export function startAnswerSweep(
 
 /**
  * The job runner's `onError` part for answer jobs: a failure that was the last try hands the
- * question over to the creator. Other queues and non-final failures are left alone.
+ * question over to the creator. Other queues and non-final failures are left alone. The promise
+ * settles once the hand-over is stored (it never rejects: a failure is logged).
  */
 export function handOverOnFinalFailure(
   db: Kysely<Database>,
   log: { warn: (obj: object, msg: string) => void },
 ) {
-  return (queue: string, data: unknown, final: boolean): void => {
-    if (queue !== ANSWER_QUEUE || !final) return;
+  return (queue: string, data: unknown, final: boolean): Promise<void> => {
+    if (queue !== ANSWER_QUEUE || !final) return Promise.resolve();
     const parsed = answerJobSchema.safeParse(data);
-    if (!parsed.success) return;
-    handOverToCreator(db, parsed.data.messageId).then(
+    if (!parsed.success) return Promise.resolve();
+    return handOverToCreator(db, parsed.data.messageId).then(
       (handed) => {
         if (handed)
           log.warn(

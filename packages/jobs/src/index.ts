@@ -1,5 +1,7 @@
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
 
+export { runEvery } from './periodic.ts';
+
 /** A job handler: idempotent (it may run twice) and throws an Error to ask for a retry. */
 export type JobHandler<T = unknown> = (
   data: T,
@@ -71,6 +73,12 @@ export interface JobRunner {
   /** Counts of jobs waiting or running per queue (for health and tests). */
   pending: (queue: string) => Promise<number>;
   ping: () => Promise<void>;
+  /**
+   * Resolves once no job of the queues this process consumes (or of `queues`) is waiting, delayed,
+   * waiting for a retry or running: BullMQ's counts are zero, or in-process the lists, timers and
+   * handlers are empty. The signal tests wait for before asserting that something did not happen.
+   */
+  idle: (options?: { queues?: string[]; timeoutMs?: number }) => Promise<void>;
   /** Stops taking jobs, waits for the ones running, then closes connections. */
   close: () => Promise<void>;
 }
@@ -145,6 +153,21 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
   // The late result of a timed-out call is of no interest (a job id makes a late add harmless).
   work.catch(() => {});
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Waits until `check` holds twice in a row 10 ms apart (a job finishing may enqueue the next one on
+ * the following tick), or throws after `timeoutMs` (30 s).
+ */
+async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  let streak = 0;
+  while (streak < 2) {
+    streak = (await check()) ? streak + 1 : 0;
+    if (streak >= 2) return;
+    if (Date.now() > end) throw new Error(`the jobs were still running after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
@@ -267,6 +290,15 @@ function redisRunner(url: string, options: JobRunnerOptions): JobRunner {
         queue(name).getJobCounts('waiting', 'active', 'delayed', 'prioritized'),
       );
       return Object.values(counts).reduce((a, b) => a + b, 0);
+    },
+    async idle(opts = {}) {
+      await until(async () => {
+        for (const name of opts.queues ?? new Set(workers.map((w) => w.name))) {
+          const counts = await queue(name).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+          if (Object.values(counts).some((n) => n > 0)) return false;
+        }
+        return true;
+      }, opts.timeoutMs);
     },
     async ping() {
       // A real round trip to Redis, not just a connected socket.
@@ -391,6 +423,16 @@ function inProcessRunner(options: JobRunnerOptions): JobRunner {
       return (waiting.get(name)?.length ?? 0) + (active.get(name) ?? 0);
     },
     async ping() {},
+    async idle(opts = {}) {
+      await until(async () => {
+        if (closed) return true;
+        if (timers.size > 0 || running.size > 0) return false;
+        for (const name of opts.queues ?? handlers.keys()) {
+          if ((waiting.get(name)?.length ?? 0) > 0) return false;
+        }
+        return true;
+      }, opts.timeoutMs);
+    },
     async close() {
       closed = true;
       for (const t of timers) clearTimeout(t);

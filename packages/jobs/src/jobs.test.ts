@@ -34,6 +34,35 @@ describe.each(modes)('job runner (%s)', (_mode, url) => {
     expect(attempts).toEqual([1, 2, 3]);
   });
 
+  it('idle() waits for queued, retrying and chained jobs, not a fixed time', async () => {
+    runner = createJobRunner({ redisUrl: url, backoffMs: 30, prefix: `t-${randomUUID()}` });
+    const done: string[] = [];
+    runner.work({
+      first: async (_data, ctx) => {
+        if (ctx.attempt < 3) throw new Error('not yet');
+        await runner.enqueue('second', {});
+        done.push('first');
+      },
+      second: async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        done.push('second');
+      },
+    });
+    await runner.enqueue('first', {});
+    await runner.idle();
+    // Two retries (30 + 60 ms) and a 50 ms job it enqueued: idle only once all of it ran.
+    expect(done).toEqual(['first', 'second']);
+    expect(await runner.pending('first')).toBe(0);
+    expect(await runner.pending('second')).toBe(0);
+  });
+
+  it('idle() gives up with an error when the jobs never finish', async () => {
+    runner = createJobRunner({ redisUrl: url, prefix: `t-${randomUUID()}` });
+    runner.work({ stuck: () => new Promise<void>((r) => setTimeout(r, 2_000)) });
+    await runner.enqueue('stuck', {});
+    await expect(runner.idle({ timeoutMs: 300 })).rejects.toThrow(/still running/);
+  });
+
   it('gives up after the last attempt and reports it as final', async () => {
     const finals: boolean[] = [];
     runner = createJobRunner({

@@ -12,5 +12,4 @@ export * from './ingest/queue.ts';
 export * from './ingest/sitemap.ts';
 export * from './ingest/sweeper.ts';
 export * from './ingest/youtube.ts';
-export * from './periodic.ts';
 export * from './retrieve.ts';

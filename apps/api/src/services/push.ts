@@ -10,7 +10,6 @@ import {
   type PushJob,
   type PushPayload,
   pushDeliveryJobId,
-  pushFanOutJobId,
   pushJobSchema,
 } from '@fanpilot/contracts';
 import {
@@ -106,19 +105,6 @@ export function checkSubscriptionKeys(keys: PushSubscriptionInput['keys']) {
   }
   if (auth.length !== 16) {
     throw badRequest('The subscription secret auth is not 16 bytes.', 'invalid_subscription');
-  }
-}
-
-/** Asks for a push about a message or an announcement; never fails the caller (push is a courtesy). */
-export async function requestPush(
-  jobs: JobRunner,
-  job: Omit<PushJob, 'subscriptionId'>,
-  log?: { warn: (obj: object, msg: string) => void },
-): Promise<void> {
-  try {
-    await jobs.enqueue(PUSH_QUEUE, job, { jobId: pushFanOutJobId(job) });
-  } catch (err) {
-    log?.warn({ err, job }, 'push not requested');
   }
 }
 

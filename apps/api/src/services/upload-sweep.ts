@@ -1,5 +1,5 @@
+import type { PeriodicTask } from '@fanpilot/background';
 import type { Database } from '@fanpilot/db';
-import { runEvery } from '@fanpilot/knowledge';
 import { PENDING_UPLOAD_PREFIX } from '@fanpilot/storage';
 import type { Kysely } from 'kysely';
 import type { Storage } from '../plugins/storage.ts';
@@ -43,18 +43,18 @@ export async function sweepUnusedUploads(
   return removed;
 }
 
-/** Sweeps every UPLOAD_SWEEP_INTERVAL_MS (and once at start); returns a stop function. */
-export function startUploadSweep(
+/** The sweep as a timer of the background runtime: every UPLOAD_SWEEP_INTERVAL_MS, and once at start. */
+export function uploadSweep(
   db: Kysely<Database>,
   storage: Storage,
-  onError: (err: unknown) => void,
   intervalMs = UPLOAD_SWEEP_INTERVAL_MS,
-): () => void {
-  return runEvery(
+): PeriodicTask {
+  return {
+    name: 'upload sweep',
     intervalMs,
-    async () => {
+    now: true,
+    task: async () => {
       await sweepUnusedUploads(db, storage);
     },
-    { now: true, onError },
-  );
+  };
 }

@@ -1,7 +1,7 @@
+import { startBackground } from '@fanpilot/background';
 import { ANSWER_QUEUE } from '@fanpilot/contracts';
 import { type FakeOpenAI, seedKnowledge, startFakeOpenAI } from '@fanpilot/knowledge/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAnswering } from '../../src/background.ts';
 import {
   call,
   eventually,
@@ -13,8 +13,6 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '../helpers.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function creatorId(t: TestApp, username: string) {
   const row = await t.db.db
@@ -142,7 +140,7 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
 
       // Running the job again, as a redelivery would, changes nothing.
       await t.jobs.enqueue(ANSWER_QUEUE, { messageId: question }, { jobId: `again-${question}` });
-      await sleep(300);
+      await t.background.idle();
       expect(await aiReplies(t, question)).toHaveLength(1);
       expect(await charges(t, id)).toHaveLength(1);
       expect(openai.requests.length).toBe(2);
@@ -171,7 +169,7 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
       const asked = await json(await fan.ask('oscar', 'How often should I feed my sourdough starter?'));
       expect(asked.aiWillAnswer).toBe(false);
       const question = (asked.message as unknown as { id: string }).id;
-      await sleep(300);
+      await t.background.idle();
       expect(openai.requests).toHaveLength(0);
       expect((await fan.messages('oscar')).map((m) => m.status)).toEqual(['pending']);
 
@@ -208,7 +206,7 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
       await call(t, 'POST', '/api/toggle-status', cookie, { creator: 'otto' });
       const fan = new FanBrowser(t);
       await fan.ask('otto', 'How often should I feed my sourdough starter?');
-      await sleep(200);
+      await t.background.idle();
       expect(openai.requests).toHaveLength(0);
       const off = await json(await call(t, 'POST', '/api/toggle-status', cookie, { creator: 'otto' }));
       expect(off).toEqual({ success: true, isOnline: false, statusText: 'Offline - AI responding' });
@@ -228,7 +226,7 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
 
       const second = await json(await fan.ask('opal', 'And what flour should the starter get?'));
       expect(second.aiWillAnswer).toBe(false);
-      await sleep(300);
+      await t.background.idle();
       const chat = await fan.messages('opal');
       expect(chat.map((m) => [m.from, m.status])).toEqual([
         ['fan', 'answered'],
@@ -246,7 +244,7 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
       const asked = await json(await fan.ask('orla', 'How often should I feed my sourdough starter?'));
       // Five attempts with exponential backoff, then the job gives up.
       await eventually(async () => openai.requests.length >= 5);
-      await sleep(400);
+      await t.background.idle();
       expect(openai.requests.length).toBe(5);
       expect(await aiReplies(t, (asked.message as unknown as { id: string }).id)).toHaveLength(0);
       expect(await charges(t, id)).toHaveLength(0);
@@ -275,12 +273,13 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await startAnswering({
+      // A restart: the runtime's start-up requeue (the app's own consumer answers it).
+      await startBackground({
+        roles: ['requeue'],
         db: t.db.db,
         jobs: t.jobs,
         env: t.config.env,
-        logger: t.app.log,
-        consume: false,
+        log: t.app.log,
       });
       await eventually(async () => (await aiReplies(t, lost.id)).length === 1);
       expect(await charges(t, id)).toHaveLength(1);
@@ -339,7 +338,7 @@ describe('AI answers without a model key', () => {
     });
     expect(after.at(-1)?.sources ?? []).toEqual([]);
     expect(await usage(t, 'quinn', cookie)).toMatchObject({ creditsUsed: 2, creditsRemaining: 998 });
-    await sleep(300);
+    await t.background.idle();
     expect(await usage(t, 'quinn', cookie)).toMatchObject({ creditsUsed: 2, creditsRemaining: 998 });
   });
 

@@ -175,7 +175,7 @@ describe('credits bought with Stripe', () => {
       expect((await sent(res)).aiWillAnswer).toBe(false);
       asked.push(text);
     }
-    await new Promise((r) => setTimeout(r, 300));
+    await t.background.idle();
     expect((await fan.messages('cy')).filter((m) => m.from === 'Creatorai')).toHaveLength(0);
     // The fan app is told the AI cannot answer now.
     const card = (await json(await fetch(`${t.url}/api/public/creators/cy`))) as unknown as {

@@ -700,7 +700,7 @@ describe('Idempotency-Key on /api/ask', () => {
     expect(again.message.id).toBe(first.message.id);
     expect(again.message.status).toBe('answered');
     expect(again.aiWillAnswer).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.background.idle();
     expect(modelCalls()).toBe(1);
     expect((await fan.messages('yara')).map((m) => m.from)).toEqual(['fan', 'Creatorai']);
     expect(await creditsUsed()).toBe(1);

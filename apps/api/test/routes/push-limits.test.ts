@@ -1,7 +1,7 @@
+import { requestPush } from '@fanpilot/background';
 import { PUSH_QUEUE, pushDeliveryJobId } from '@fanpilot/contracts';
 import { PUSH_SUBSCRIPTIONS_PER_BROWSER, pushSubscriptions } from '@fanpilot/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestPush } from '../../src/services/push.ts';
 import { call, eventually, FanBrowser, json, onboard, startTestApp, type TestApp } from '../helpers.ts';
 import { type Device, startPushService } from '../support/push-service.ts';
 

@@ -99,8 +99,8 @@ describe('web push to fans', () => {
       const device = service.device();
       expect((await subscribe(fan, device)).status).toBe(200);
       await eventually(async () => (await fan.messages('pia')).some((m) => m.from === 'Creatorai'));
-      // The first answer's push may or may not have found the device yet; count from here.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The first answer's push may or may not have found the device yet; count from when it is done.
+      await t.background.idle();
       const before = pushesTo(device).length;
       service.failNext(1);
       expect((await fan.ask('pia', 'And the flour?')).status).toBe(200);

@@ -1,7 +1,7 @@
 import { failStuckKnowledgeItem, requeueStuckKnowledgeItem } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
+import { runEvery } from '@fanpilot/jobs';
 import type { Kysely } from 'kysely';
-import { runEvery } from '../periodic.ts';
 import { ingestRunId } from './queue.ts';
 
 export interface SweepOptions {

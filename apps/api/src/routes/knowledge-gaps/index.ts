@@ -1,3 +1,4 @@
+import { requestPush } from '@fanpilot/background';
 import { calls } from '@fanpilot/contracts';
 import {
   chatbotsRepository,
@@ -13,7 +14,6 @@ import { badRequest, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
 import { addKnowledgeFile } from '../../services/knowledge.ts';
-import { requestPush } from '../../services/push.ts';
 
 /** The note a gap's answer is saved as: a TXT knowledge file the AI reads like any other. */
 export function gapNote(question: string, answer: string) {

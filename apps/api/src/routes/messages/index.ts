@@ -1,3 +1,4 @@
+import { requestPush } from '@fanpilot/background';
 import { calls, FAN_ATTACHMENT_MIME_TYPES, isUuid } from '@fanpilot/contracts';
 import {
   answerAsCreator,
@@ -14,7 +15,6 @@ import { toFan, toMessage } from '../../conversation-serializers.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { ownInboxByParam, ownInboxByQuery } from '../../plugins/changes.ts';
 import { fanRequester } from '../../services/conversations.ts';
-import { requestPush } from '../../services/push.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 500;
 const CONVERSATION_LIMIT = 2000;

@@ -1,4 +1,5 @@
 import { requeueAwaitingAnswers } from '@fanpilot/answers';
+import { requestPush } from '@fanpilot/background';
 import { calls, DEFAULT_STATUS_TEXT_OFFLINE, isUuid, TEMPLATES_MAX_PER_CREATOR } from '@fanpilot/contracts';
 import { creditsRepository, noticesRepository, statusRepository, templatesRepository } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
@@ -6,7 +7,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toCreatorNotice, toNotice, toTemplate } from '../../conversation-serializers.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { requestPush } from '../../services/push.ts';
 
 const NOTICE_HISTORY_LIMIT = 200;
 

@@ -1,15 +1,8 @@
-import { ANSWER_QUEUE } from '@fanpilot/contracts';
-import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
-import { seedCreator } from '@fanpilot/knowledge/testing';
-import { afterEach, describe, expect, it } from 'vitest';
-import { answerTestbed } from '../test/testbed.ts';
-import { createAnswerHandler } from './handler.ts';
-import {
-  enqueueAnswer,
-  handOverOnFinalFailure,
-  questionsAwaitingAi,
-  requeueAwaitingAnswers,
-} from './recover.ts';
+import { enqueueAnswer, questionsAwaitingAi, requeueAwaitingAnswers } from '@fanpilot/answers';
+import { type DbHandle, openTestDb } from '@fanpilot/db';
+import { type FakeOpenAI, seedCreator, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Background, type BackgroundEnv, createBackgroundJobs, startBackground } from './index.ts';
 
 const until = async (check: () => Promise<boolean>, ms = 20_000) => {
   const end = Date.now() + ms;
@@ -20,26 +13,50 @@ const until = async (check: () => Promise<boolean>, ms = 20_000) => {
 };
 
 describe('answers retried for a time, then handed to the creator', () => {
-  const bed = answerTestbed(8);
-  let jobs: JobRunner | undefined;
+  let handle: DbHandle;
+  let closeDb: () => Promise<void>;
+  let openai: FakeOpenAI;
+  beforeAll(async () => {
+    ({ handle, close: closeDb } = await openTestDb(process.env.TEST_DATABASE_URL, 8));
+    openai = await startFakeOpenAI();
+  });
+  afterAll(async () => {
+    await openai?.close();
+    await closeDb?.();
+  });
+  const bed = {
+    get db() {
+      return handle.db;
+    },
+    get openai() {
+      return openai;
+    },
+  };
+  let background: Background | undefined;
 
   afterEach(async () => {
-    await jobs?.close();
+    await background?.close();
     bed.openai.failNext(0);
   });
 
-  /** The answer queue as the api and worker run it, with a retry budget of `retryForMs`. */
-  const startAnswering = (retryForMs: number) => {
+  /** The answer queue as the api and the worker run it (one runtime), with a retry budget of `retryForMs`. */
+  const startAnswering = async (retryForMs: number) => {
     const warnings: string[] = [];
-    const handOver = handOverOnFinalFailure(bed.db, { warn: (_o, msg) => warnings.push(msg) });
-    jobs = createJobRunner({
-      retry: { [ANSWER_QUEUE]: { backoffMs: 20, maxBackoffMs: 80, retryForMs } },
-      onError: (queue, _error, data, final) => handOver(queue, data, final),
-    });
-    jobs.work({
-      [ANSWER_QUEUE]: createAnswerHandler(bed.deps),
-    });
-    return { jobs, warnings };
+    const log = { info: () => {}, error: () => {}, warn: (_o: object, msg: string) => warnings.push(msg) };
+    const env: BackgroundEnv = {
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_BASE_URL: bed.openai.baseUrl,
+      JOBS_PREFIX: 'unused',
+      JOBS_ATTEMPTS: 5,
+      JOBS_BACKOFF_MS: 20,
+      ANSWER_SWEEP_INTERVAL_MS: 0,
+      ANSWER_RETRY_BACKOFF_MS: 20,
+      ANSWER_RETRY_MAX_BACKOFF_MS: 80,
+      ANSWER_RETRY_FOR_MS: retryForMs,
+    };
+    const jobs = createBackgroundJobs({ db: bed.db, env, log });
+    background = await startBackground({ roles: ['answer'], db: bed.db, env, jobs, log });
+    return { jobs, warnings, background };
   };
   const rows = (ids: string[]) =>
     bed.db
@@ -69,7 +86,7 @@ describe('answers retried for a time, then handed to the creator', () => {
 
   it('a model that recovers within the budget: every question answered once, charged once', async () => {
     const creator = await seedCreator(bed.db);
-    const { jobs } = startAnswering(5_000);
+    const { jobs } = await startAnswering(5_000);
     bed.openai.failNext(1_000_000);
     const ids = await creator.ask(5);
     for (const id of ids) await enqueueAnswer(bed.db, jobs, id);
@@ -83,7 +100,7 @@ describe('answers retried for a time, then handed to the creator', () => {
 
   it('a model down past the budget: the question goes to the creator and no sweep hands it back', async () => {
     const creator = await seedCreator(bed.db);
-    const { jobs, warnings } = startAnswering(150);
+    const { jobs, warnings, background } = await startAnswering(150);
     bed.openai.failNext(1_000_000);
     const [id] = await creator.ask(1);
     await enqueueAnswer(bed.db, jobs, id!);
@@ -94,7 +111,7 @@ describe('answers retried for a time, then handed to the creator', () => {
     bed.openai.failNext(0);
     expect(await questionsAwaitingAi(bed.db, { creatorId: creator.creatorId })).not.toContain(id);
     expect(await requeueAwaitingAnswers(bed.db, jobs, { creatorId: creator.creatorId })).toBe(0);
-    await new Promise((r) => setTimeout(r, 200));
+    await background.idle();
     expect(await aiReplies([id!])).toEqual([]);
     expect(await charges([id!])).toBe(0);
   }, 30_000);

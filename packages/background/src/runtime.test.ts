@@ -1,0 +1,106 @@
+import { PUSH_QUEUE } from '@fanpilot/contracts';
+import { type DbHandle, openTestDb } from '@fanpilot/db';
+import type { JobHandler } from '@fanpilot/jobs';
+import { loadIngestEnv } from '@fanpilot/knowledge';
+import { type FakeOpenAI, seedCreator, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ALL_ROLES,
+  API_WITH_WORKER_ROLES,
+  apiRoles,
+  type Background,
+  type BackgroundEnv,
+  createBackgroundJobs,
+  startBackground,
+  WORKER_ROLES,
+} from './index.ts';
+
+const until = async (check: () => Promise<boolean>, ms = 20_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe('the background runtime', () => {
+  let handle: DbHandle;
+  let closeDb: () => Promise<void>;
+  let openai: FakeOpenAI;
+  let background: Background | undefined;
+  beforeAll(async () => {
+    ({ handle, close: closeDb } = await openTestDb(process.env.TEST_DATABASE_URL, 6));
+    openai = await startFakeOpenAI();
+  });
+  afterEach(async () => {
+    await background?.close();
+    background = undefined;
+  });
+  afterAll(async () => {
+    await openai?.close();
+    await closeDb?.();
+  });
+  const env = (): BackgroundEnv => ({
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: openai.baseUrl,
+    JOBS_PREFIX: 'unused',
+    JOBS_ATTEMPTS: 3,
+    JOBS_BACKOFF_MS: 20,
+    ANSWER_SWEEP_INTERVAL_MS: 1000,
+    ANSWER_RETRY_BACKOFF_MS: 20,
+    ANSWER_RETRY_MAX_BACKOFF_MS: 40,
+    ANSWER_RETRY_FOR_MS: 100,
+  });
+  const log = { info: () => {}, warn: () => {}, error: () => {} };
+
+  it('gives each process its share: in-process all of it; with Redis the worker consumes, the api pushes', () => {
+    expect(apiRoles('in-process')).toEqual(ALL_ROLES);
+    expect(apiRoles('redis')).toEqual(API_WITH_WORKER_ROLES);
+    // Between them the two processes on Redis run every role, and only push in the api.
+    expect(new Set([...WORKER_ROLES, ...API_WITH_WORKER_ROLES])).toEqual(new Set(ALL_ROLES));
+    expect(WORKER_ROLES).not.toContain('push');
+  });
+
+  it('in-process, the answer sweep hands the AI a question nobody queued, and its answer asks for one push', async () => {
+    const creator = await seedCreator(handle.db);
+    const pushes: unknown[] = [];
+    const push = (): JobHandler<never> => async (data) => {
+      pushes.push(data);
+    };
+    const jobs = createBackgroundJobs({ db: handle.db, env: env(), log });
+    background = await startBackground({
+      roles: apiRoles(jobs.mode),
+      db: handle.db,
+      env: env(),
+      jobs,
+      log,
+      push,
+      // No knowledge item is added here: the store is never read.
+      ingest: {
+        env: loadIngestEnv({}),
+        storage: { get: () => Promise.reject(new Error('unused')) },
+        threads: 1,
+      },
+    });
+    // Stored by an api that stopped before queueing it, 40 s ago (the sweep leaves younger ones be).
+    const [id] = await creator.ask(1);
+    await sql`update messages set created_at = now() - interval '40 seconds' where id = ${id}`.execute(
+      handle.db,
+    );
+    const answered = async () =>
+      (
+        await handle.db
+          .selectFrom('messages')
+          .select('id')
+          .where('reply_to', '=', id!)
+          .where('sender', '=', 'Creatorai')
+          .execute()
+      ).length;
+    await until(async () => (await answered()) === 1);
+    await background.idle();
+    expect(await answered()).toBe(1);
+    expect(pushes).toEqual([{ kind: 'message', id: expect.any(String) }]);
+    expect(await jobs.pending(PUSH_QUEUE)).toBe(0);
+  });
+});
