@@ -1,9 +1,4 @@
-import {
-  type AnswerLogger,
-  type AnswerOptions,
-  createAnswerHandler,
-  requeueAwaitingAnswers,
-} from '@fanpilot/answers';
+import { type AnswerLogger, createAnswerHandler, requeueAwaitingAnswers } from '@fanpilot/answers';
 import { ANSWER_QUEUE, PUSH_QUEUE } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
@@ -18,8 +13,6 @@ export interface AnsweringOptions {
   logger: AnswerLogger & { error: (obj: object, msg: string) => void };
   /** Consume ANSWER_QUEUE here; by default only in in-process mode (the worker does with Redis). */
   consume?: boolean;
-  /** Fault injection for tests, passed to the answer handler; never set in production. */
-  beforeWrite?: AnswerOptions['beforeWrite'];
   /** Web Push: this process delivers PUSH_QUEUE (with Redis too: pushes are the api's to send). */
   push?: { vapid: VapidKeys; allowedHosts: string[] };
 }
@@ -39,7 +32,6 @@ export async function startAnswering(options: AnsweringOptions): Promise<void> {
         env,
         logger,
         onAnswered: (replyId) => requestPush(jobs, { kind: 'message', id: replyId }, logger),
-        ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
       }),
     });
   }

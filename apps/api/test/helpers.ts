@@ -3,16 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { INGEST_QUEUE } from '@fanpilot/contracts';
-import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { createDb, type Database, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
 import { createIngestHandler, loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage, type Storage } from '@fanpilot/storage';
+import { createTestDatabase } from '@fanpilot/testkit';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import getPort from 'get-port';
 import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.ts';
-import { type AnsweringOptions, startAnswering } from '../src/background.ts';
+import { startAnswering } from '../src/background.ts';
 import type { RuntimeConfig } from '../src/config.ts';
 import {
   type LocalIdentity,
@@ -88,8 +90,8 @@ export interface TestAppOptions {
   redisPrefix?: string;
   /** Runs the ingest handler inside the api, as server.ts does without Redis. */
   ingestInProcess?: boolean;
-  /** Fault injection for the answer handler (a throw is a crash between model call and write). */
-  beforeWrite?: AnsweringOptions['beforeWrite'];
+  /** The answer handler's database handle, from the app's (fault injection wraps it: withFaults). */
+  answeringDb?: (db: Kysely<Database>) => Kysely<Database>;
   /** Built web apps the api serves (directories holding an index.html); none when unset. */
   web?: WebRoots;
   /** Sees every route the api registers. */
@@ -184,7 +186,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (ingest) jobs.work({ [INGEST_QUEUE]: ingest });
   await app.listen({ port, host: '127.0.0.1' });
   await startAnswering({
-    db: db.db,
+    db: options.answeringDb?.(db.db) ?? db.db,
     jobs,
     env,
     logger: app.log,
@@ -193,7 +195,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       vapid: loadVapidKeys(env, config.publicOrigin),
       allowedHosts: env.PUSH_ALLOWED_HOSTS,
     },
-    ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
   });
   const url = `http://127.0.0.1:${port}`;
 

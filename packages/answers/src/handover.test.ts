@@ -1,6 +1,6 @@
 import { ANSWER_QUEUE } from '@fanpilot/contracts';
 import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
-import { seedCreator } from '@fanpilot/knowledge/testing';
+import { seedCreator } from '@fanpilot/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerTestbed } from '../test/testbed.ts';
 import { createAnswerHandler } from './handler.ts';
