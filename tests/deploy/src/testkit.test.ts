@@ -78,6 +78,7 @@ describe('the test kit stays out of production', () => {
       expect(testkitTraces(dir).sort()).toEqual([
         'chunk.js mentions startFakeOpenAI',
         'index.js.map mentions fake-openai',
+        'index.js.map mentions testkit/src',
         'testing.js (its name)',
       ]);
     } finally {
