@@ -24,7 +24,7 @@ const { OAuth2Server, Events } = await import(
   pathToFileURL(requireFromApi.resolve('oauth2-mock-server')).href
 );
 const { makePdf, makePdfBomb } = await import(
-  pathToFileURL(requireFromApi.resolve('@fanpilot/knowledge/testing')).href
+  pathToFileURL(requireFromApi.resolve('@fanpilot/testkit')).href
 );
 
 const PNG = Buffer.from(

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/testkit';
 import fc from 'fast-check';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

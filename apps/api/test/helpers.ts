@@ -2,19 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type Background,
-  type BackgroundOptions,
-  createBackgroundJobs,
-  startBackground,
-} from '@fanpilot/background';
-import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { type Background, createBackgroundJobs, startBackground } from '@fanpilot/background';
+import { createDb, type Database, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import { loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage, type Storage } from '@fanpilot/storage';
+import { createTestDatabase } from '@fanpilot/testkit';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import getPort from 'get-port';
 import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.ts';
 import type { RuntimeConfig } from '../src/config.ts';
@@ -94,8 +91,8 @@ export interface TestAppOptions {
   redisPrefix?: string;
   /** Runs the ingest handler inside the api, as server.ts does without Redis. */
   ingestInProcess?: boolean;
-  /** Fault injection for the answer handler (a throw is a crash between model call and write). */
-  beforeWrite?: BackgroundOptions['beforeWrite'];
+  /** The answer handler's database handle, from the app's (fault injection wraps it: withFaults). */
+  answeringDb?: (db: Kysely<Database>) => Kysely<Database>;
   /** Built web apps the api serves (directories holding an index.html); none when unset. */
   web?: WebRoots;
   /** Sees every route the api registers. */
@@ -213,7 +210,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         vapid: loadVapidKeys(env, config.publicOrigin),
         allowedHosts: env.PUSH_ALLOWED_HOSTS,
       }),
-    ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
+    ...(options.answeringDb ? { answerDb: options.answeringDb(db.db) } : {}),
   });
   const url = `http://127.0.0.1:${port}`;
 

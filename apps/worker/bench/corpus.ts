@@ -6,7 +6,7 @@
  * runs, a list and a table around ~2,000 words). PDFs come from the test fixtures (one text page
  * per page). Deterministic: the same seed gives the same bytes.
  */
-import { makeZip, type ZipEntry } from '@fanpilot/knowledge/testing';
+import { makeZip, type ZipEntry } from '@fanpilot/testkit';
 
 const vocabulary =
   'strength recovery mobility protein sleep tempo volume intensity deload bracing hinge squat press row carry breathing warm-up cooldown hydration progression technique consistency habit schedule coaching feedback posture balance endurance'.split(

@@ -1,5 +1,5 @@
 import { aiAnswersToday, aiRefusal, answerPriority, startOfUtcDay } from '@fanpilot/core';
-import { seedCreator } from '@fanpilot/knowledge/testing';
+import { seedCreator } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { answerTestbed } from '../test/testbed.ts';

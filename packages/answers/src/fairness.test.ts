@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ANSWER_QUEUE } from '@fanpilot/contracts';
-import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import { createJobRunner, type JobRunner } from '@fanpilot/jobs';
-import { type FakeOpenAI, seedCreator, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import { createTestDatabase, type FakeOpenAI, seedCreator, startFakeOpenAI } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerHandler } from './handler.ts';
 import { enqueueAnswer } from './recover.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { seedCreator, seedKnowledge } from '@fanpilot/knowledge/testing';
+import { statusRepository } from '@fanpilot/core';
+import { seedCreator, seedKnowledge, withFaults, writesAiReply } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { answerTestbed } from '../test/testbed.ts';
@@ -129,13 +130,12 @@ describe('answering a fan question', () => {
 
   it('a crash between the model call and the write leaves nothing; the retry answers once', async () => {
     const f = await fixture();
-    let crashes = 1;
-    const handler = createAnswerHandler({
-      ...bed.deps,
-      beforeWrite: () => {
-        if (crashes-- > 0) throw new Error('worker killed');
-      },
+    const faulty = withFaults(bed.db, {
+      when: writesAiReply,
+      error: () => new Error('worker killed'),
+      times: 1,
     });
+    const handler = createAnswerHandler({ ...bed.deps, db: faulty.db });
     await expect(handler({ messageId: f.question }, { attempt: 1 })).rejects.toThrow('worker killed');
     const between = await f.state();
     expect(between).toMatchObject({ replies: [], charges: [], status: 'pending' });
@@ -152,19 +152,12 @@ describe('answering a fan question', () => {
     expect(bed.openai.requests).toHaveLength(0);
 
     const f = await fixture();
-    const outcome = await answerQuestion(
-      {
-        ...bed.deps,
-        beforeWrite: async () => {
-          await bed.db
-            .updateTable('creators')
-            .set({ is_online: true })
-            .where('id', '=', f.creatorId)
-            .execute();
-        },
-      },
-      f.question,
-    );
+    // The creator goes Online while the model is writing the answer.
+    bed.openai.answerWith(async () => {
+      await statusRepository(bed.db).toggle(f.creatorId);
+      return 'Twice a day.';
+    });
+    const outcome = await answerQuestion(bed.deps, f.question);
     expect(outcome).toBe('creator_online');
     expect(await f.state()).toMatchObject({ replies: [], charges: [], status: 'pending' });
   });

@@ -30,11 +30,6 @@ export interface AnswerOptions {
   historyLimit?: number;
   /** Model call timeout. */
   timeoutMs?: number;
-  /**
-   * Runs after the model has answered and before the answer is written. Fault injection for tests
-   * (a throw here is a crash between the model call and the write); leave unset in production.
-   */
-  beforeWrite?: (messageId: string) => Promise<void> | void;
   /** The clock the daily AI answer budget is counted by (midnight UTC); tests inject one. */
   now?: () => Date;
   /** Told the AI reply's message id once it is stored (e.g. to push it to the fan); must not throw. */
@@ -163,8 +158,6 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
     sources = quoted.sources.length > 0 && best ? [citationFor(best, question.body)] : [];
     gap = sources.length === 0;
   }
-
-  await options.beforeWrite?.(question.id);
 
   const stored = await storeAiAnswer(db, {
     questionId: question.id,

@@ -1,5 +1,5 @@
-import { type DbHandle, openTestDb } from '@fanpilot/db';
-import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import type { DbHandle } from '@fanpilot/db';
+import { type FakeOpenAI, openTestDb, startFakeOpenAI } from '@fanpilot/testkit';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface AnswerTestbed {

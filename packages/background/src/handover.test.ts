@@ -1,6 +1,6 @@
 import { enqueueAnswer, questionsAwaitingAi, requeueAwaitingAnswers } from '@fanpilot/answers';
-import { type DbHandle, openTestDb } from '@fanpilot/db';
-import { type FakeOpenAI, seedCreator, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import type { DbHandle } from '@fanpilot/db';
+import { type FakeOpenAI, openTestDb, seedCreator, startFakeOpenAI } from '@fanpilot/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Background, type BackgroundEnv, createBackgroundJobs, startBackground } from './index.ts';
 

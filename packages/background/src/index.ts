@@ -1,5 +1,4 @@
 import {
-  type AnswerOptions,
   type AnswerRetryEnv,
   answerRetryPolicy,
   createAnswerHandler,
@@ -157,8 +156,8 @@ export interface BackgroundOptions {
   periodic?: PeriodicTask[];
   /** The clock the AI's daily budget is counted by. */
   clock?: () => Date;
-  /** Fault injection for tests, passed to the answer handler; never set in production. */
-  beforeWrite?: AnswerOptions['beforeWrite'];
+  /** The answer handler's database handle when it is not `db`. */
+  answerDb?: Kysely<Database>;
 }
 
 export interface Background {
@@ -192,12 +191,11 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
   }
   if (roles.has('answer')) {
     handlers[ANSWER_QUEUE] = createAnswerHandler({
-      db,
+      db: options.answerDb ?? db,
       env,
       logger: log,
       onAnswered: (replyId) => requestPush(jobs, { kind: 'message', id: replyId }, log),
       ...(options.clock ? { now: options.clock } : {}),
-      ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
     });
   }
   if (roles.has('push')) {

@@ -1,8 +1,8 @@
 import { PUSH_QUEUE } from '@fanpilot/contracts';
-import { type DbHandle, openTestDb } from '@fanpilot/db';
+import type { DbHandle } from '@fanpilot/db';
 import type { JobHandler } from '@fanpilot/jobs';
 import { loadIngestEnv } from '@fanpilot/knowledge';
-import { type FakeOpenAI, seedCreator, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import { type FakeOpenAI, openTestDb, seedCreator, startFakeOpenAI } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {

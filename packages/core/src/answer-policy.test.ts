@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CREDITS_PER_AI_ANSWER, DEFAULT_DAILY_AI_BUDGET, FREE_CREDITS } from '@fanpilot/contracts';
-import { type DbHandle, openTestDb } from '@fanpilot/db';
+import type { DbHandle } from '@fanpilot/db';
+import { openTestDb } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

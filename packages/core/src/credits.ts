@@ -15,6 +15,19 @@ export async function grantFreeCredits(db: Db, creatorId: string): Promise<void>
     .execute();
 }
 
+/**
+ * A correction of the creator's balance by `delta` credits (support's refund or write-off): the
+ * ledger is never rewritten (a trigger refuses it), so a correction is an `adjustment` row.
+ */
+export async function adjustCredits(db: Db, creatorId: string, delta: number): Promise<void> {
+  if (!Number.isInteger(delta) || delta === 0)
+    throw new Error('a credit adjustment is a non-zero whole number');
+  await db
+    .insertInto('credit_ledger')
+    .values({ creator_id: creatorId, delta, reason: 'adjustment' })
+    .execute();
+}
+
 /** One AI answer's charge for the question `messageId`; a second charge for the same question is a no-op. */
 export async function chargeAiAnswer(db: Db, creatorId: string, messageId: string): Promise<void> {
   await db

@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +14,23 @@ describe('one owner for every table', () => {
       (w) => `${path.relative(root, w.file)}:${w.line} ${w.write}`,
     );
     expect(writes).toEqual([]);
+  });
+
+  it('shared test code is scanned: a write in a testing/ folder or in packages/testkit is found', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fp-scan-'));
+    try {
+      for (const folder of ['knowledge/src/testing', 'testkit/src']) {
+        mkdirSync(path.join(dir, folder), { recursive: true });
+        writeFileSync(
+          path.join(dir, folder, 'seed.ts'),
+          "await db.insertInto('fans').values(row).execute();\n",
+        );
+      }
+      const found = scanTree(dir, path.join(dir, 'core')).map((w) => path.relative(dir, w.file));
+      expect(found.sort()).toEqual(['knowledge/src/testing/seed.ts', 'testkit/src/seed.ts']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type DbHandle, type FanRow, openTestDb } from '@fanpilot/db';
+import type { DbHandle, FanRow } from '@fanpilot/db';
+import { openTestDb } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from './errors.ts';
 import { fansRepository } from './fans.ts';

@@ -1,8 +1,8 @@
+import { createTestDatabase } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from './connection.ts';
 import { migrateToLatest } from './migrate.ts';
-import { createTestDatabase } from './testing.ts';
 
 const testUrl = process.env.TEST_DATABASE_URL;
 const targets: [string, () => Promise<DbHandle & { dispose: () => Promise<void> }>][] = [

@@ -1,4 +1,3 @@
 export * from './connection.ts';
 export * from './migrate.ts';
-export * from './testing.ts';
 export * from './types.ts';

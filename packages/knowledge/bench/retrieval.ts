@@ -18,11 +18,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ensureVectorIndex } from '@fanpilot/core';
-import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { createTestDatabase, seedCreator } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import type { Embedder } from '../src/ingest/embeddings.ts';
 import { retrieve } from '../src/retrieve.ts';
-import { seedCreator } from '../src/testing/creators.ts';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);

@@ -1,11 +1,15 @@
-import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import {
+  createTestDatabase,
+  LOOKALIKE_FACTS,
+  type LoopbackServer,
+  seedCreator,
+  startEmbeddingServer,
+} from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbedder, type Embedder, vectorLiteral } from './ingest/embeddings.ts';
 import { PASSAGES_FOR_MODEL, retrieve } from './retrieve.ts';
-import { seedCreator } from './testing/creators.ts';
-import { LOOKALIKE_FACTS } from './testing/lookalikes.ts';
-import { type LoopbackServer, startEmbeddingServer } from './testing/servers.ts';
 
 /**
  * Every fact sits in one post among look-alikes: each topic has four posts built from the same

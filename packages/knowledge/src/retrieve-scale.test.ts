@@ -1,10 +1,10 @@
 import { storeChunks } from '@fanpilot/core';
 import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { seedCreator } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from './ingest/embeddings.ts';
 import { nearestChunks, retrieve, tellingLexemes } from './retrieve.ts';
-import { seedCreator } from './testing/creators.ts';
 
 /** What keeps search fast in a long history: the vector index, and not ranking every common word. */
 describe('retrieval in a long history (PGlite + pgvector)', () => {

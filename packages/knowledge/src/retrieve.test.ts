@@ -1,7 +1,7 @@
 import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { seedChatbot } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from './retrieve.ts';
-import { seedChatbot } from './testing/creators.ts';
 
 describe('retrieve (full-text)', () => {
   let h: DbHandle;

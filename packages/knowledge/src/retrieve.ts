@@ -33,7 +33,7 @@ export interface RetrieveOptions {
 
 /**
  * How many passages go to the model with a question. Tuned on the look-alike set
- * (testing/lookalikes.ts): five keeps the passage with the answer among near-duplicates of its topic.
+ * (the test kit's lookalikes.ts): five keeps the passage with the answer among near-duplicates of its topic.
  */
 export const PASSAGES_FOR_MODEL = 5;
 

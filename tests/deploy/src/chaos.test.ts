@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import {
   articlePage,
+  createTestDatabase,
   type FakeOpenAI,
   type LoopbackServer,
   startFakeOpenAI,
   startSite,
-} from '@fanpilot/knowledge/testing';
+} from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

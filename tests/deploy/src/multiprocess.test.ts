@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDb, createTestDatabase, type DbHandle, migrateToLatest } from '@fanpilot/db';
-import { articlePage, type LoopbackServer, startSite } from '@fanpilot/knowledge/testing';
+import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
+import { articlePage, createTestDatabase, type LoopbackServer, startSite } from '@fanpilot/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

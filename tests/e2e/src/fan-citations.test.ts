@@ -1,10 +1,4 @@
-import {
-  articlePage,
-  type LoopbackServer,
-  makePdf,
-  startSite,
-  startYoutubeStandIn,
-} from '@fanpilot/knowledge/testing';
+import { articlePage, type LoopbackServer, makePdf, startSite, startYoutubeStandIn } from '@fanpilot/testkit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

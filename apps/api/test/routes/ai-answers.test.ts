@@ -1,6 +1,12 @@
 import { startBackground } from '@fanpilot/background';
 import { ANSWER_QUEUE } from '@fanpilot/contracts';
-import { type FakeOpenAI, seedKnowledge, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import {
+  type FakeOpenAI,
+  seedKnowledge,
+  startFakeOpenAI,
+  withFaults,
+  writesAiReply,
+} from '@fanpilot/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   call,
@@ -74,12 +80,14 @@ function suite(label: string, options: () => TestAppOptions, enabled = true) {
         ...options(),
         env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.baseUrl, ASK_RATE_LIMIT_PER_IP: '1000' },
         // The first answer write of the run crashes; the job's retry must still answer exactly once.
-        beforeWrite: () => {
-          if (crashes > 0) {
-            crashes--;
-            throw new Error('worker killed between model call and write');
-          }
-        },
+        answeringDb: (db) =>
+          withFaults(db, {
+            when: (query) => crashes > 0 && writesAiReply(query),
+            error: () => {
+              crashes--;
+              return new Error('worker killed between model call and write');
+            },
+          }).db,
       });
     });
     afterAll(async () => {

@@ -1,4 +1,4 @@
-import { type LoopbackServer, makeDocx, makePdf, startYoutubeStandIn } from '@fanpilot/knowledge/testing';
+import { type LoopbackServer, makeDocx, makePdf, startYoutubeStandIn } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identity, json, onboardedCreator, PNG_1PX, send, startTestApp, type TestApp } from '../helpers.ts';
 

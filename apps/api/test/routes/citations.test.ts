@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { makePdf } from '@fanpilot/knowledge/testing';
+import { makePdf } from '@fanpilot/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CITED_FILE_LINK_SECONDS, citedFileLinks } from '../../src/services/cited-files.ts';
 import {

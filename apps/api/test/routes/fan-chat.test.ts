@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -9,7 +9,7 @@ import {
   startYoutubeStandIn,
   WORD_DOC_FACT,
   wordDocFixture,
-} from '@fanpilot/knowledge/testing';
+} from '@fanpilot/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { identity, PNG_1PX, startTestApp, type TestApp, uploadAs } from '../helpers.ts';

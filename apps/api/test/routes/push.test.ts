@@ -1,4 +1,4 @@
-import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/knowledge/testing';
+import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, eventually, FanBrowser, json, onboard, startTestApp, type TestApp } from '../helpers.ts';
 import { type Device, startPushService } from '../support/push-service.ts';

@@ -1,4 +1,4 @@
-import { makePdf } from '@fanpilot/knowledge/testing';
+import { makePdf } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onboardedCreator, PNG_1PX, send, startTestApp, type TestApp } from '../helpers.ts';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type DbHandle, openTestDb } from '@fanpilot/db';
+import type { DbHandle } from '@fanpilot/db';
+import { openTestDb } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.ts';
 import { conversationBindings, mayActAsFan } from '../rights.ts';

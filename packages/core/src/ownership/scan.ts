@@ -29,19 +29,11 @@ export function findTableWrites(text: string, file = ''): TableWrite[] {
 }
 
 /**
- * What is allowed to write tables outside packages/core: tests and their fixtures (they seed data),
- * migrations (they shape the tables), benchmarks (bulk seeds), and build output.
+ * What is allowed to write tables outside packages/core: tests (a test may arrange a row its own
+ * way), migrations (they shape the tables), benchmarks (bulk seeds), and build output. Shared test
+ * code is not: packages/testkit is scanned like production code, so its seeders go through core.
  */
-const SKIPPED_DIRS = new Set([
-  'node_modules',
-  'dist',
-  'migrations',
-  'test',
-  'tests',
-  'testing',
-  'bench',
-  'e2e',
-]);
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'migrations', 'test', 'tests', 'bench', 'e2e']);
 const isTestFile = (name: string) => /\.(test|spec)\.tsx?$/.test(name);
 const isSource = (name: string) => /\.(ts|tsx|mts|cts|js|mjs)$/.test(name) && !name.endsWith('.d.ts');
 

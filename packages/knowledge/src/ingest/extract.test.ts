@@ -1,7 +1,6 @@
 import { threadId } from 'node:worker_threads';
-import iconv from 'iconv-lite';
-import { afterAll, describe, expect, it } from 'vitest';
 import {
+  articlePage,
   encryptedWordDoc,
   makeDocx,
   makeDocxBomb,
@@ -10,8 +9,9 @@ import {
   makeZip,
   WORD_DOC_FACT,
   wordDocFixture,
-} from '../testing/fixtures.ts';
-import { articlePage } from '../testing/servers.ts';
+} from '@fanpilot/testkit';
+import iconv from 'iconv-lite';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chunkTranscript } from './chunk.ts';
 import { IngestError } from './errors.ts';
 import { detectKnowledgeFile, type KnowledgeFileKind } from './files.ts';

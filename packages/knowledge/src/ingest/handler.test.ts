@@ -2,18 +2,20 @@ import { Readable } from 'node:stream';
 import { STORE_BATCH_SIZE, storeChunks } from '@fanpilot/core';
 import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import type { Storage } from '@fanpilot/storage';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retrieve } from '../retrieve.ts';
-import { seedChatbot } from '../testing/creators.ts';
-import { makeDocx, makePdf, makePdfBomb } from '../testing/fixtures.ts';
 import {
   articlePage,
   type LoopbackServer,
+  makeDocx,
+  makePdf,
+  makePdfBomb,
+  seedChatbot,
   startEmbeddingServer,
   startSite,
   startYoutubeStandIn,
-} from '../testing/servers.ts';
+} from '@fanpilot/testkit';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retrieve } from '../retrieve.ts';
 import { loadIngestEnv } from './config.ts';
 import { createEmbedder } from './embeddings.ts';
 import { createIngestHandler, type IngestHandler } from './handler.ts';

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { type LoopbackServer, startSite } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackServer, startSite } from '../testing/servers.ts';
 import { IngestError } from './errors.ts';
 import { type GuardedFetchOptions, guardedFetch, isPublicAddress, type Lookup } from './net.ts';
 

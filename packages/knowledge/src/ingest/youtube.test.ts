@@ -1,5 +1,5 @@
+import { type LoopbackServer, startYoutubeStandIn } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackServer, startYoutubeStandIn } from '../testing/servers.ts';
 import { IngestError } from './errors.ts';
 import { fetchTranscriptSegments, fetchYoutubeTitle, NO_TRANSCRIPT, parseYoutubeUrl } from './youtube.ts';
 

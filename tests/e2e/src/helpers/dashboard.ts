@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createDb, createTestDatabase, type DbHandle } from '@fanpilot/db';
+import { createDb, type DbHandle } from '@fanpilot/db';
+import { createTestDatabase } from '@fanpilot/testkit';
 import type { BrowserContext, Page } from 'playwright-core';
 import { type DesktopSession, openDesktop } from './browser.ts';
 import { type RunningApi, startApi } from './server.ts';

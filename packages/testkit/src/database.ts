@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import pg from 'pg';
-import { createDb, type DbHandle } from './connection.ts';
-import { migrateToLatest } from './migrate.ts';
 
 /** A fresh, empty PostgreSQL database beside the one `baseUrl` names; drop() removes it. */
 export async function createTestDatabase(

@@ -148,7 +148,7 @@ export function makeDocxBomb(megabytes = 200, options: { lie?: boolean } = {}): 
 
 /** The committed Word 97 (.doc) fixture, made once with LibreOffice (see fixtures/README.md). */
 export function wordDocFixture(): Buffer {
-  return readFileSync(new URL('../../fixtures/planted-fact.doc', import.meta.url));
+  return readFileSync(new URL('../fixtures/planted-fact.doc', import.meta.url));
 }
 /** The text the .doc fixture holds. */
 export const WORD_DOC_FACT = 'The secret ingredient of the Fanpilot legacy cake is cardamom.';

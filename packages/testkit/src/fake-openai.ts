@@ -12,8 +12,11 @@ export interface FakeOpenAI {
   /** The base URL to pass as OPENAI_BASE_URL (ends in /v1). */
   baseUrl: string;
   requests: RecordedChatRequest[];
-  /** What the next answers say; by default an echo of the last user message. */
-  answerWith: (fn: (request: RecordedChatRequest) => string) => void;
+  /**
+   * What the next answers say; by default an echo of the last user message. An async `fn` holds the
+   * answer until it settles: whatever it does happens during the model call.
+   */
+  answerWith: (fn: (request: RecordedChatRequest) => string | Promise<string>) => void;
   /** The next `count` requests fail with `status` (a provider outage). */
   failNext: (count: number, status?: number) => void;
   /** Every answer from now on takes this long (a slow model); 0 by default. */
@@ -29,7 +32,7 @@ export interface FakeOpenAI {
  */
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const requests: RecordedChatRequest[] = [];
-  let answer = (r: RecordedChatRequest) => {
+  let answer = (r: RecordedChatRequest): string | Promise<string> => {
     const last = [...r.messages].reverse().find((m) => m.role === 'user');
     return `Answer to: ${typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content)}`;
   };
@@ -40,7 +43,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
@@ -60,7 +63,12 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         failures--;
         return send(failStatus, { error: { message: 'The provider is unavailable', type: 'server_error' } });
       }
-      const content = answer(recorded);
+      let content: string;
+      try {
+        content = await answer(recorded);
+      } catch (err) {
+        return send(500, { error: { message: String(err), type: 'server_error' } });
+      }
       // stream: true, as a streaming client asks: the answer in word-sized chunks, as server-sent events.
       const streamed = () => {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

@@ -1,0 +1,11 @@
+// @fanpilot/testkit: what tests and benchmarks stand on, kept out of every production build
+// (tests/deploy/src/testkit.test.ts checks the dist/ folders): a throwaway database, seeders that
+// write through @fanpilot/core, fault injection on a Kysely handle, a fake OpenAI, loopback sites and
+// generated documents.
+export * from './database.ts';
+export * from './fake-openai.ts';
+export * from './faults.ts';
+export * from './fixtures.ts';
+export * from './lookalikes.ts';
+export * from './seed.ts';
+export * from './servers.ts';
