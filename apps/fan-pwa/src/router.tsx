@@ -24,7 +24,7 @@ function MobileChatRoute() {
 /**
  * The fan app's pages. React Router's declarative mode: the fan app uses no loaders or actions, and
  * the data router's code was the largest part of the first screen after React itself (about 17 KB
- * of ~114 KB gzipped; docs/decisions.md).
+ * of ~114 KB gzipped; docs/decisions/0015-one-owner-for-each-rule.md).
  */
 export function AppRoutes() {
   return (

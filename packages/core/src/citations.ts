@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
 
-// A creator's files are theirs (docs/decisions.md): a citation of a file gives the fan it was given
+// A creator's files are theirs (docs/decisions/0019-a-creator-s-files-are-theirs.md): a citation of a file gives the fan it was given
 // to the passage the answer quoted, and the file itself only where the creator allows downloads.
 
 /** An AI answer, with the conversation (fan row) it belongs to. */

@@ -11,7 +11,7 @@ export interface PushSubscriptionInput {
 /**
  * How many push subscriptions one browser (its fan cookie) keeps per creator. A browser has one
  * endpoint per service worker; a few cover a renewed subscription and an installed app beside the
- * tab. Subscribing past it replaces the oldest (docs/decisions.md, "Push within reason").
+ * tab. Subscribing past it replaces the oldest (docs/decisions/0018-push-within-reason.md).
  */
 export const PUSH_SUBSCRIPTIONS_PER_BROWSER = 3;
 

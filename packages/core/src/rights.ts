@@ -1,8 +1,9 @@
 import type { Db } from './db.ts';
 
 // Who may read or follow what: the one rule for polls, validators (304s) and event streams alike
-// (docs/decisions.md, "A fan's conversation belongs to its browser" and "Every right is checked for
-// as long as it is used"). These are pure checks; the reads below give them fresh rows.
+// (docs/decisions/0003-fans.md, "A fan's conversation belongs to its browser", and
+// docs/decisions/0017-every-right-is-checked-for-as-long-as-it-is-used-event-strea.md). These are
+// pure checks; the reads below give them fresh rows.
 
 /** Who is asking about a fan's conversation: the browser's fan cookie, and the signed-in creator. */
 export interface FanRequester {

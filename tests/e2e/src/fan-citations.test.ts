@@ -19,7 +19,7 @@ import {
  * built api from loopback stand-ins for the site and YouTube); the AI's answer carries them as
  * chips under its bubble that open the passage on the page (text fragment) and the video at its
  * moment; the PDF's chip opens the passage quoted from it, with its page, in the app's own viewer,
- * never the file (docs/decisions.md, "A creator's files are theirs"). The chatbot's opening lines
+ * never the file (docs/decisions/0019-a-creator-s-files-are-theirs.md). The chatbot's opening lines
  * are the chat's first bubbles.
  */
 describe('fan app: citations a fan can open', () => {

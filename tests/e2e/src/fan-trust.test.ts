@@ -15,7 +15,7 @@ import {
 import { seriousViolations } from './helpers/axe.ts';
 
 /**
- * A fan's conversation belongs to the browser that started it (docs/decisions.md): two Chromium
+ * A fan's conversation belongs to the browser that started it (docs/decisions/0003-fans.md): two Chromium
  * contexts are two browsers; a one-time link moves the chat from one to the other.
  */
 describe('fan trust: the chat belongs to its browser', () => {

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { HttpError } from '../errors.ts';
 
 /**
- * One rule for every piece of text a request carries (docs/decisions.md, "Clean input"): a NUL
+ * One rule for every piece of text a request carries (docs/decisions/0006-clean-input.md): a NUL
  * (U+0000) or an unpaired UTF-16 surrogate is refused with 400 `invalid_text`, naming the field,
  * wherever it is — a JSON body (keys and values, at any depth), a path parameter, a query
  * parameter (name or value), a multipart file name or text field. Malformed %-escapes in the path

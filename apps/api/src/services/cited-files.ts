@@ -5,8 +5,8 @@ import { urlOf } from '@fanpilot/contracts';
 export const CITED_FILE_LINK_SECONDS = 5 * 60;
 
 /**
- * Signs and checks the short-lived links that download a knowledge file (docs/decisions.md, "A
- * creator's files are theirs"). A link names the item and the second it expires at, signed with
+ * Signs and checks the short-lived links that download a knowledge file (docs/decisions/
+ * 0019-a-creator-s-files-are-theirs.md). A link names the item and the second it expires at, signed with
  * HMAC-SHA256 under a key derived from the session secret: it cannot be made, extended or moved to
  * another file without the secret. Issued by the fanCitation call only, to the fan who was cited
  * the file (or its creator), and only while the creator allows downloads of it.

@@ -22,7 +22,7 @@ interface Source {
 }
 
 /**
- * A creator's files are theirs (docs/decisions.md): a file citation opens the cited passage for the
+ * A creator's files are theirs (docs/decisions/0019-a-creator-s-files-are-theirs.md): a file citation opens the cited passage for the
  * fan it was given to, or the creator; the whole file only through a short-lived signed link, and
  * only where the creator allows downloads of that file.
  */

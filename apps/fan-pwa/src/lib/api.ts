@@ -22,7 +22,7 @@ export { ApiError };
 /**
  * The fan app's api client: the fan's calls by name (packages/contracts `fanRoutes`). Answers are
  * typed by the call's schema but not parsed with it here, so the first screen loads no zod and no
- * table of the creator's calls (docs/decisions.md).
+ * table of the creator's calls (docs/decisions/0015-one-owner-for-each-rule.md).
  */
 const client = clientIn(fanRoutes);
 

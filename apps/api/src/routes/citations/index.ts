@@ -23,7 +23,7 @@ function attachment(filename: string): string {
 const LINK_GONE = 'This download link has expired. Open the source again for a new one.';
 
 /**
- * A creator's files are theirs (docs/decisions.md). A citation of a file opens the passage the AI
+ * A creator's files are theirs (docs/decisions/0019-a-creator-s-files-are-theirs.md). A citation of a file opens the passage the AI
  * quoted, for the fan the answer was given to (the browser holding the conversation) or the creator
  * who owns it; the whole file only through a short-lived signed link, issued with the passage when
  * the creator allows downloads of that file.

@@ -21,7 +21,7 @@ export interface PushRoutesOptions {
  * for it with a tap) or unsubscribing. Only the browser that holds the fan's conversation may
  * subscribe for that fan; only endpoints on the browsers' push services are kept, at most
  * PUSH_SUBSCRIPTIONS_PER_BROWSER per browser and creator (packages/core), and subscribing is rate
- * limited (docs/decisions.md, "Push within reason").
+ * limited (docs/decisions/0018-push-within-reason.md).
  */
 export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -324,7 +324,7 @@ function citationWhere(c: MessageSource): string {
 
 /**
  * An AI answer's citations: a web page or a video opens at the passage; a file's shows, below, the
- * passage the answer quoted (what the fan sees of the file, docs/decisions.md).
+ * passage the answer quoted (what the fan sees of the file, docs/decisions/0019-a-creator-s-files-are-theirs.md).
  */
 function Citations({ message, sources }: { message: Message; sources: MessageSource[] }) {
   const [open, setOpen] = useState<number | null>(null);
