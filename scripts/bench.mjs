@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `pnpm bench`: builds, then runs every benchmark; each prints its own numbers.
-//   1. the api under SPEC's polling mix, beside a bare Fastify (PostgreSQL)
+//   1. the api under the product's polling mix (docs/product.md#staying-fresh), beside a bare Fastify (PostgreSQL)
 //   1b. a busy creator (10,000 fans, 200,000 messages): the polling mix with validators, event
 //       streams (memory, delivery time) and each dashboard query (PostgreSQL, Redis)
 //   2. ingestion through a worker process, beside the bare parsers (PostgreSQL, Redis)

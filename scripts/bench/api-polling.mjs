@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Replays SPEC's polling mix against the built api on real PostgreSQL, beside a bare Fastify
+// Replays the specified polling mix against the built api on real PostgreSQL, beside a bare Fastify
 // hello-world measured in the same run. Prints requests/second, p50 and p99 latency.
 //   per open dashboard: status 2 s, messages 5 s, fans 10 s, knowledge progress 5 s, usage 60 s
 //   per fan chat:       history 8 s

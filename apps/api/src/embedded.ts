@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { OAuth2Server } from 'oauth2-mock-server';
 import { guardMultipartCompletion } from './s3rver-guard.ts';
 
-/** Loopback stand-ins for the outside parts, used when nothing is configured (SPEC: embedded defaults). */
+/** Loopback stand-ins for the outside parts, used when nothing is configured (docs/product.md#differences-from-the-original-specification: embedded defaults). */
 
 export interface LocalIdentity {
   sub: string;

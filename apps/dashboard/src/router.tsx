@@ -12,7 +12,7 @@ const creatorSignupPage = async () => ({
   Component: (await import('./pages/CreatorSignupPage.tsx')).CreatorSignupPage,
 });
 
-/** SPEC section 2: the dashboard app's routes. */
+/** docs/product.md#screens-and-addresses: the dashboard app's routes. */
 export const router = createBrowserRouter([
   {
     Component: RootLayout,

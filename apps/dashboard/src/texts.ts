@@ -7,7 +7,7 @@ import {
   RESPONSE_RATE_PERCENT,
 } from '@fanpilot/contracts';
 
-/** Every text a person reads in the dashboard app. SPEC texts are quoted exactly. */
+/** Every text a person reads in the dashboard app. The product description (docs/product.md#exact-texts) texts are quoted exactly. */
 const number = (n: number) => n.toLocaleString('en-US');
 /** A count and its noun, singular for exactly one: '1 fan', '0 fans', '2 fans'. */
 export const count = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;
@@ -19,7 +19,7 @@ export const TEXT = {
   common: {
     loading: 'Loading…',
     close: 'Close',
-    // The buttons of a delete confirmation (SPEC gives its questions, not its buttons).
+    // The buttons of a delete confirmation (the product description (docs/product.md#contractual-texts) gives its questions, not its buttons).
     cancel: 'Cancel',
     delete: 'Delete',
     notification: 'Notification',
@@ -103,11 +103,11 @@ export const TEXT = {
         `The first ${number(FREE_CREDITS)} credits are free`,
         'No monthly lock-ins',
       ],
-      // SPEC's two labels belong to the hero; a second button with either name would make it ambiguous.
+      // The specified two labels belong to the hero; a second button with either name would make it ambiguous.
       cta: 'Try it free',
     },
-    // SPEC's landing claims and pricing points each appear once on the page (claims, pricing); the
-    // FAQ and the other sections word them differently so a lookup by SPEC's words finds one element.
+    // The specified landing claims and pricing points each appear once on the page (claims, pricing); the
+    // FAQ and the other sections word them differently so a lookup by the specified words finds one element.
     faq: {
       heading: 'Frequently asked questions',
       items: [

@@ -14,7 +14,7 @@ captureInstallPrompt();
 trackVisualViewport();
 registerServiceWorker();
 
-// SPEC section 4: cached data never goes stale by time, no refetch on focus, no retries.
+// docs/product.md#staying-fresh: cached data never goes stale by time, no refetch on focus, no retries.
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: { staleTime: Number.POSITIVE_INFINITY, refetchOnWindowFocus: false, retry: false },

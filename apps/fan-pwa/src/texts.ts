@@ -1,4 +1,4 @@
-/** Every text the fan reads, in one place. SPEC's own texts are kept word for word. */
+/** Every text the fan reads, in one place. The specified texts are kept word for word. */
 export const texts = {
   appTitle: 'Fan chat',
   chatTitle: (name: string) => `Chat with ${name}`,

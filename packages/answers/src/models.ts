@@ -16,7 +16,7 @@ export interface ModelEnv {
 export type Provider = 'openai' | 'anthropic' | 'google' | 'deepseek';
 
 /**
- * Each selectable model (SPEC section 9), the provider that serves it and the provider's own name
+ * Each selectable model (docs/product.md#chatbot-settings-modal), the provider that serves it and the provider's own name
  * for it. Google retired the model literally named gemini-pro; the choice maps to its current Pro
  * model. DeepSeek serves V3 as deepseek-chat.
  */

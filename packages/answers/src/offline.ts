@@ -16,7 +16,7 @@ export function excerpt(text: string, max = EXCERPT_MAX_CHARS): string {
 
 /**
  * The reply when nothing of the creator's matches the question: said plainly, not a personal
- * reply, and the question is in the creator's messages (SPEC: while Offline, the AI answers fans).
+ * reply, and the question is in the creator's messages (docs/product.md#when-the-ai-answers: while Offline, the AI answers fans).
  */
 export const offlineFallbackText = (creatorName: string) =>
   `${creatorName} is away right now and I couldn't find this in ${creatorName}'s material yet. This is not a personal reply: your question has been passed on to ${creatorName}.`;

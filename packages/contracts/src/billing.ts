@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Credit packs at SPEC's price ($1 per 10,000 credits). */
+/** Credit packs at the specified price ($1 per 10,000 credits). */
 export const CREDIT_PACKS = [
   { id: 'credits-10k', credits: 10_000, amountCents: 100 },
   { id: 'credits-50k', credits: 50_000, amountCents: 500 },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DAILY_AI_BUDGET_MAX, DAILY_AI_BUDGET_MIN, DEFAULT_TEMPERATURE, MODEL_CHOICES } from './constants.ts';
 import { requiredString } from './required.ts';
 
-/** SPEC section 5: a chatbot name that is missing or blank. */
+/** docs/product.md#contractual-texts: a chatbot name that is missing or blank. */
 export const CHATBOT_NAME_REQUIRED_MESSAGE = 'Please enter a chatbot name';
 /** A chatbot name: trimmed, 1 to 100 characters; missing, null or blank reads CHATBOT_NAME_REQUIRED_MESSAGE. */
 export const chatbotNameSchema = requiredString(CHATBOT_NAME_REQUIRED_MESSAGE)
@@ -55,7 +55,7 @@ export const chatbotSchema = z.object({
 });
 export type Chatbot = z.infer<typeof chatbotSchema>;
 
-/** Temperature is sent as a string (SPEC section 5): "0" to "1" in steps of 0.1. */
+/** Temperature is sent as a string (docs/product.md#chatbot-settings-modal): "0" to "1" in steps of 0.1. */
 export const temperatureStringSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const n = typeof value === 'number' ? value : Number(String(value).trim());
   if (String(value).trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
@@ -87,7 +87,7 @@ export const chatbotSettingsRequestSchema = z.object({
   model: modelSchema,
   temp: temperatureStringSchema.default(DEFAULT_TEMPERATURE),
   initialMessages: initialMessagesSchema.optional(),
-  /** Optional beyond SPEC's fields; left out, the budget stays as it is. */
+  /** Optional beyond the specified fields; left out, the budget stays as it is. */
   dailyAiBudget: dailyAiBudgetSchema.optional(),
 });
 

@@ -76,7 +76,7 @@ export function patternIn<T extends RouteTable>(table: T, name: NameIn<T>): stri
     .replace(/:[A-Za-z]+/g, '[^/]+');
 }
 
-/** A non-OK answer. `message` is `${status}: ${body text or status text}` (SPEC section 8). */
+/** A non-OK answer. `message` is `${status}: ${body text or status text}` (docs/product.md#contractual-texts). */
 export class ApiError extends Error {
   /** The api's `{ error, message }` body, when it sent one. */
   readonly body: ErrorBody | null;

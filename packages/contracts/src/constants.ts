@@ -1,7 +1,7 @@
-/** SPEC section 9: business constants and limits, shared by every app. */
+/** docs/product.md#limits-and-constants: business constants and limits, shared by every app. */
 export const PRODUCT_NAME = 'Fanpilot';
 
-/** The announcement composer's counter ('N/500 characters'); not enforced (SPEC section 5). */
+/** The announcement composer's counter ('N/500 characters'); not enforced (docs/product.md#announcements). */
 /** Who sent a message the AI wrote (the `from` of its messages, the `sender` of its rows). */
 export const AI_SENDER = 'Creatorai';
 export const ANNOUNCEMENT_MAX_LENGTH = 500;
@@ -54,7 +54,7 @@ export const DEFAULT_MODEL = 'gpt-4o-mini';
 export const DEFAULT_CHATBOT_NAME = 'My AI Assistant';
 export const DEFAULT_CHATBOT_INSTRUCTIONS =
   'You are a friendly, helpful assistant. Answer questions clearly and kindly, using the knowledge you have been given.';
-/** SPEC lists a placeholder model twice; the selectable models are these. */
+/** The product description (docs/product.md#differences-from-the-original-specification) lists a placeholder model twice; the selectable models are these. */
 export const MODEL_CHOICES = [
   'gpt-4o',
   'gpt-4o-mini',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const errorBodySchema = z.object({ error: z.string(), message: z.string() });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-/** Sign-in redirect codes: /?error=<code> (SPEC section 8). */
+/** Sign-in redirect codes: /?error=<code> (docs/product.md#signing-in). */
 export const LOGIN_ERROR_CODES = [
   'google_oauth_error',
   'oauth_callback_failed',

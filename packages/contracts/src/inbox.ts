@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fanIdSchema, messageSchema } from './messages.ts';
 
 /**
- * The dashboard's scalable inbox calls (issue 12). SPEC's own calls (…/messages, …/fans,
+ * The dashboard's scalable inbox calls (issue 12). The specified calls (…/messages, …/fans,
  * …/fans/{fanId}/messages) keep their shapes; the dashboard reads these instead, which stay exact
  * and fast for a creator with 10,000 fans and 200,000 messages.
  */

@@ -136,7 +136,7 @@ export const publicCreatorSchema = z.object({
 });
 export type PublicCreator = z.infer<typeof publicCreatorSchema>;
 
-/** SPEC sections 4 and 8: a fan id that is missing or blank. */
+/** docs/product.md#contractual-texts: a fan id that is missing or blank. */
 export const FAN_ID_REQUIRED_MESSAGE = 'Cannot find fan ID. Please try again.';
 
 export const fanIdSchema = requiredString(FAN_ID_REQUIRED_MESSAGE)
@@ -267,7 +267,7 @@ export type SendMessageRequest = z.input<typeof sendMessageRequestSchema>;
 export const sendMessageResponseSchema = z.object({
   success: z.literal(true),
   message: messageSchema,
-  /** The fan's newest pending message this answered (SPEC section 4), or null for a new direct message. */
+  /** The fan's newest pending message this answered (docs/product.md#what-sending-does), or null for a new direct message. */
   answeredMessageId: z.string().nullable(),
 });
 export type SendMessageResponse = z.infer<typeof sendMessageResponseSchema>;

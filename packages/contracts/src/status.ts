@@ -41,14 +41,14 @@ export const ANNOUNCEMENT_HARD_CAP = 100_000;
 
 /**
  * POST …/set-notice: trimmed and non-empty. ANNOUNCEMENT_MAX_LENGTH (500) is the composer's counter
- * only (SPEC section 5: no hard enforcement); a longer announcement is stored as sent.
+ * only (docs/product.md#announcements: no hard enforcement); a longer announcement is stored as sent.
  */
 export const setNoticeRequestSchema = z.object({
   message: requiredString(ANNOUNCEMENT_REQUIRED_MESSAGE)
     .max(ANNOUNCEMENT_HARD_CAP, 'The announcement is far too long')
     .trim()
     .min(1, ANNOUNCEMENT_REQUIRED_MESSAGE),
-  /** Also send it as a notification to fans who allowed them (not in SPEC; default false). */
+  /** Also send it as a notification to fans who allowed them (not in the product description (docs/product.md#notifications-to-fans); default false). */
   push: z.boolean().optional(),
 });
 export type SetNoticeRequest = z.input<typeof setNoticeRequestSchema>;

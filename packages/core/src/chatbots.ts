@@ -71,7 +71,7 @@ export interface SourceToAdd {
 }
 
 /**
- * Creates the creator's chatbot with SPEC's defaults, or renames the one they have, and adds the
+ * Creates the creator's chatbot with the specified defaults, or renames the one they have, and adds the
  * sources it does not hold yet (within KNOWLEDGE_MAX_ITEMS), in one transaction. Returns the chatbot
  * and the items added (to be queued once committed).
  */

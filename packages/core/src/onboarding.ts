@@ -6,7 +6,7 @@ import { creatorsRepository } from './creators.ts';
 import { grantFreeCredits } from './credits.ts';
 
 /**
- * Finishes a creator's onboarding, once: profile image and description, the chatbot with SPEC's
+ * Finishes a creator's onboarding, once: profile image and description, the chatbot with the specified
  * defaults and the free credits, in one transaction. The creator row lock makes a double submit
  * wait and then find onboarding done: it changes nothing and answers with what exists.
  */

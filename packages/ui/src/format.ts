@@ -1,5 +1,5 @@
 /**
- * A file's size in KB, as both apps show attachments (SPEC section 2): one decimal under 10 KB (at
+ * A file's size in KB, as both apps show attachments (docs/product.md#conversation-modal): one decimal under 10 KB (at
  * least 0.1), whole KB above, with thousands separated; 0 KB for nothing or an unreadable size.
  */
 export function formatFileSize(bytes: number): string {

@@ -1,5 +1,5 @@
 /**
- * The one toast on screen (SPEC: only one toast is shown at a time). A module-level store, so code
+ * The one toast on screen (docs/product.md#shell: only one toast is shown at a time). A module-level store, so code
  * outside React (route loaders, mutation callbacks) can raise a toast, and a toast raised before
  * the Toaster mounts still shows once it does.
  */
@@ -9,7 +9,7 @@ export interface ToastInput {
   title: string;
   description?: string | undefined;
   variant?: ToastVariant | undefined;
-  /** Milliseconds on screen; the Toaster's default (SPEC: 5000 ms) when left out. */
+  /** Milliseconds on screen; the Toaster's default (docs/product.md#shell: 5000 ms) when left out. */
   duration?: number | undefined;
 }
 

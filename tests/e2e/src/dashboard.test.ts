@@ -84,7 +84,7 @@ async function dismissToasts(p: Page) {
 const nativeDialogs: string[] = [];
 
 /**
- * Answers the confirmation dialog that asks `question` (role alertdialog, named by SPEC's question):
+ * Answers the confirmation dialog that asks `question` (role alertdialog, named by the specified question):
  * Delete, or Cancel. It is gone afterwards.
  */
 async function answerConfirm(p: Page, question: string, accept: boolean) {
@@ -224,7 +224,7 @@ describe('creator dashboard', () => {
       const create = page.getByRole('button', { name: 'Create Chatbot' });
       await create.waitFor();
       expect(await page.getByRole('button', { name: 'Chatbot Settings' }).isDisabled()).toBe(true);
-      // SPEC's empty text stands alone; the note about the missing chatbot is a separate text.
+      // The specified empty text stands alone; the note about the missing chatbot is a separate text.
       await page.getByText('No knowledge sources added yet', { exact: true }).waitFor();
       await page.getByText('Create a chatbot first, then add knowledge to it.', { exact: true }).waitFor();
       await screenshot(page, 'dashboard-no-chatbot-desktop');
@@ -521,7 +521,7 @@ describe('creator dashboard', () => {
       await box.press('Enter');
       await toasts(page).getByText('Message sent').waitFor();
       await history.getByText('Send me a photo after the next feeding.').waitFor();
-      // SPEC's Close is the only button whose name says close: the corner X is not shown here, and the
+      // The specified Close is the only button whose name says close: the corner X is not shown here, and the
       // toast on screen (outside the dialog) is hidden from assistive technology while it is open.
       expect(await page.getByRole('button', { name: /close/i }).count()).toBe(1);
       await modal.getByRole('button', { name: 'Send Message' }).waitFor();
@@ -561,7 +561,7 @@ describe('creator dashboard', () => {
     await gail.waitFor({ timeout: 15_000 });
     // Sorted by recent activity: Gail wrote last.
     expect(await rows.getByRole('article').first().getAttribute('aria-label')).toBe('Gail');
-    // A confirmation dialog asks SPEC's question; declined, Gail stays.
+    // A confirmation dialog asks the specified question; declined, Gail stays.
     const question = 'Are you sure you want to delete the conversation with Gail?';
     await gail.getByRole('button', { name: 'Delete conversation with Gail' }).click();
     await answerConfirm(page, question, false);

@@ -60,7 +60,7 @@ describe('landing page', () => {
     expect(headers['content-security-policy']).toContain("script-src 'self'");
     expect(headers['x-frame-options']).toBe('DENY');
     expect(headers['x-content-type-options']).toBe('nosniff');
-    // Each SPEC label names exactly one button (strict locators would fail on two).
+    // Each the product description (docs/product.md#landing-page) label names exactly one button (strict locators would fail on two).
     await page.getByRole('button', { name: 'Start Building' }).waitFor();
     expect(await page.getByRole('button', { name: 'Start Building' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Start Free Trial' }).count()).toBe(1);

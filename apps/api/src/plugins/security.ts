@@ -63,7 +63,7 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: SecurityOpti
     // Pre-signed images and the store's answers are cross-origin; nothing here needs isolation.
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-origin' },
-    // The sign-in popup (SPEC) goes to the provider and back; its opener keeps watching it.
+    // The sign-in popup (docs/product.md#signing-in) goes to the provider and back; its opener keeps watching it.
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   });
 

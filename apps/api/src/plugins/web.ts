@@ -20,11 +20,11 @@ export interface WebOptions {
 }
 
 const FAN_ROUTES = /^\/(pwa\/[^/]+\/?|fanchat-mobile\/?|mobile-chat\/?)$/;
-/** The fan chat pages that take their creator from `?creator=` (SPEC section 2). */
+/** The fan chat pages that take their creator from `?creator=` (docs/product.md#addresses). */
 const CREATOR_QUERY_ROUTES = /^\/(fanchat-mobile|mobile-chat)\/?$/;
 const API_LIKE = /^\/(api|auth|objects|healthz|readyz)(\/|$)/;
 /**
- * The dashboard app's own routes (apps/dashboard/src/router.tsx; SPEC section 2): /, /creator-signup,
+ * The dashboard app's own routes (apps/dashboard/src/router.tsx; docs/product.md#screens-and-addresses): /, /creator-signup,
  * /dashboard/{username?} and /admin/{username?}. Case-insensitive, as the client router matches.
  * Any other page is its not-found page, answered with status 404.
  */
@@ -91,7 +91,7 @@ export async function webPlugin(app: FastifyInstance, roots: WebRoots, options: 
   };
 
   /**
-   * SPEC: the fan chat targets a fixed creator. A visit to /fanchat-mobile or /mobile-chat without
+   * docs/product.md#addresses: the fan chat targets a fixed creator. A visit to /fanchat-mobile or /mobile-chat without
    * `?creator=` is sent (302) to the same page with the default creator added, other parameters
    * kept; with no default creator at all the page is served as it is.
    */

@@ -81,7 +81,7 @@ export async function enqueueItems(jobs: JobRunner, log: FastifyBaseLogger, item
 }
 
 /**
- * SPEC's progress summary. `active` counts ready sources (completed or active), `pending` those not
+ * The specified progress summary. `active` counts ready sources (completed or active), `pending` those not
  * yet done (pending or processing); failed ones count in neither. progressPercentage is the share of
  * sources finished (ready or failed); isComplete is true once none is pending.
  */

@@ -63,7 +63,7 @@ describe('chatbot and knowledge calls', () => {
     const newcomer = await t.signIn(identity('jasper'));
     const me = (await (await send(t, 'GET', '/api/auth/user', newcomer)).json()) as { username: string };
     const path = `/api/creators/username/${me.username}/chatbot`;
-    // A missing, null or blank name reads exactly SPEC's words; the field comes apart.
+    // A missing, null or blank name reads exactly the specified words; the field comes apart.
     for (const body of [{ name: '   ', urls: [] }, { urls: [] }, { name: null }, {}]) {
       const missing = await send(t, 'POST', path, newcomer, body);
       expect(missing.status).toBe(400);
@@ -86,7 +86,7 @@ describe('chatbot and knowledge calls', () => {
       name: 'Jasper AI',
       urls: ['https://jasper.example/about', '  ', '', 'https://youtu.be/dQw4w9WgXcQ?t=30'],
     });
-    // Every success is 200 (SPEC's client treats any OK as success), created or not.
+    // Every success is 200 (the specified client treats any OK as success), created or not.
     expect(created.status).toBe(200);
     const bot = (await created.json()) as {
       name: string;
@@ -182,7 +182,7 @@ describe('chatbot and knowledge calls', () => {
     const read = async () =>
       (await json(await send(t, 'GET', `/api/chatbots/${owner.chatbotId}`, owner.cookie))).dailyAiBudget;
     const spec = { name: 'Harriet Coach', instructions: '', model: 'gpt-4o', temp: '0.5' };
-    // SPEC's four fields alone leave the budget as it is.
+    // The specified four fields alone leave the budget as it is.
     expect((await json(await send(t, 'PUT', path, owner.cookie, spec))).dailyAiBudget).toBe(300);
     expect(await read()).toBe(300);
     const set = await send(t, 'PUT', path, owner.cookie, { ...spec, dailyAiBudget: 40 });
@@ -378,7 +378,7 @@ describe('chatbot and knowledge calls', () => {
       })
       .execute();
     expect((await send(t, 'DELETE', `/api/knowledge/${item.id}`, other.cookie)).status).toBe(403);
-    // As SPEC's client sends it: a JSON content type and no body at all.
+    // As the specified client sends it: a JSON content type and no body at all.
     const del = await fetch(`${t.url}/api/knowledge/${item.id}`, {
       method: 'DELETE',
       headers: { cookie: owner.cookie, 'content-type': 'application/json' },

@@ -126,7 +126,7 @@ describe('security headers and Origin check', () => {
       headers: { cookie, origin: 'https://evil.example' },
     });
     expect(read.status).toBe(200);
-    // SPEC's GET /auth/logout stays as SPEC says.
+    // The specified GET /auth/logout stays as the product description (docs/product.md#outside-api) says.
     const out = await fetch(`${t.url}/auth/logout`, {
       headers: { cookie, origin: 'https://evil.example' },
       redirect: 'manual',

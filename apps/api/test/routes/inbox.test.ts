@@ -26,7 +26,7 @@ const BIG_FAN = 7;
 const BIG_FAN_MESSAGES = 130;
 
 /**
- * The inbox past SPEC's latest-500 window: exact counts, every fan reachable in pages, a
+ * The inbox past the specified latest-500 window: exact counts, every fan reachable in pages, a
  * conversation read from its newest end. Seeded straight into the database (620+ messages).
  */
 describe('the inbox of a creator with many fans', () => {
@@ -214,7 +214,7 @@ describe('the inbox of a creator with many fans', () => {
     expect(first!.messages).toHaveLength(50);
     expect(first!.messages.at(-1)!.message).toBe(`fan ${BIG_FAN} message ${BIG_FAN_MESSAGES - 1}`);
     expect(new Set(ids).size).toBe(BIG_FAN_MESSAGES);
-    // The same messages, in the same order, as SPEC's whole-conversation call.
+    // The same messages, in the same order, as the specified whole-conversation call.
     const whole = await get<{ id: string }[]>(`/api/creators/username/ina/fans/${fanKey(BIG_FAN)}/messages`);
     expect(ids).toEqual(whole.body.map((m) => m.id));
   });

@@ -243,7 +243,7 @@ describe('conversations, creator side', () => {
       expect(`${err.field ?? ''} ${err.message}`).toContain(text);
       if (err.error === 'validation_error') expect(err.field).toEqual(expect.any(String));
     }
-    // A missing or blank fan id reads SPEC's words exactly.
+    // A missing or blank fan id reads the specified words exactly.
     for (const fanId of [undefined, null, '', '  ']) {
       const res = await call(t, 'POST', '/api/send-message', anna, {
         fanId,
@@ -289,7 +289,7 @@ describe('conversations, creator side', () => {
     expect(refused.status).toBe(403);
     expect((await call(t, 'DELETE', `/api/chatlog/fan/${fan.fanId}?creator=anna`, '')).status).toBe(401);
 
-    // SPEC's client sends a JSON content type with no body.
+    // The specified client sends a JSON content type with no body.
     const res = await fetch(`${t.url}/api/chatlog/fan/${fan.fanId}?creator=anna`, {
       method: 'DELETE',
       headers: { cookie: anna, 'content-type': 'application/json' },

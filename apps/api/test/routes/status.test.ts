@@ -102,7 +102,7 @@ describe('status, notices, templates and usage', () => {
       });
     }
     expect(await count()).toBe(before);
-    // Exactly 500 characters, after trimming, is fine; and so is more (SPEC: no hard enforcement).
+    // Exactly 500 characters, after trimming, is fine; and so is more (docs/product.md#announcements: no hard enforcement).
     const edge = await call(t, 'POST', '/api/creators/username/nora/set-notice', nora, {
       message: `  ${'y'.repeat(500)}  `,
     });

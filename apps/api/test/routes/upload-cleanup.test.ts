@@ -32,7 +32,7 @@ describe('profile image uploads', () => {
     expect((await json(refused)).error).toBe('not_an_image');
     expect(await t.storage.head(keyOf(t, text))).toBeNull();
 
-    // SPEC's PUT carries no size: an 11 MB "image" is stored, then refused and deleted.
+    // The specified PUT carries no size: an 11 MB "image" is stored, then refused and deleted.
     const big = Buffer.concat([PNG_1PX, Buffer.alloc(11 * 1024 * 1024)]);
     const large = await uploadAs(t, cookie, big);
     expect((await t.storage.head(keyOf(t, large)))?.contentLength).toBe(big.length);

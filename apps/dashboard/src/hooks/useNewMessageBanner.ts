@@ -6,7 +6,7 @@ import { truncate } from '../lib/format.ts';
 import { TEXT } from '../texts.ts';
 
 /**
- * SPEC section 2: a 'New Message' toast for 3 seconds when a poll brings fan messages that the
+ * docs/product.md#shell: a 'New Message' toast for 3 seconds when a poll brings fan messages that the
  * previous poll did not have. The first answer only sets the baseline.
  */
 export function useNewMessageBanner(messages: readonly Message[] | undefined): void {

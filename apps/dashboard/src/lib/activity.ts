@@ -21,7 +21,7 @@ export function activityLine(message: Message): { label: string; text: string } 
   };
 }
 
-/** The first five messages of the newest-first list (SPEC section 2). */
+/** The first five messages of the newest-first list (docs/product.md#dashboard-section). */
 export const recentActivity = (newestFirst: readonly Message[]) =>
   newestFirst.slice(0, RECENT_ACTIVITY_ITEMS);
 

@@ -1,5 +1,5 @@
 import type { MODEL_CHOICES } from '@fanpilot/contracts';
-/** The PUT …/settings body: temperature as a string (SPEC section 5), initial messages one per line. */
+/** The PUT …/settings body: temperature as a string (docs/product.md#chatbot-settings-modal), initial messages one per line. */
 export function settingsBody(form: {
   name: string;
   instructions: string;

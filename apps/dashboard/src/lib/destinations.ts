@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@fanpilot/contracts';
 
-/** SPEC section 4: onboarded creators belong on their dashboard, everyone else on the signup page. */
+/** docs/product.md#where-a-signed-in-creator-goes: onboarded creators belong on their dashboard, everyone else on the signup page. */
 export function homeFor(user: Pick<CurrentUser, 'onboardingComplete' | 'username'>): string {
   return user.onboardingComplete ? dashboardPath(user.username) : '/creator-signup';
 }

@@ -5,7 +5,7 @@ const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
 /**
- * SPEC section 9: under a minute is 'Just now', then whole minutes, hours, days. A time in the
+ * docs/product.md#dashboard-section: under a minute is 'Just now', then whole minutes, hours, days. A time in the
  * future (a clock a little ahead of ours) also reads 'Just now'; an unreadable time reads as empty.
  */
 export function relativeTime(iso: string, now: number = Date.now()): string {

@@ -23,9 +23,9 @@ export const knowledgePartSize = (file: { size: number }) =>
   Math.max(UPLOAD_WIDGET.minPartBytes, Math.ceil(file.size / UPLOAD_WIDGET.maxParts));
 
 /**
- * The knowledge file uploader (Uppy with @uppy/aws-s3): SPEC's restrictions (1 file, 10 MB,
+ * The knowledge file uploader (Uppy with @uppy/aws-s3): the specified restrictions (1 file, 10 MB,
  * pdf/txt/doc/docx), the bytes sent straight to the store through requests the api signs (its
- * s3/params and s3/multipart calls, SPEC section 7), multipart above SPEC's 100 MB threshold. The
+ * s3/params and s3/multipart calls, docs/product.md#sources), multipart above the specified 100 MB threshold. The
  * signing calls are same-origin, so they carry the session cookie. Once stored, the object is
  * turned into a knowledge item by registerKnowledgeUpload.
  */
@@ -72,7 +72,7 @@ const isOfflineFailure = (message: string) =>
   /failed to fetch|networkerror|network error|load failed|network request failed/i.test(message);
 
 /**
- * What to tell the creator about a failed upload (SPEC section 8's widget texts): 'Authorization
+ * What to tell the creator about a failed upload (docs/product.md#contractual-texts's widget texts): 'Authorization
  * required' for a 401, 'Request has expired' when the store refused an expired signature, a network
  * notice when nothing answered, else the server's own message when it sent one.
  */

@@ -4,7 +4,7 @@ import { TEXT } from '../texts.ts';
 
 const t = TEXT.knowledge;
 
-/** SPEC section 2: 'YouTube Video', the file name, 'Web URL', or 'Unknown Source'. */
+/** docs/product.md#sources: 'YouTube Video', the file name, 'Web URL', or 'Unknown Source'. */
 export function knowledgeTitle(item: Pick<KnowledgeItem, 'type' | 'fileName'>): string {
   if (item.type === 'youtube') return t.titles.youtube;
   if (item.type === 'file') return item.fileName?.trim() || t.titles.unknown;
@@ -20,7 +20,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * The line under an item's title: a video's real name (its title stays SPEC's 'YouTube Video'),
+ * The line under an item's title: a video's real name (its title stays the specified 'YouTube Video'),
  * a file's size (its title is its name), a page's address.
  */
 export function knowledgeSource(

@@ -4,7 +4,7 @@ import { TEXT } from '../texts.ts';
 // TEXT.loginError.messages has exactly one entry per LoginErrorCode (checked by `satisfies` there).
 const isKnownCode = (code: string): code is LoginErrorCode => Object.hasOwn(TEXT.loginError.messages, code);
 
-/** The Korean message for a sign-in redirect code (SPEC section 8); unknown codes get the generic one. */
+/** The Korean message for a sign-in redirect code (docs/product.md#contractual-texts); unknown codes get the generic one. */
 export function loginErrorMessage(code: string): string {
   return isKnownCode(code) ? TEXT.loginError.messages[code] : TEXT.loginError.generic;
 }

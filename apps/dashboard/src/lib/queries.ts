@@ -212,7 +212,7 @@ export const chatbotQuery = (username: string) =>
     retry: false,
   });
 
-/** The status answer's shape is not fixed by SPEC: read what is there, Offline otherwise. */
+/** The status answer's shape is not fixed by the product description (docs/product.md#online-and-offline): read what is there, Offline otherwise. */
 export function readOnlineStatus(data: unknown): OnlineStatus {
   const value = (data ?? {}) as { isOnline?: unknown; statusText?: unknown };
   const isOnline = value.isOnline === true;

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 
 /**
- * SPEC section 4: data refreshes by polling only. Cached data does not go stale by time, there is
+ * docs/product.md#how-the-dashboard-stays-fresh: data refreshes by polling only. Cached data does not go stale by time, there is
  * no refetch on window focus and no retry unless a query asks for it.
  */
 export function createQueryClient(): QueryClient {

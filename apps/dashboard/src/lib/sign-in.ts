@@ -10,7 +10,7 @@ export type SignInMode = 'redirect' | 'popup';
 /** The sign-in popup this page opened, while it may still be open. */
 let openPopup: Window | null = null;
 
-/** SPEC section 4: phones (768 px wide or less, or a mobile user agent) navigate; others use a popup. */
+/** docs/product.md#signing-in: phones (768 px wide or less, or a mobile user agent) navigate; others use a popup. */
 export function chooseSignInMode({ width, userAgent }: { width: number; userAgent: string }): SignInMode {
   return width <= MOBILE_BREAKPOINT_PX || MOBILE_USER_AGENT.test(userAgent) ? 'redirect' : 'popup';
 }

@@ -5,7 +5,7 @@ export function uploadedObjectUrl(uploadURL: string): string {
   return uploadURL.split(/[?#]/, 1)[0] ?? '';
 }
 
-/** SPEC section 5: the image must come from an upload location with an `uploads` path segment. */
+/** docs/product.md#onboarding: the image must come from an upload location with an `uploads` path segment. */
 export function hasUploadsSegment(url: string): boolean {
   let pathname: string;
   try {

@@ -19,7 +19,7 @@ import { TEXT } from '../texts.ts';
 
 const t = TEXT.signup;
 
-/** `/creator-signup`: profile image, chatbot name and an optional description (SPEC section 2). */
+/** `/creator-signup`: profile image, chatbot name and an optional description (docs/product.md#onboarding). */
 export function CreatorSignupPage() {
   const user = useLoaderData<typeof creatorSignupLoader>();
   const navigate = useNavigate();

@@ -28,7 +28,7 @@ export function DashboardPage() {
   const messages = useQuery(messagesQuery(user.username)).data;
   const stats = useQuery(inboxStatsQuery(user.username)).data;
   useNewMessageBanner(messages);
-  // SPEC: the local view is state, not part of the address, and starts at the dashboard.
+  // docs/product.md#the-dashboard: the local view is state, not part of the address, and starts at the dashboard.
   // Back from a checkout (?billing=paid or cancelled): the Billing section, with a word on how it went.
   const [section, setSection] = useState<DashboardSection>(() =>
     new URLSearchParams(window.location.search).has('billing') ? 'billing' : 'dashboard',

@@ -48,7 +48,7 @@ describe('landing page', () => {
     'The first 1,000 credits are free',
     'No monthly lock-ins',
   ])("says SPEC's claim '%s' once on the page", (claim) => {
-    // Once in the page's text (any case), so a lookup by SPEC's words finds one element.
+    // Once in the page's text (any case), so a lookup by the specified words finds one element.
     expect(textOf(html).toLowerCase().split(claim.toLowerCase())).toHaveLength(2);
   });
 });

@@ -28,7 +28,7 @@ export function useFanChat(creator: string) {
   const [queued, setQueued] = useState<OutboxItem[]>([]);
   const [sent, setSent] = useState<LocalMessage[]>([]);
   const [error, setErrorState] = useState<string | null>(null);
-  /** What to do about a failure beyond SPEC's text (e.g. when to try again after a 429), shown apart. */
+  /** What to do about a failure beyond the specified text (e.g. when to try again after a 429), shown apart. */
   const [hint, setHint] = useState<string | null>(null);
   const [restore, setRestore] = useState<{ text: string; nonce: number } | null>(null);
   const [sendSignal, setSendSignal] = useState(0);
@@ -51,7 +51,7 @@ export function useFanChat(creator: string) {
       // A history the service worker kept (offline) is shown, but says nothing about recent sends.
       return { messages, requestedAt: kept ? undefined : requestedAt };
     },
-    // SPEC's poll, also while the event stream is open (an unchanged poll is a 304).
+    // The specified poll, also while the event stream is open (an unchanged poll is a 304).
     refetchInterval: POLL_MOBILE_CHAT_MS,
   });
   const { refetch } = history;
@@ -190,7 +190,7 @@ export function useFanChat(creator: string) {
       const failure = sendFailure(err);
       // No answer at all: the message may go out later, so it waits in the outbox (sent again with the
       // same Idempotency-Key, so it is taken once even if this try reached the server). The fan still
-      // learns that this send failed (SPEC section 8).
+      // learns that this send failed (docs/product.md#screens).
       if (failure.queue) {
         try {
           await enqueue(item);

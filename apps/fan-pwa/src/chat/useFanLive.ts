@@ -72,7 +72,7 @@ export function useFanLive(options: {
       setConnected(false);
       // CONNECTING: the browser is reconnecting. CLOSED: refused for good; try again later.
       if (source.readyState === EventSource.CLOSED) {
-        // The poll goes on meanwhile, at SPEC's interval.
+        // The poll goes on meanwhile, at the specified interval.
         timer = setTimeout(() => setAttempt((n) => n + 1), delay.current);
         delay.current = Math.min(delay.current * 2, RETRY_MAX_MS);
       }

@@ -60,7 +60,7 @@ export function Composer({
   }, [text]);
 
   const submit = async () => {
-    // Empty and in-flight sends are ignored (SPEC section 5).
+    // Empty and in-flight sends are ignored (docs/product.md#screens).
     if (inFlight.current) return;
     if (!text.trim() && !attachment) return;
     inFlight.current = true;

@@ -1,6 +1,6 @@
 import { FAN_ID_PREFIX, FAN_ID_STORAGE_KEY } from '@fanpilot/contracts';
 
-/** What the fan id is derived from (SPEC section 3): the same phone gives the same hash. */
+/** What the fan id is derived from (docs/product.md#fan-identity): the same phone gives the same hash. */
 export interface DeviceTraits {
   userAgent: string;
   screen: string;
@@ -49,7 +49,7 @@ export function secureRandomHex(bytes: number = FAN_ID_RANDOM_BYTES): string {
 }
 
 /**
- * SPEC's fan id: `mobile_fan_` + a hash of the device traits + `_` + the time stamp, followed by
+ * The specified fan id: `mobile_fan_` + a hash of the device traits + `_` + the time stamp, followed by
  * `_` and 128 random bits. The traits and the time alone are shared by many phones and easy to
  * guess; the random part is what makes the id the fan's own (the api still trusts only the browser
  * the conversation is bound to).
@@ -70,7 +70,7 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /**
  * Whether a stored value is kept as the fan's id: any non-blank text of at most 200 printable
- * characters. Ids this app makes follow SPEC's `mobile_fan_<hash>_<time>` (and end in 128 random bits), but an id stored
+ * characters. Ids this app makes follow the specified `mobile_fan_<hash>_<time>` (and end in 128 random bits), but an id stored
  * otherwise (an earlier version of the page, a transfer link, a test) is kept as it is, so the
  * fan keeps their conversation.
  */

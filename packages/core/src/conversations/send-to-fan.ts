@@ -6,7 +6,7 @@ import { type ConversationPorts, now } from './ports.ts';
 import { lockNewestPendingQuestion, replyToQuestion } from './reply-to-question.ts';
 
 /**
- * A creator's message to a fan (SPEC section 4): it answers the fan's newest
+ * A creator's message to a fan (docs/product.md#what-sending-does): it answers the fan's newest
  * pending question when there is one, and is a new message in the fan's conversation otherwise.
  * `to` is the fan's row, or their fan id (an unknown one is refused).
  */

@@ -23,7 +23,7 @@ export interface AuthRoutesOptions {
   secure: boolean;
 }
 
-/** Where a signed-in creator belongs (SPEC section 4, login redirect). */
+/** Where a signed-in creator belongs (docs/product.md#where-a-signed-in-creator-goes, login redirect). */
 export const homeFor = (creator: { onboarding_complete: boolean; username: string }) =>
   creator.onboarding_complete ? `/dashboard/${encodeURIComponent(creator.username)}` : '/creator-signup';
 
@@ -31,7 +31,7 @@ const escapeAttribute = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
- * The popup closes itself; its opener reloads when it sees the popup gone (SPEC: checked every
+ * The popup closes itself; its opener reloads when it sees the popup gone (docs/product.md#signing-in: checked every
  * second). The script is a file of ours (/auth/popup.js), as the Content-Security-Policy allows no
  * inline script; it reads where to go without an opener from its data attribute.
  */
@@ -109,7 +109,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     async (request, reply) => {
       const { error, error_description, code, state } = request.query;
       if (error) return fail(reply, 'google_oauth_error', error_description ?? error);
-      // Every failure comes back to the landing page, which shows it as a toast (SPEC section 8).
+      // Every failure comes back to the landing page, which shows it as a toast (docs/product.md#signing-in).
       if (!code || !state) {
         request.log.warn('sign-in callback without code or state');
         return fail(reply, 'oauth_callback_failed');

@@ -8,7 +8,7 @@ import { ownInboxByParam } from '../../plugins/changes.ts';
 
 /**
  * The dashboard's inbox at any volume: exact counts, every conversation reachable in keyset pages
- * (searchable, filterable), and a conversation read from its newest end. SPEC's own calls stay as
+ * (searchable, filterable), and a conversation read from its newest end. The specified calls stay as
  * they are; these are what the dashboard reads.
  */
 export async function inboxRoutes(app: FastifyInstance) {

@@ -11,7 +11,7 @@ import {
 } from '../../services/uploads.ts';
 
 /**
- * The upload widget's calls (SPEC section 7): the S3 protocol Uppy's @uppy/aws-s3 plugin speaks to
+ * The upload widget's calls (docs/product.md#sources): the S3 protocol Uppy's @uppy/aws-s3 plugin speaks to
  * a signing server (`companionEndpoint: '/api'`). The browser sends the bytes straight to the store
  * with short-lived pre-signed requests; these calls only create, sign, list, complete and abort.
  * Objects land under knowledge-uploads/{creatorId}/{uuid}/{file name}, and POST

@@ -29,7 +29,7 @@ export function Card({ title, Icon, action, children, className }: CardProps) {
 
 /**
  * The text a card shows while it has nothing to list. A note goes in its own paragraph, so the text
- * (often quoted from SPEC) stands alone.
+ * (often quoted from the product description (docs/product.md#contractual-texts)) stands alone.
  */
 export function EmptyState({
   children,

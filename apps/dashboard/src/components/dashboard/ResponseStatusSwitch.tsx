@@ -3,7 +3,7 @@ import { useId } from 'react';
 import type { ResponseStatus } from '../../hooks/useResponseStatus.ts';
 import { TEXT } from '../../texts.ts';
 
-/** Online: the creator answers fans. Offline: the AI answers (SPEC section 4). */
+/** Online: the creator answers fans. Offline: the AI answers (docs/product.md#online-and-offline). */
 export function ResponseStatusSwitch({ status }: { status: ResponseStatus }) {
   const id = useId();
   return (

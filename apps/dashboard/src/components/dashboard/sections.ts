@@ -3,12 +3,12 @@ import { ChatIcon, HomeIcon, MegaphoneIcon, SparkIcon, UserIcon } from '../icons
 
 export type DashboardSection = 'dashboard' | 'chats' | 'announcements' | 'profile' | 'billing';
 
-/** Sidebar order. Profile Settings is reachable from the desktop sidebar only (SPEC section 2). */
+/** Sidebar order. Profile Settings is reachable from the desktop sidebar only (docs/product.md#shell). */
 export const SECTIONS = [
   { id: 'dashboard', label: TEXT.shell.sections.dashboard, Icon: HomeIcon, onMobile: true },
   { id: 'chats', label: TEXT.shell.sections.chats, Icon: ChatIcon, onMobile: true },
   { id: 'announcements', label: TEXT.shell.sections.announcements, Icon: MegaphoneIcon, onMobile: true },
   { id: 'profile', label: TEXT.shell.sections.profile, Icon: UserIcon, onMobile: false },
-  // Not in SPEC: reachable from the desktop sidebar, and on phones from the low-credit notices.
+  // Not in the product description (docs/product.md#shell): reachable from the desktop sidebar, and on phones from the low-credit notices.
   { id: 'billing', label: TEXT.shell.sections.billing, Icon: SparkIcon, onMobile: false },
 ] as const satisfies readonly { id: DashboardSection; label: string; Icon: unknown; onMobile: boolean }[];

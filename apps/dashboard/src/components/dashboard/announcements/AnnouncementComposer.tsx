@@ -10,7 +10,7 @@ import { Card } from '../Card.tsx';
 
 const t = TEXT.announcements;
 
-/** Writes a notice to all fans. Enter sends; Shift+Enter adds a new line (SPEC section 2). */
+/** Writes a notice to all fans. Enter sends; Shift+Enter adds a new line (docs/product.md#announcements). */
 interface AnnouncementComposerProps {
   username: string;
   textareaRef?: Ref<HTMLTextAreaElement>;

@@ -61,7 +61,7 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
       toast({ title: t.youtubeFailed, description: serverMessage(error) ?? t.retryHint, variant: 'error' }),
   });
 
-  // SPEC section 5: inputs are trimmed and ignored when empty or while their request is pending.
+  // docs/product.md#sources: inputs are trimmed and ignored when empty or while their request is pending.
   const submitUrl = (event: FormEvent) => {
     event.preventDefault();
     const value = url.trim();

@@ -29,7 +29,7 @@ import { ConversationModal } from './ConversationModal.tsx';
 import { ConversationRow } from './ConversationRow.tsx';
 import { RespondModal } from './RespondModal.tsx';
 
-/** SPEC's filter options; each asks the server for its own list. */
+/** The specified filter options; each asks the server for its own list. */
 export type ConversationFilter = 'all' | 'unread' | 'answered';
 const SERVER_FILTER: Record<ConversationFilter, ConversationListFilter> = {
   all: 'all',
@@ -174,7 +174,7 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
                         });
                       }
                     }}
-                    // SPEC section 5: deleting asks SPEC's question first, in a confirmation dialog.
+                    // docs/product.md#deleting-a-conversation: deleting asks the specified question first, in a confirmation dialog.
                     onDelete={() => setConfirmingDelete(conversation)}
                   />
                 ))}

@@ -48,7 +48,7 @@ const LOAD_EARLIER_AT_PX = 48;
 
 /**
  * A fan's conversation, read from its newest end and opened at the newest message; earlier pages
- * load at the top. Below, a box that answers or messages the fan (SPEC section 4).
+ * load at the top. Below, a box that answers or messages the fan (docs/product.md#conversation-modal).
  */
 export function ConversationModal({ username, conversation, onOpenChange }: ConversationModalProps) {
   const fanName = fanDisplayName(conversation?.fanName);
@@ -57,7 +57,7 @@ export function ConversationModal({ username, conversation, onOpenChange }: Conv
       open={conversation !== null}
       onOpenChange={onOpenChange}
       title={conversation ? t.title(fanName) : ''}
-      // SPEC's own Close button (below the text box) closes it; a corner X named 'Close' too would make two.
+      // The specified Close button (below the text box) closes it; a corner X named 'Close' too would make two.
       showCloseButton={false}
       className="flex max-w-2xl flex-col"
     >

@@ -47,7 +47,7 @@ describe('ConversationRow', () => {
     (label) => {
       const button = buttons.find((b) => b.text === label);
       expect(button).toBeDefined();
-      // No aria-label overrides the visible label (SPEC names the buttons 'Chat' and 'Respond').
+      // No aria-label overrides the visible label (the product description (docs/product.md#chat-management) names the buttons 'Chat' and 'Respond').
       expect(attribute(button?.attributes ?? '', 'aria-label')).toBeUndefined();
       const describedBy = attribute(button?.attributes ?? '', 'aria-describedby');
       expect(describedBy).toBeTruthy();

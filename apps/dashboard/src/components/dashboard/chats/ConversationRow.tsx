@@ -17,14 +17,14 @@ interface ConversationRowProps {
 
 const t = TEXT.chats;
 
-/** One conversation of Chat Management, as SPEC section 2 lists it. */
+/** One conversation of Chat Management, as docs/product.md#chat-management lists it. */
 export function ConversationRow({ conversation, onChat, onRespond, onDelete }: ConversationRowProps) {
   const fan = conversation.latestFanMessage;
   const reply = conversation.latestReply;
   const pending = conversation.pendingCount > 0;
   const fanName = fanDisplayName(conversation.fanName);
   const initial = fanName.charAt(0).toUpperCase() || '?';
-  // SPEC names the buttons 'Chat' and 'Respond': that is their accessible name. The fan's name is their
+  // The product description (docs/product.md#chat-management) names the buttons 'Chat' and 'Respond': that is their accessible name. The fan's name is their
   // description, and the row (an article named after the fan) tells one row's buttons from another's.
   const nameId = useId();
   return (

@@ -12,7 +12,7 @@ export class NoFanIdError extends Error {
 }
 
 /**
- * Sends the creator's text as SPEC section 4 says: an answer to a pending question
+ * Sends the creator's text as docs/product.md#what-sending-does says: an answer to a pending question
  * (the answer call) or a direct message (sendMessage), with their toasts. Every
  * creator read (messages, fans, conversations) refreshes afterwards.
  */

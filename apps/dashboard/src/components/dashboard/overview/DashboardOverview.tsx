@@ -81,7 +81,7 @@ export function DashboardOverview({
           />
           <RecentActivityCard messages={messages} />
           {chatbot.data && <KnowledgeGapsCard username={user.username} chatbotId={chatbot.data.id} />}
-          {/* SPEC: the profile modal and the dashboard show the /admin/{username} and /pwa/{username} addresses. */}
+          {/* The product description (docs/product.md#dashboard-section): the profile modal and the dashboard show the /admin/{username} and /pwa/{username} addresses. */}
           <Card title={TEXT.profile.linksHeading} Icon={ExternalIcon} className="xl:col-span-2">
             <CreatorLinks username={user.username} />
           </Card>

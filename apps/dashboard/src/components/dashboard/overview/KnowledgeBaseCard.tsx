@@ -151,7 +151,7 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
             <KnowledgeRow
               key={item.id}
               item={item}
-              // SPEC section 5: deleting asks SPEC's question first, in a confirmation dialog.
+              // docs/product.md#item-actions: deleting asks the specified question first, in a confirmation dialog.
               onDelete={() => setConfirming(item.id)}
               onRetry={() => retry.mutate(item.id)}
               retrying={retry.isPending && retry.variables === item.id}
@@ -282,7 +282,7 @@ function KnowledgeRow({
   );
 }
 
-/** SPEC section 4: processing runs in the background and its failure is reported by toast. */
+/** docs/product.md#processing: processing runs in the background and its failure is reported by toast. */
 function useFailureToasts(items: readonly KnowledgeItem[]) {
   const previous = useRef<Map<string, KnowledgeStatus> | null>(null);
   useEffect(() => {
