@@ -187,34 +187,6 @@ export function messagesRepository(db: Db) {
         .executeTakeFirst();
       return row !== undefined;
     },
-    /** A creator's message, locked until the transaction ends. */
-    lockForCreator: (creatorId: string, id: string) =>
-      db
-        .selectFrom('messages')
-        .selectAll()
-        .where('id', '=', id)
-        .where('creator_id', '=', creatorId)
-        .forUpdate()
-        .executeTakeFirst(),
-    /** The fan's newest pending message, locked until the transaction ends. */
-    lockNewestPending: (fanRowId: string) =>
-      db
-        .selectFrom('messages')
-        .selectAll()
-        .where('fan_id', '=', fanRowId)
-        .where('sender', '=', 'fan')
-        .where('status', '=', 'pending')
-        .orderBy('id', 'desc')
-        .limit(1)
-        .forUpdate()
-        .executeTakeFirst(),
-    async markAnswered(id: string) {
-      await db
-        .updateTable('messages')
-        .set({ status: 'answered', answered_at: new Date() })
-        .where('id', '=', id)
-        .execute();
-    },
     async countForFan(fanRowId: string): Promise<number> {
       const row = await db
         .selectFrom('messages')

@@ -28,6 +28,20 @@ const inWords = (seconds: number) =>
 export const retryAfterWords = inWords;
 
 /**
+ * The brake on guessing fan ids: reads of a fan's chat log and opens of its event stream share one
+ * counter per address (a stream's 404 or 403 says as much about a fan id as a read does).
+ */
+export const fanReadLimiter = (app: FastifyInstance, perMinute: number) =>
+  app.limiter({
+    name: 'fan-read-ip',
+    max: perMinute,
+    windowSeconds: 60,
+    key: (request) => request.ip,
+    message: (seconds) =>
+      `Too many chat reads from this network. Please wait ${inWords(seconds)} and try again.`,
+  });
+
+/**
  * Rate limits that routes opt into (none is global). Counters live in Redis when REDIS_URL is set,
  * so every api instance shares them; in memory otherwise.
  */

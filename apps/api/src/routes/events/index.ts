@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { forbidden, HttpError, notFound, unauthorized } from '../../errors.ts';
 import { cachedFanTokenHash, mayFollowAsFan } from '../../plugins/changes.ts';
-import { retryAfterWords } from '../../plugins/rate-limit.ts';
+import { fanReadLimiter } from '../../plugins/rate-limit.ts';
 import { type LiveHub, LiveStream } from '../../services/live.ts';
 
 export interface EventsRoutesOptions {
@@ -36,16 +36,8 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { hub } = opts;
 
-  // The same brake (and counter) as GET /api/chatlog/fan/*: a stream's 404 or 403 says as much
-  // about a fan id as a read does.
-  const fanReads = app.limiter({
-    name: 'fan-read-ip',
-    max: opts.fanReadsPerIpPerMinute,
-    windowSeconds: 60,
-    key: (request) => request.ip,
-    message: (seconds) =>
-      `Too many chat reads from this network. Please wait ${retryAfterWords(seconds)} and try again.`,
-  });
+  // The same brake (and counter) as GET /api/chatlog/fan/*.
+  const fanReads = fanReadLimiter(app, opts.fanReadsPerIpPerMinute);
 
   /** The address's and the process's share; asked with nothing awaited before the stream is added. */
   const admit = (request: FastifyRequest) => {

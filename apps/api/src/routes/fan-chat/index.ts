@@ -22,7 +22,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { fanChatByParam, publicFaceByParam } from '../../plugins/changes.ts';
-import { retryAfterWords } from '../../plugins/rate-limit.ts';
+import { fanReadLimiter, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { asFanOnly, askingBrowser, fanRequester } from '../../services/conversations.ts';
 import { ensureFanToken } from '../../services/fan-identity.ts';
 
@@ -78,14 +78,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     message: tooMany,
   });
 
-  const fanReads = app.limiter({
-    name: 'fan-read-ip',
-    max: opts.fanReadsPerIpPerMinute,
-    windowSeconds: 60,
-    key: (request) => request.ip,
-    message: (seconds) =>
-      `Too many chat reads from this network. Please wait ${retryAfterWords(seconds)} and try again.`,
-  });
+  const fanReads = fanReadLimiter(app, opts.fanReadsPerIpPerMinute);
   const newFans = app.limiter({
     name: 'new-fan-ip',
     max: opts.newFans.perIp,
