@@ -6,11 +6,15 @@
 import { pathToFileURL } from 'node:url';
 import {
   CONNECTIONS,
+  cookiesOf,
   DURATION,
+  jarHeader,
   measureBareFastify,
+  must,
   requireFromApi,
   autocannonRun as run,
   shuffle,
+  signUpCreator,
   startBenchApi,
 } from './lib.mjs';
 
@@ -20,26 +24,6 @@ const { OAuth2Server, Events } = await import(
 
 const DASHBOARDS = Number(process.env.BENCH_DASHBOARDS ?? 20);
 const FANS_PER_CREATOR = Number(process.env.BENCH_FANS ?? 10);
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-function cookiesOf(res) {
-  const out = {};
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const i = pair.indexOf('=');
-    out[pair.slice(0, i)] = pair.slice(i + 1);
-  }
-  return out;
-}
-const jarHeader = (jar) =>
-  Object.entries(jar)
-    .filter(([, v]) => v)
-    .map(([k, v]) => `${k}=${v}`)
-    .join('; ');
 
 async function main() {
   // A sign-in provider here, so that every dashboard is a creator of its own.
@@ -69,40 +53,10 @@ async function main() {
   };
   try {
     // Seed: one signed-in, onboarded creator per dashboard, each with fans who asked a question.
-    const must = async (what, res, status = 200) => {
-      if (res.status !== status) throw new Error(`${what}: ${res.status} ${await res.text()}`);
-      return res;
-    };
     const requests = [];
     for (let d = 0; d < DASHBOARDS; d++) {
       identity = { sub: `bench-creator-${d}`, name: `Bench Creator ${d}`, email: `bench${d}@example.com` };
-      const start = await must('sign-in', await fetch(`${base}/auth/google`, { redirect: 'manual' }), 302);
-      const jar = cookiesOf(start);
-      const authorize = await fetch(start.headers.get('location'), { redirect: 'manual' });
-      const callback = await must(
-        'sign-in callback',
-        await fetch(authorize.headers.get('location'), {
-          redirect: 'manual',
-          headers: { cookie: jarHeader(jar) },
-        }),
-        302,
-      );
-      const cookie = `fp_session=${cookiesOf(callback).fp_session}`;
-      const upload = await must(
-        'upload URL',
-        await fetch(`${base}/api/objects/upload`, { method: 'POST', headers: { cookie } }),
-      );
-      const { uploadURL } = await upload.json();
-      await fetch(uploadURL, { method: 'PUT', body: PNG });
-      const signup = await must(
-        'sign-up',
-        await fetch(`${base}/api/creator-signup`, {
-          method: 'POST',
-          headers: { cookie, 'content-type': 'application/json' },
-          body: JSON.stringify({ chatbotName: `Bench Bot ${d}`, profileImageUrl: uploadURL.split('?')[0] }),
-        }),
-      );
-      const chatbotId = (await signup.json()).chatbot.id;
+      const { cookie, chatbotId } = await signUpCreator(base, `Bench Bot ${d}`);
       const user = await (
         await must('current user', await fetch(`${base}/api/auth/user`, { headers: { cookie } }))
       ).json();

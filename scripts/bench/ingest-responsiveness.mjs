@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { freePort, requireFromApi, root } from './lib.mjs';
+import { freePort, must, requireFromApi, root, signUpCreator } from './lib.mjs';
 
 const PAGES = Number(process.env.BENCH_BIG_PDF_PAGES ?? 4000);
 const BOMB_MB = Number(process.env.BENCH_BOMB_MB ?? 1000);
@@ -27,10 +27,6 @@ const { makePdf, makePdfBomb } = await import(
   pathToFileURL(requireFromApi.resolve('@fanpilot/testkit')).href
 );
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 const WORDS =
   'athlete recovery sleep protein squat deadlift mobility breathing tempo volume rest cadence stretch hydration coach session warmup cooldown plank lunge kettlebell sprint interval threshold'.split(
     ' ',
@@ -38,23 +34,6 @@ const WORDS =
 const sentence = (seed, n) =>
   Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 13 + ((seed * i) % 5)) % WORDS.length]).join(' ');
 
-function cookiesOf(res) {
-  const out = {};
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const i = pair.indexOf('=');
-    out[pair.slice(0, i)] = pair.slice(i + 1);
-  }
-  return out;
-}
-const jarHeader = (jar) =>
-  Object.entries(jar)
-    .map(([k, v]) => `${k}=${v}`)
-    .join('; ');
-const must = async (what, res, status = 200) => {
-  if (res.status !== status) throw new Error(`${what}: ${res.status} ${await res.text()}`);
-  return res;
-};
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) => {
   if (xs.length === 0) return NaN;
@@ -171,33 +150,7 @@ async function main() {
       await sleep(200);
     }
 
-    const start = await must('sign-in', await fetch(`${base}/auth/google`, { redirect: 'manual' }), 302);
-    const jar = cookiesOf(start);
-    const authorize = await fetch(start.headers.get('location'), { redirect: 'manual' });
-    const callback = await must(
-      'sign-in callback',
-      await fetch(authorize.headers.get('location'), {
-        redirect: 'manual',
-        headers: { cookie: jarHeader(jar) },
-      }),
-      302,
-    );
-    const cookie = `fp_session=${cookiesOf(callback).fp_session}`;
-    const upload = await must(
-      'upload URL',
-      await fetch(`${base}/api/objects/upload`, { method: 'POST', headers: { cookie } }),
-    );
-    const { uploadURL } = await upload.json();
-    await fetch(uploadURL, { method: 'PUT', body: PNG });
-    const signup = await must(
-      'sign-up',
-      await fetch(`${base}/api/creator-signup`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ chatbotName: 'Bench Ingest Bot', profileImageUrl: uploadURL.split('?')[0] }),
-      }),
-    );
-    const chatbotId = (await signup.json()).chatbot.id;
+    const { cookie, chatbotId } = await signUpCreator(base, 'Bench Ingest Bot');
     const progressUrl = `${base}/api/chatbots/${chatbotId}/knowledge/progress`;
     await must('progress', await fetch(progressUrl, { headers: { cookie } }));
 

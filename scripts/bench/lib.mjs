@@ -135,3 +135,66 @@ export function shuffle(items) {
   }
   return items;
 }
+
+/** A 1×1 PNG: the profile image a bench creator signs up with. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** The cookies a response sets, as name → value. */
+export function cookiesOf(res) {
+  const out = {};
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const i = pair.indexOf('=');
+    out[pair.slice(0, i)] = pair.slice(i + 1);
+  }
+  return out;
+}
+
+/** A Cookie header from a jar (cleared cookies left out). */
+export const jarHeader = (jar) =>
+  Object.entries(jar)
+    .filter(([, v]) => v)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('; ');
+
+/** The response, if its status is the one expected; else an error naming the step. */
+export const must = async (what, res, status = 200) => {
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${await res.text()}`);
+  return res;
+};
+
+/**
+ * Signs in through the api's sign-in (the local OpenID stand-in answers as whoever it is set to)
+ * and completes onboarding with a profile image: the creator's session cookie and chatbot id.
+ */
+export async function signUpCreator(base, chatbotName) {
+  const start = await must('sign-in', await fetch(`${base}/auth/google`, { redirect: 'manual' }), 302);
+  const authorize = await fetch(start.headers.get('location'), { redirect: 'manual' });
+  const callback = await must(
+    'sign-in callback',
+    await fetch(authorize.headers.get('location'), {
+      redirect: 'manual',
+      headers: { cookie: jarHeader(cookiesOf(start)) },
+    }),
+    302,
+  );
+  const cookie = `fp_session=${cookiesOf(callback).fp_session}`;
+  const upload = await must(
+    'upload URL',
+    await fetch(`${base}/api/objects/upload`, { method: 'POST', headers: { cookie } }),
+  );
+  const { uploadURL } = await upload.json();
+  await fetch(uploadURL, { method: 'PUT', body: PNG });
+  const signup = await must(
+    'sign-up',
+    await fetch(`${base}/api/creator-signup`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ chatbotName, profileImageUrl: uploadURL.split('?')[0] }),
+    }),
+  );
+  return { cookie, chatbotId: (await signup.json()).chatbot.id };
+}
