@@ -6,7 +6,9 @@
 //   2. ingestion through a worker process, beside the bare parsers (PostgreSQL, Redis)
 //   2b. ingestion inside the api on embedded defaults: /healthz and poll latency and the api's memory
 //       while a 4,000-page PDF and a PDF bomb are processed (PGlite, in-process jobs)
-//   3. retrieval over 100,000 chunks: hybrid search time and recall against exact search (PGlite, PostgreSQL)
+//   3. retrieval over 100,000 chunks: hybrid search time and recall against exact search (PGlite, PostgreSQL);
+//      the local sentence encoder (a 200-page PDF, a question) and the paraphrase set's figures
+//   3b. an AI answer's server time, from the question to the model request (PGlite, local encoder)
 //   4. the fan app's first-screen bundle size (when the fan app is built)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -23,14 +25,16 @@ const step = (cmd, args) => {
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 // What the benchmarks run: the api and the worker, and the fan app when this checkout has one.
-const apps = ['@fanpilot/api', '@fanpilot/worker'];
+const apps = ['@fanpilot/api', '@fanpilot/worker', '@fanpilot/dashboard'];
 if (existsSync(path.join(root, 'apps/fan-pwa/index.html'))) apps.push('@fanpilot/fan-pwa');
 step('pnpm', ['exec', 'turbo', 'run', 'build', ...apps.map((app) => `--filter=${app}`)]);
+step(process.execPath, ['scripts/bench/first-paint.mjs']);
 step(process.execPath, ['scripts/bench/api-polling.mjs']);
 step(process.execPath, ['scripts/bench/inbox-scale.mjs']);
 step('pnpm', ['--filter', '@fanpilot/worker', 'bench']);
 step(process.execPath, ['scripts/bench/ingest-responsiveness.mjs']);
 step('pnpm', ['--filter', '@fanpilot/knowledge', 'bench']);
+step('pnpm', ['--filter', '@fanpilot/answers', 'bench']);
 if (existsSync(path.join(root, 'apps/fan-pwa/dist/index.html'))) {
   step(process.execPath, ['scripts/bench/fan-bundle.mjs']);
 } else {

@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from '../../vite.precompress.ts';
 import { browserSources } from '../../vitest.shared.ts';
 
 /**
@@ -13,7 +14,7 @@ const proxied = Object.fromEntries(['/api', '/auth', '/objects'].map((path) => [
 export default defineConfig({
   resolve: browserSources,
   base: '/',
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   build: { outDir: 'dist', emptyOutDir: true },
   server: { proxy: proxied },
 });

@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from '../../vite.precompress.ts';
 import { browserSources } from '../../vitest.shared.ts';
 
 // The api serves this build under /fan/ and answers the page routes (/pwa/:username, /fanchat-mobile,
@@ -8,7 +9,7 @@ import { browserSources } from '../../vitest.shared.ts';
 export default defineConfig({
   resolve: browserSources,
   base: '/fan/',
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   build: {
     target: 'es2022',
     assetsDir: 'assets',

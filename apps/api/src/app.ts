@@ -7,10 +7,15 @@ import type { IngestEnv } from '@fanpilot/knowledge';
 import { loadIngestEnv } from '@fanpilot/knowledge';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerOptions,
+  LogController,
+  type RouteOptions,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { RuntimeConfig } from './config.ts';
-import { loggerOptions } from './logging.ts';
+import { loggerOptions, redactUrl, requestLogLevel } from './logging.ts';
 import { changesPlugin } from './plugins/changes.ts';
 import { cleanInputPlugin, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/clean-input.ts';
 import { dbPlugin } from './plugins/db.ts';
@@ -22,6 +27,7 @@ import { securityPlugin } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { type Storage, storagePlugin } from './plugins/storage.ts';
 import { type WebRoots, webPlugin } from './plugins/web.ts';
+import { answersRoutes } from './routes/answers/index.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { billingRoutes } from './routes/billing/index.ts';
 import { chatbotsRoutes } from './routes/chatbots/index.ts';
@@ -44,6 +50,9 @@ import { createPayments, type Payments } from './services/billing.ts';
 import { ChangeFeed } from './services/changes.ts';
 import { LiveHub, rightsFromDb } from './services/live.ts';
 import { loadVapidKeys, type VapidKeys } from './services/push.ts';
+
+/** "Try your chatbot" questions a creator may ask a minute (each may call the model, for free). */
+const PLAYGROUND_PER_MINUTE = 20;
 
 export interface AppDeps {
   config: RuntimeConfig;
@@ -117,12 +126,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.env.TRUST_PROXY.length > 0 ? deps.config.env.TRUST_PROXY.join(',') : false,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
+    // One line per request, written by the onResponse hook below at the level it deserves.
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
     frameworkErrors,
     // Each route's schema bounds its own parameters (an S3 upload id runs past Fastify's default 100).
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  app.addHook('onResponse', async (request, reply) => {
+    const level = requestLogLevel(request.method, reply.statusCode);
+    const ms = Math.round(reply.elapsedTime);
+    request.log[level](
+      { req: request, res: { statusCode: reply.statusCode }, responseTime: ms },
+      `${request.method} ${redactUrl(request.url)} ${reply.statusCode} (${ms} ms)`,
+    );
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -232,7 +251,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(statusRoutes);
   await app.register(chatbotsRoutes);
   await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });
-  await app.register(knowledgeGapsRoutes);
+  await app.register(knowledgeGapsRoutes, { env: deps.config.env });
+  await app.register(answersRoutes, {
+    env: deps.config.env,
+    playgroundPerMinute: PLAYGROUND_PER_MINUTE,
+    fanReadsPerIpPerMinute: deps.config.env.FAN_READ_RATE_LIMIT_PER_IP,
+  });
   await app.register(citationsRoutes, {
     sessionSecret: deps.config.sessionSecret,
     fanReadsPerIpPerMinute: deps.config.env.FAN_READ_RATE_LIMIT_PER_IP,

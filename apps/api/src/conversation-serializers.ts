@@ -42,6 +42,7 @@ export function toMessage(m: MessageView): Message {
     ...sourcesOf(m),
     fileAttachment: m.attachment,
     ...(m.handedToCreator ? { handedToCreator: true as const } : {}),
+    ...(m.rating ? { rating: m.rating } : {}),
   };
 }
 
@@ -59,6 +60,7 @@ export function toFanChatMessage(m: MessageView): FanChatMessage {
     ...sourcesOf(m),
     ...(m.attachment ? { fileAttachment: m.attachment } : {}),
     ...(m.handedToCreator ? { handedToCreator: true as const } : {}),
+    ...(m.rating ? { rating: m.rating } : {}),
   };
 }
 
@@ -91,6 +93,7 @@ export function toPublicCreator(
   notice: NoticeRow | undefined,
   initialMessages: string[] = [],
   aiAvailable = true,
+  chatbotName: string | null = null,
 ): PublicCreator {
   return {
     username: row.username,
@@ -101,5 +104,7 @@ export function toPublicCreator(
     notice: notice ? toNotice(notice) : null,
     initialMessages,
     aiAvailable,
+    description: row.description,
+    chatbotName,
   };
 }

@@ -59,3 +59,18 @@ export function loggerOptions(env: Pick<Env, 'LOG_LEVEL'>): FastifyServerOptions
     },
   };
 }
+
+/**
+ * The level of a request's one log line (docs/decisions/0038-landing-loads-only-what-it-shows.md).
+ * Reads that went well (GET and HEAD answered 2xx or 3xx: the dashboard's polls, unchanged 304s,
+ * pages and assets, and a signed-out read's 401) are routine and go to debug; what changed something
+ * or went wrong is info
+ * (4xx, writes) or error (5xx), so the terminal at the default level says what happened.
+ */
+export function requestLogLevel(method: string, statusCode: number): 'debug' | 'info' | 'error' {
+  if (statusCode >= 500) return 'error';
+  const read = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+  // A read answered 401 is the signed-out visitor's "who am I?" (the landing page asks it): routine.
+  if (statusCode >= 400) return read && statusCode === 401 ? 'debug' : 'info';
+  return read ? 'debug' : 'info';
+}

@@ -18,7 +18,7 @@ export function toCreator(row: CreatorRow): Creator {
 }
 
 export function toCurrentUser(row: CreatorRow): CurrentUser {
-  return { ...toCreator(row), email: row.email };
+  return { ...toCreator(row), email: row.email, description: row.description };
 }
 
 export function toKnowledgeItem(row: KnowledgeItemRow): KnowledgeItem {
@@ -37,6 +37,7 @@ export function toKnowledgeItem(row: KnowledgeItemRow): KnowledgeItem {
     chunkCount: row.chunk_count,
     fileSize: row.file_size,
     ...(row.type === 'file' ? { fansMayDownload: row.fans_may_download } : {}),
+    ...(row.status === 'failed' ? { failedForGood: row.failed_for_good } : {}),
   };
 }
 

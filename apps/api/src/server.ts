@@ -7,11 +7,11 @@ import {
   type PeriodicTask,
   startBackground,
 } from '@fanpilot/background';
+import { refreshChunkStatistics } from '@fanpilot/core';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { IngestEnvError, loadIngestEnv } from '@fanpilot/knowledge';
 import { createStorage } from '@fanpilot/storage';
 import getPort from 'get-port';
-import { sql } from 'kysely';
 import { buildApp, defaultWebRoots } from './app.ts';
 import { resolveConfig } from './config.ts';
 import { EnvError, loadEnv } from './env.ts';
@@ -77,7 +77,7 @@ async function main() {
       intervalMs: ANALYZE_INTERVAL_MS,
       now: true,
       task: async () => {
-        await sql`analyze chunks`.execute(db.db);
+        await refreshChunkStatistics(db.db);
       },
     });
   }
@@ -108,6 +108,7 @@ async function main() {
   background = await startBackground({
     roles: apiRoles(jobs.mode),
     db: db.db,
+    listen: db.listen,
     env,
     jobs,
     log,

@@ -198,6 +198,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const background = await startBackground({
     roles: [...(options.ingestInProcess ? (['ingest'] as const) : []), 'answer', 'push', 'requeue'],
     db: db.db,
+    listen: db.listen,
     env,
     jobs,
     log,

@@ -1,22 +1,53 @@
-import './zod-without-eval.ts';
-import { Toaster } from '@fanpilot/ui';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { toast } from '@fanpilot/ui';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { queryClient } from './lib/query-client.ts';
-import { router } from './router.tsx';
-import { TEXT } from './texts.ts';
+import { PageLoading } from './components/PageLoading.tsx';
+import { SkipLink } from './components/SkipLink.tsx';
+import { Toasts } from './components/Toasts.tsx';
+import { loginErrorToast } from './lib/login-errors.ts';
+import { LandingPage } from './pages/LandingPage.tsx';
+import { signedInHome } from './routes/landing-loader.ts';
 import './styles.css';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
+const element = document.getElementById('root');
+if (!element) throw new Error('index.html has no #root element');
+const root = createRoot(element);
 
-createRoot(root).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <Toaster closeLabel={TEXT.common.close} label={TEXT.common.notification} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+/**
+ * A signed-out visit to `/` renders the landing page with nothing else: no router, no api client,
+ * no query cache. Every other page, and `/` for a signed-in creator, loads the app (app.tsx)
+ * (docs/decisions/0038-landing-loads-only-what-it-shows.md).
+ */
+async function start() {
+  if (window.location.pathname === '/') {
+    const loginError = loginErrorToast(new URLSearchParams(window.location.search));
+    if (loginError) {
+      toast({ ...loginError, variant: 'error' });
+      window.history.replaceState(window.history.state, '', '/');
+      return renderLanding();
+    }
+    const home = await signedInHome();
+    if (!home) return renderLanding();
+    window.history.replaceState(window.history.state, '', home);
+  }
+  root.render(<PageLoading />);
+  const { App } = await import('./app.tsx');
+  root.render(
+    <StrictMode>
+      <App />
+      <Toasts eager />
+    </StrictMode>,
+  );
+}
+
+function renderLanding() {
+  root.render(
+    <StrictMode>
+      <SkipLink />
+      <LandingPage />
+      <Toasts eager={false} />
+    </StrictMode>,
+  );
+}
+
+void start();

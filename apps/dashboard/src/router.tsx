@@ -4,13 +4,25 @@ import { RootLayout } from './components/RootLayout.tsx';
 import { LandingPage } from './pages/LandingPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
-import { creatorSignupLoader, dashboardLoader, landingLoader } from './routes/loaders.ts';
+import { landingLoader } from './routes/landing-loader.ts';
 
-// Signed-in pages load their code on first visit, so the landing page stays light.
-const dashboardPage = async () => ({ Component: (await import('./pages/DashboardPage.tsx')).DashboardPage });
-const creatorSignupPage = async () => ({
-  Component: (await import('./pages/CreatorSignupPage.tsx')).CreatorSignupPage,
-});
+/**
+ * Signed-in pages load their code, loaders included, on first visit, so the landing page stays
+ * light (docs/decisions/0038-landing-loads-only-what-it-shows.md). zod is told not to compile
+ * parsers before any schema is built: its own chunk runs first, then the signed-in half.
+ */
+const signedIn = async () => {
+  await import('./zod-without-eval.ts');
+  return import('./signed-in.tsx');
+};
+const dashboardPage = async () => {
+  const m = await signedIn();
+  return { loader: m.dashboardLoader, Component: m.SignedInDashboard };
+};
+const creatorSignupPage = async () => {
+  const m = await signedIn();
+  return { loader: m.creatorSignupLoader, Component: m.SignedInCreatorSignup };
+};
 
 /** docs/product.md#screens-and-addresses: the dashboard app's routes. */
 export const router = createBrowserRouter([
@@ -20,9 +32,9 @@ export const router = createBrowserRouter([
     HydrateFallback: PageLoading,
     children: [
       { path: '/', loader: landingLoader, Component: LandingPage },
-      { path: '/creator-signup', loader: creatorSignupLoader, lazy: creatorSignupPage },
-      { path: '/dashboard/:username?', loader: dashboardLoader, lazy: dashboardPage },
-      { path: '/admin/:username?', loader: dashboardLoader, lazy: dashboardPage },
+      { path: '/creator-signup', lazy: creatorSignupPage },
+      { path: '/dashboard/:username?', lazy: dashboardPage },
+      { path: '/admin/:username?', lazy: dashboardPage },
       { path: '*', Component: NotFoundPage },
     ],
   },

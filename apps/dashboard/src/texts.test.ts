@@ -32,7 +32,7 @@ describe('count texts agree with their number', () => {
     );
   });
 
-  it("keeps SPEC's 'N of M sources ready', in the singular for a single source", () => {
+  it("keeps 'N of M sources ready', in the singular for a single source", () => {
     expect(TEXT.knowledge.ready(2, 3)).toBe('2 of 3 sources ready');
     expect(TEXT.knowledge.ready(1, 1)).toBe('1 of 1 source ready');
     expect(TEXT.knowledge.ready(0, 1)).toBe('0 of 1 source ready');

@@ -159,9 +159,19 @@ export const TEXT = {
     generic: '로그인 중 오류가 발생했습니다.',
   },
 
+  share: {
+    copyFanLink: 'Copy fan app link',
+    copyDashboardLink: 'Copy dashboard link',
+    copied: 'Link copied',
+    copyFailed: 'Could not copy the link; select it and copy it yourself',
+    downloadQr: 'Download QR code (PNG)',
+    qrAlt: (url: string) => `QR code for ${url}`,
+  },
+
   auth: {
     requiredTitle: 'Authentication Required',
     requiredDescription: 'Please sign in to continue with chatbot creation.',
+    dashboardRequiredDescription: 'Please sign in to open your dashboard.',
   },
 
   signup: {
@@ -229,6 +239,7 @@ export const TEXT = {
 
   dashboard: {
     welcome: (name: string) => `Welcome back, ${name}`,
+    welcomeFirst: (name: string) => `Welcome, ${name}`,
     stats: {
       label: 'Today at a glance',
       pending: 'Pending questions',
@@ -246,6 +257,12 @@ export const TEXT = {
       noneDetail: 'Create a chatbot so the AI can answer your fans while you are Offline.',
       create: 'Create Chatbot',
       unavailable: 'The chatbot status cannot be read right now.',
+      remove: 'Delete chatbot',
+      confirmRemove: (name: string) => `Are you sure you want to delete the chatbot ${name}?`,
+      confirmRemoveDetail: 'Its knowledge base is deleted with it. Your fans and conversations stay.',
+      removed: 'Chatbot deleted',
+      removeFailedTitle: 'Failed to delete chatbot',
+      removeFailedDescription: 'An error occurred',
     },
     quickActions: {
       heading: 'Quick actions',
@@ -355,6 +372,15 @@ export const TEXT = {
     pwaUrl: 'Fan chat (PWA)',
     pwaNote: 'Fans open this address on their phone and can install it as an app.',
     extensionNote: 'Fans can also reach your chat through the Fanpilot browser extension.',
+    descriptionHeading: 'About you',
+    descriptionLabel: 'Description',
+    descriptionNote: (n: number, max: number) =>
+      `Fans read this under your name in the fan chat. ${n}/${max} characters`,
+    descriptionSave: 'Save description',
+    descriptionSaving: 'Saving…',
+    descriptionSaved: 'Description saved',
+    descriptionFailed: 'Failed to save the description',
+    descriptionFailedFallback: 'An error occurred',
   },
 
   time: {
@@ -375,6 +401,7 @@ export const TEXT = {
       failed: 'Failed',
     },
     progressLabel: 'Processing progress',
+    sourceReady: (title: string) => `Knowledge ready: ${title}`,
     ready: (active: number, total: number) =>
       `${active} of ${total} ${noun(total, 'source', 'sources')} ready`,
     readyAndFailed: (active: number, total: number, failed: number) =>
@@ -410,6 +437,8 @@ export const TEXT = {
       'Your chatbot learns from web pages, YouTube videos and files. Processing runs in the background.',
     urlLabel: 'Web page URL',
     urlPlaceholder: 'https://example.com/article',
+    siteHint: (max: number) =>
+      `Also reads the pages of the same site it links to (or its sitemap), up to ${max} pages in all, as the site's robots.txt allows.`,
     addUrl: 'Add URL',
     youtubeLabel: 'YouTube URL',
     youtubePlaceholder: 'https://www.youtube.com/watch?v=…',
@@ -541,6 +570,55 @@ export const TEXT = {
     saveFailed: 'Failed to save reply.',
     deleted: 'Saved reply deleted',
     deleteFailed: 'Failed to delete saved reply.',
+  },
+
+  answers: {
+    answeredBy: (model: string) => `Fans are answered by ${model}.`,
+    noModel: 'No AI model is configured: fans get quotes from your material (the embedded answerer).',
+    noModelSet: (variable: string, model: string) => `Set ${variable} on the server to answer with ${model}.`,
+    sourceMarker: (n: number, title: string) => `Source ${n}: ${title}`,
+    correct: 'Correct',
+    correctLabel: 'Correct this answer',
+    correctionQuestion: 'Question',
+    correctionAnswer: 'The right answer',
+    correctionHint:
+      'The AI answers this question (and the same question in other words) with it from now on.',
+    correctionSend: 'Also send it to the fan who got this answer',
+    correctionSave: 'Save correction',
+    correctionSaving: 'Saving…',
+    correctionSaved: (sent: number) =>
+      sent > 0
+        ? `Correction saved and sent to ${sent === 1 ? 'the fan' : `${sent} fans`}.`
+        : 'Correction saved.',
+    correctionFailed: 'Could not save the correction.',
+    cancel: 'Cancel',
+    ratedUp: 'Fan: helpful',
+    ratedDown: 'Fan: not helpful',
+    playground: {
+      heading: 'Try your chatbot',
+      lead: 'Ask as a fan would and see the answer, its sources and the passages found. Free: no credits, nothing in your inbox.',
+      label: 'Your question',
+      placeholder: 'Ask something a fan would ask…',
+      ask: 'Ask',
+      asking: 'Asking…',
+      answerLabel: 'Answer',
+      handedOver: 'A fan would be told the question was passed on to you, and it would wait in your inbox.',
+      byModel: (model: string | null) =>
+        model ? `Written by ${model}.` : 'Quoted by the embedded answerer (no AI model configured).',
+      fromCorrection: 'Answered from your correction.',
+      passages: (n: number) => `Passages found (${n})`,
+      noPassages: 'No passage of your material matched.',
+      failed: 'Could not try the question.',
+    },
+    poor: {
+      heading: 'Answers fans rated down',
+      lead: 'Correct them once: the AI uses your answer from then on.',
+      empty: 'No answer has been rated down.',
+      listLabel: 'Answers rated down',
+      question: (q: string | null) => (q ? `Q: ${q}` : 'Q: (not found)'),
+      by: (name: string | null) => `Rated not helpful by ${name || 'a fan'}`,
+      corrected: 'Corrected',
+    },
   },
 
   gaps: {

@@ -25,6 +25,13 @@ export const texts = {
   willAnswerPersonally: (name: string) => `${name} will answer personally.`,
   aiLabel: 'AI Coach',
   sources: 'Sources',
+  sourceMarker: (n: number, title: string) => `Source ${n}: ${title}`,
+  rateUp: 'Helpful answer',
+  rateDown: 'Not helpful',
+  rateCommentLabel: 'What was wrong? (optional)',
+  rateCommentSend: 'Send',
+  rateThanks: 'Thanks for your feedback.',
+  rateFailed: 'Your rating could not be saved. Please try again.',
   citationPage: (page: number) => `p. ${page}`,
   aiLabelLong: (name: string) => `AI Coach for ${name}`,
   attachment: 'Attachment',
@@ -54,6 +61,9 @@ export const texts = {
   cancel: 'Cancel',
 
   moveChat: 'Move chat',
+  dismissAnnouncement: 'Dismiss announcement',
+  aboutCreator: (name: string) => `About ${name}`,
+  chatbotIntro: (chatbot: string, creator: string) => `${chatbot} · ${creator}'s AI assistant`,
   moveChatHint: 'Move this chat to another phone or browser',
   otherBrowsersChat:
     'This chat is held by another browser: it was moved away with a transfer link, or this browser’s cookies were cleared. Open it on the device that has it (and move it here with a link from there), or start a new chat.',

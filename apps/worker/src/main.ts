@@ -3,9 +3,9 @@ import { availableParallelism } from 'node:os';
 import { createBackgroundJobs, startBackground, WORKER_ROLES } from '@fanpilot/background';
 import { storageSettings } from '@fanpilot/config';
 import { ANSWER_QUEUE, INGEST_QUEUE } from '@fanpilot/contracts';
+import { pingDatabase } from '@fanpilot/core';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { createStorage } from '@fanpilot/storage';
-import { sql } from 'kysely';
 import { loadWorkerEnv, type WorkerEnv, WorkerEnvError } from './env.ts';
 import { createLogger } from './log.ts';
 
@@ -53,7 +53,7 @@ async function main() {
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000)),
       ]);
     await Promise.all([
-      within(sql`select 1`.execute(db.db)).then(
+      within(pingDatabase(db.db)).then(
         () => (checks.database = 'ok'),
         () => (checks.database = 'failing'),
       ),

@@ -52,7 +52,8 @@ export function momentFor(chunk: RetrievedChunk, question: string): number | und
   if (valid.length === 0 || asked.size === 0) return start;
   let best = { score: 0, second: start };
   valid.forEach(([offset, second], i) => {
-    const text = chunk.content.slice(offset, valid[i + 1]?.[0] ?? chunk.content.length);
+    const own = chunk.citedContent ?? chunk.content;
+    const text = own.slice(offset, valid[i + 1]?.[0] ?? own.length);
     let score = 0;
     for (const w of wordsOf(text)) if (asked.has(w)) score++;
     if (score > best.score) best = { score, second };
@@ -83,7 +84,9 @@ export function citationFor(chunk: RetrievedChunk, question = ''): StoredSource 
       ...(seconds !== undefined ? { seconds } : {}),
     };
   }
-  const quoted = { itemId: chunk.knowledgeItemId, passage: chunk.content };
+  // A passage joined from neighbouring chunks is cited by its best chunk: that page, those words.
+  const own = chunk.citedContent ?? chunk.content;
+  const quoted = { itemId: chunk.knowledgeItemId, passage: own };
   if (typeof m.page === 'number' && Number.isInteger(m.page) && m.page > 0) {
     return { ...base, kind: 'pdf', page: m.page, ...quoted };
   }
@@ -91,7 +94,7 @@ export function citationFor(chunk: RetrievedChunk, question = ''): StoredSource 
   if (page) {
     const at = new URL(page);
     at.hash = '';
-    return { ...base, kind: 'web', url: `${at.href}${textFragment(chunk.content)}` };
+    return { ...base, kind: 'web', url: `${at.href}${textFragment(own)}` };
   }
   return { ...base, kind: 'file', ...quoted };
 }

@@ -204,19 +204,21 @@ describe('answering a fan question', () => {
     expect((await f.state()).replies).toHaveLength(1);
   });
 
-  it('without a key for the provider, quotes the creator plainly; with nothing to quote, still answers politely', async () => {
+  it('without a key for the provider, quotes the creator plainly; with nothing relevant, says so and hands over', async () => {
     const f = await fixture({ model: 'claude-3-haiku-20240307' });
     expect(await answerQuestion(bed.deps, f.question)).toBe('answered');
     expect(bed.openai.requests).toHaveLength(0);
     const s = await f.state();
-    expect(s.replies[0]!.body).toContain("quoting Bea Baker's own material");
-    expect(s.replies[0]!.body).toContain('Feed your sourdough starter twice a day');
+    expect(s.replies[0]!.body).toBe(
+      "“Feed your sourdough starter twice a day with equal weights of flour and water.”\n— from Bea Baker's “Starter care”",
+    );
     expect(s.replies[0]!.sources).toMatchObject([
       { title: 'Starter care', source: 'https://coach.example/starter', kind: 'web' },
     ]);
     expect(s.charges).toHaveLength(1);
 
-    // Nothing of the creator's matches: a fallback reply, stored and charged like any AI answer.
+    // Nothing of the creator's matches: a fallback reply, stored and charged like any AI answer,
+    // and the question waits for the creator.
     const unrelated = await f.ask('Quantum chromodynamics?');
     expect(await answerQuestion({ db: bed.db, env: {} }, unrelated)).toBe('answered');
     const reply = await bed.db
@@ -226,15 +228,17 @@ describe('answering a fan question', () => {
       .executeTakeFirstOrThrow();
     expect(reply.sender).toBe('Creatorai');
     expect(reply.body).toBe(
-      "Bea Baker is away right now and I couldn't find this in Bea Baker's material yet. This is not a personal reply: your question has been passed on to Bea Baker.",
+      "I couldn't find this in Bea Baker's material, so I've passed your question on to Bea Baker, who will answer you personally.",
     );
     expect(reply.sources).toEqual([]);
     const question = await bed.db
       .selectFrom('messages')
-      .select('status')
+      .select(['status', 'ai_handed_over_at', 'knowledge_gap_at'])
       .where('id', '=', unrelated)
       .executeTakeFirstOrThrow();
-    expect(question.status).toBe('answered');
+    expect(question.status).toBe('pending');
+    expect(question.ai_handed_over_at).not.toBeNull();
+    expect(question.knowledge_gap_at).not.toBeNull();
     const charges = () =>
       bed.db
         .selectFrom('credit_ledger')

@@ -11,6 +11,8 @@ export interface ModelEnv {
   DEEPSEEK_API_KEY?: string | undefined;
   /** The embedding model for retrieval (OpenAI's text-embedding-3-small when unset). */
   EMBEDDING_MODEL?: string | undefined;
+  /** `auto`, `api`, `local` or `off`: which embedder retrieval uses (docs/knowledge.md). */
+  EMBEDDINGS?: string | undefined;
 }
 
 export type Provider = 'openai' | 'anthropic' | 'google' | 'deepseek';

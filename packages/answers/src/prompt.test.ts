@@ -53,23 +53,45 @@ describe('buildPrompt', () => {
 });
 
 describe('offline answerer', () => {
-  it('quotes the best match, says plainly it is quoting the creator, and names the source', () => {
-    const answer = offlineAnswer('Bea', [
-      { title: 'Bread basics', source: 'https://coach.example/bread', content: 'Feed it twice a day.' },
-      { title: 'Other', source: 'x', content: 'Other text' },
+  const plan = {
+    title: 'Marathon plan',
+    source: 'plan.pdf',
+    content:
+      'Maya Stone coaches runners.\nWeek 8: rest on Monday.\nIn week 9 the Sunday long run is 24 km at an easy pace. Drink every 20 minutes on it.\nWeek 10: taper begins.',
+  };
+  const bio = {
+    title: 'About Maya',
+    source: 'https://maya.example/about',
+    content: 'Hi, I am Maya! I run a small bakery menu on weekends and love long walks.',
+  };
+
+  it('quotes the one or two sentences that answer, attributed to the material, with no preamble', () => {
+    const answer = offlineAnswer('Maya Stone', 'How long is the Sunday long run in week 9?', [bio, plan]);
+    expect(answer.from).toBe(1);
+    expect(answer.text).toBe(
+      "“In week 9 the Sunday long run is 24 km at an easy pace.”\n— from Maya Stone's “Marathon plan”",
+    );
+    // The next sentence joins the quote when it carries the answer on (a word of the question).
+    const two = offlineAnswer('Maya Stone', 'How long is the Sunday long run in week 9?', [
+      { ...plan, content: 'In week 9 the Sunday long run is 24 km. Run it at an easy pace.' },
     ]);
-    expect(answer.text).toContain("quoting Bea's own material");
-    expect(answer.text).toContain('"Feed it twice a day."');
-    expect(answer.sources).toEqual([{ title: 'Bread basics', source: 'https://coach.example/bread' }]);
+    expect(two.text).toBe(
+      "“In week 9 the Sunday long run is 24 km. Run it at an easy pace.”\n— from Maya Stone's “Marathon plan”",
+    );
+    expect(answer.text).not.toMatch(/away right now|not a personal reply/);
   });
 
-  it('says politely that nothing matched, with no sources, when nothing matched', () => {
-    for (const knowledge of [[], [{ title: 'Empty', source: 'x', content: '   ' }]]) {
-      expect(offlineAnswer('Bea', knowledge)).toEqual({
-        text: "Bea is away right now and I couldn't find this in Bea's material yet. This is not a personal reply: your question has been passed on to Bea.",
-        sources: [],
+  it('says plainly that nothing matched, and hands over, for a greeting or an unrelated question', () => {
+    for (const question of ['Hi Maya!', 'Hello Maya Stone, how are you?', 'What is the capital of Peru?']) {
+      const answer = offlineAnswer('Maya Stone', question, [bio, plan]);
+      expect(answer).toEqual({
+        text: "I couldn't find this in Maya Stone's material, so I've passed your question on to Maya Stone, who will answer you personally.",
+        from: null,
       });
     }
+    // Words in common with the bio, but not the question's telling ones (week 9, Sunday).
+    expect(offlineAnswer('Maya Stone', 'How long is the Sunday long run in week 9?', [bio]).from).toBeNull();
+    expect(offlineAnswer('Bea', 'Anything?', []).from).toBeNull();
   });
 
   it('cuts long quotes at a sentence', () => {

@@ -8,7 +8,8 @@ import {
   startAnswerSweep,
 } from '@fanpilot/answers';
 import { ANSWER_QUEUE, INGEST_QUEUE, PUSH_QUEUE, type PushJob, pushFanOutJobId } from '@fanpilot/contracts';
-import type { Database } from '@fanpilot/db';
+import { PUSH_OUTBOX_CHANNEL, pushOutboxSize, takePushOutbox } from '@fanpilot/core';
+import type { Database, DbHandle } from '@fanpilot/db';
 import {
   createJobRunner,
   type JobHandler,
@@ -18,11 +19,13 @@ import {
   runEvery,
 } from '@fanpilot/jobs';
 import {
+  createEmbedder,
   createIngestHandler,
   type Embedder,
   enqueueIngest,
   type IngestEnv,
   type IngestHandler,
+  startReembedder,
   startSweeper,
 } from '@fanpilot/knowledge';
 import type { Storage } from '@fanpilot/storage';
@@ -31,8 +34,10 @@ import type { Kysely } from 'kysely';
 /**
  * What a process runs in the background:
  * - `ingest`: consumes INGEST_QUEUE (knowledge items to text and chunks);
- * - `answer`: consumes ANSWER_QUEUE (the AI answers fans), each answer stored asking for a push;
- * - `push`: consumes PUSH_QUEUE (Web Push fan-out and delivery, the api's `push` handler);
+ * - `answer`: consumes ANSWER_QUEUE (the AI answers fans);
+ * - `push`: drains the push outbox (every committed message to a fan and pushed announcement, written
+ *   by its trigger) into PUSH_QUEUE, and consumes PUSH_QUEUE (Web Push fan-out and delivery, the
+ *   api's `push` handler);
  * - `requeue`: once at start, hands the AI every question still waiting for it (after a restart);
  * - `sweep`: the timers: the knowledge sweep (stuck items) and the answer sweep (questions never
  *   queued, or whose tries ran out).
@@ -65,21 +70,43 @@ export interface BackgroundLog {
   error: (obj: object, msg: string) => void;
 }
 
+/** How often the push role looks at the outbox when no NOTIFY woke it (a missed one, a lost connection). */
+const PUSH_OUTBOX_POLL_MS = 2_000;
+/** The same without a LISTEN connection. */
+const PUSH_OUTBOX_POLL_UNHEARD_MS = 250;
+
 /**
- * Asks for a push about a message or an announcement: the one way every part of the code does
- * (routes after a commit, the AI answer handler after storing its reply). Never fails the caller:
- * push is a courtesy, and the job id makes a second request for the same thing a no-op.
+ * The push role's outbox drain: one drain at a time; a wake-up during a drain runs it once more,
+ * and the returned promise covers every row committed before the call. A failure (the queue down)
+ * leaves the rows for the next drain.
  */
-export async function requestPush(
-  jobs: Pick<JobRunner, 'enqueue'>,
-  job: Omit<PushJob, 'subscriptionId'>,
-  log?: { warn: (obj: object, msg: string) => void },
-): Promise<void> {
-  try {
-    await jobs.enqueue(PUSH_QUEUE, job, { jobId: pushFanOutJobId(job) });
-  } catch (err) {
-    log?.warn({ err, job }, 'push not requested');
-  }
+function pushOutboxDrain(db: Kysely<Database>, jobs: Pick<JobRunner, 'enqueue'>, log: BackgroundLog) {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const ask = async (batch: Omit<PushJob, 'subscriptionId'>[]) => {
+    for (const job of batch) await jobs.enqueue(PUSH_QUEUE, job, { jobId: pushFanOutJobId(job) });
+  };
+  return (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          while ((await takePushOutbox(db, ask)) > 0) {
+            // Until the outbox is empty.
+          }
+        } while (again);
+      } catch (err) {
+        log.warn({ err }, 'push outbox not drained; tried again shortly');
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
 }
 
 export interface BackgroundJobsOptions {
@@ -158,6 +185,8 @@ export interface BackgroundOptions {
   clock?: () => Date;
   /** The answer handler's database handle when it is not `db`. */
   answerDb?: Kysely<Database>;
+  /** LISTEN on the database (`DbHandle.listen`): a committed push wakes the push role at once. */
+  listen?: DbHandle['listen'];
 }
 
 export interface Background {
@@ -194,17 +223,53 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       db: options.answerDb ?? db,
       env,
       logger: log,
-      onAnswered: (replyId) => requestPush(jobs, { kind: 'message', id: replyId }, log),
       ...(options.clock ? { now: options.clock } : {}),
     });
   }
+  let drainPushes: (() => Promise<void>) | undefined;
   if (roles.has('push')) {
     if (!options.push) throw new Error('the push role needs the push handler');
     handlers[PUSH_QUEUE] = options.push(jobs);
+    drainPushes = pushOutboxDrain(db, jobs, log);
   }
   if (Object.keys(handlers).length > 0) jobs.work(handlers, { concurrency: options.concurrency ?? 2 });
 
   const stops: (() => void)[] = [];
+  const asyncStops: (() => Promise<void>)[] = [];
+  if (drainPushes) {
+    const drain = drainPushes;
+    let heard = false;
+    if (options.listen) {
+      try {
+        asyncStops.push(
+          await options.listen(
+            PUSH_OUTBOX_CHANNEL,
+            () => void drain(),
+            (up) => {
+              heard = up;
+              // Back after a lost connection: what was committed meanwhile is drained now.
+              if (up) void drain();
+            },
+          ),
+        );
+      } catch (err) {
+        log.warn({ err }, 'push outbox: no LISTEN connection; polling instead');
+      }
+    }
+    let last = 0;
+    stops.push(
+      runEvery(
+        PUSH_OUTBOX_POLL_UNHEARD_MS,
+        async () => {
+          const now = Date.now();
+          if (heard && now - last < PUSH_OUTBOX_POLL_MS) return;
+          last = now;
+          await drain();
+        },
+        { now: true, onError: (err) => log.warn({ err }, 'push outbox drain failed') },
+      ),
+    );
+  }
   if (roles.has('sweep')) {
     if (options.ingest) {
       stops.push(
@@ -216,6 +281,19 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
           onError: (err) => log.warn({ err }, 'knowledge sweep failed'),
         }),
       );
+      // A changed embedder (another model or size, or the local encoder in place of an API):
+      // ready items another embedder made are re-embedded in the background.
+      const embedder =
+        options.ingest.embedder !== undefined ? options.ingest.embedder : createEmbedder(options.ingest.env);
+      if (embedder) {
+        stops.push(
+          startReembedder(db, embedder, {
+            intervalMs: options.ingest.env.REEMBED_INTERVAL_MS,
+            onDone: (outcome) => log.info(outcome, 'knowledge re-embedded with the current embedder'),
+            onError: (err) => log.warn({ err }, 're-embedding failed'),
+          }),
+        );
+      }
     }
     if (env.ANSWER_SWEEP_INTERVAL_MS > 0) {
       stops.push(
@@ -247,10 +325,19 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
 
   let closed: Promise<void> | undefined;
   return {
-    idle: (opts) => jobs.idle(opts),
+    async idle(opts) {
+      // A push the outbox holds is work to do too: drain, wait for the jobs (an answer may commit a
+      // new message to push), until both are empty.
+      for (;;) {
+        await drainPushes?.();
+        await jobs.idle(opts);
+        if (!drainPushes || (await pushOutboxSize(db)) === 0) return;
+      }
+    },
     close() {
       closed ??= (async () => {
         for (const stop of stops) stop();
+        for (const stop of asyncStops) await stop().catch(() => {});
         await jobs.close();
         await ingest?.close();
       })();

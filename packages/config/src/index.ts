@@ -61,6 +61,11 @@ export const modelsShape = {
   DEEPSEEK_API_KEY: optionalString,
   /** The embedding model for retrieval (OpenAI's text-embedding-3-small when unset). */
   EMBEDDING_MODEL: optionalString,
+  /**
+   * Which embedder retrieval uses: `auto` (the OpenAI-compatible API when OPENAI_API_KEY is set, else
+   * the local sentence encoder installed from npm), `api`, `local`, or `off` (full-text only).
+   */
+  EMBEDDINGS: z.preprocess(emptyToUndefined, z.enum(['auto', 'api', 'local', 'off']).optional()),
 };
 
 /** Jobs and logs: the BullMQ key prefix (the api's and the worker's must match) and the log level. */

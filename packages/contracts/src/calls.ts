@@ -2,6 +2,19 @@
 // The api registers its routes from these (apps/api/src/routes), the web apps call them through
 // the client (./client.ts), and the OpenAPI document at /api/docs is generated from them.
 import { z } from 'zod';
+import {
+  answererSchema,
+  correctAnswerRequestSchema,
+  correctAnswerResponseSchema,
+  correctionParamsSchema,
+  correctionsResponseSchema,
+  playgroundRequestSchema,
+  playgroundResponseSchema,
+  poorAnswersResponseSchema,
+  rateAnswerParamsSchema,
+  rateAnswerRequestSchema,
+  rateAnswerResponseSchema,
+} from './answers.ts';
 import { billingSchema, checkoutRequestSchema, checkoutResponseSchema } from './billing.ts';
 import {
   addKnowledgeRequestSchema,
@@ -11,6 +24,7 @@ import {
   chatbotSettingsRequestSchema,
   createChatbotRequestSchema,
   creatorChatbotResponseSchema,
+  deleteChatbotResponseSchema,
   deleteKnowledgeResponseSchema,
   knowledgeIdParamsSchema,
   knowledgeItemResponseSchema,
@@ -23,6 +37,7 @@ import {
   creatorSignupRequestSchema,
   creatorSignupResponseSchema,
   currentUserSchema,
+  descriptionUpdateSchema,
   objectUploadResponseSchema,
   profileImageUpdateRequestSchema,
   profileImageUpdateResponseSchema,
@@ -165,6 +180,12 @@ export const calls = {
       response: { 200: chatbotSchema },
     },
   },
+  deleteChatbot: {
+    ...routes.deleteChatbot,
+    tag: 'Chatbots',
+    summary: "Deletes the creator's chatbot with all its knowledge (fans and conversations stay).",
+    schema: { params: chatbotIdParamsSchema, response: { 200: deleteChatbotResponseSchema } },
+  },
   creator: {
     ...routes.creator,
     tag: 'Creators',
@@ -179,6 +200,16 @@ export const calls = {
       params: usernameParamsSchema,
       body: profileImageUpdateRequestSchema,
       response: { 200: profileImageUpdateResponseSchema },
+    },
+  },
+  updateDescription: {
+    ...routes.updateDescription,
+    tag: 'Creators',
+    summary: 'Replaces the description the creator wrote at signup (shown to fans).',
+    schema: {
+      params: usernameParamsSchema,
+      body: descriptionUpdateSchema,
+      response: { 200: descriptionUpdateSchema },
     },
   },
   dashboardEvents: {
@@ -215,6 +246,17 @@ export const calls = {
     summary:
       'The passage an AI answer cited from a file, for the fan it was given to or the creator (never the file itself).',
     schema: { params: fanCitationParamsSchema, response: { 200: citedPassageSchema } },
+  },
+  rateAnswer: {
+    ...routes.rateAnswer,
+    tag: 'Fan chat',
+    summary:
+      'The fan rates an AI answer in their own chat: thumbs up or down, an optional comment (null takes it back).',
+    schema: {
+      params: rateAnswerParamsSchema,
+      body: rateAnswerRequestSchema,
+      response: { 200: rateAnswerResponseSchema },
+    },
   },
   createFanTransfer: {
     ...routes.createFanTransfer,
@@ -289,6 +331,53 @@ export const calls = {
       body: dismissGapsRequestSchema,
       response: { 200: dismissGapsResponseSchema },
     },
+  },
+  answerer: {
+    ...routes.answerer,
+    tag: 'Answers',
+    summary:
+      'Who really answers fans: the chatbot model when its key is set, else the embedded answerer (and what to set).',
+    schema: { params: usernameParamsSchema, response: { 200: answererSchema } },
+  },
+  tryChatbot: {
+    ...routes.tryChatbot,
+    tag: 'Answers',
+    summary:
+      'Try your chatbot: the answer a fan would get, its sources and the passages retrieved. Free of credits, outside the inbox.',
+    schema: {
+      params: usernameParamsSchema,
+      body: playgroundRequestSchema,
+      response: { 200: playgroundResponseSchema },
+    },
+  },
+  corrections: {
+    ...routes.corrections,
+    tag: 'Answers',
+    summary: "The creator's corrections (their own answers, which win over other knowledge), newest first.",
+    schema: { params: usernameParamsSchema, response: { 200: correctionsResponseSchema } },
+  },
+  correctAnswer: {
+    ...routes.correctAnswer,
+    tag: 'Answers',
+    summary:
+      'Corrects an AI answer: the right answer wins for the question and its paraphrases; optionally sent to the fan who got the wrong one.',
+    schema: {
+      params: usernameParamsSchema,
+      body: correctAnswerRequestSchema,
+      response: { 200: correctAnswerResponseSchema },
+    },
+  },
+  deleteCorrection: {
+    ...routes.deleteCorrection,
+    tag: 'Answers',
+    summary: 'Deletes a correction.',
+    schema: { params: correctionParamsSchema, response: { 200: successSchema } },
+  },
+  poorAnswers: {
+    ...routes.poorAnswers,
+    tag: 'Answers',
+    summary: 'AI answers fans rated down, newest first: the ones to correct.',
+    schema: { params: usernameParamsSchema, response: { 200: poorAnswersResponseSchema } },
   },
   knowledgeProgress: {
     ...routes.knowledgeProgress,
@@ -441,6 +530,13 @@ export const calls = {
     summary:
       'A knowledge file, whole, through a short-lived signed link from fanCitation (only where the creator allows downloads; honours Range).',
     schema: { params: knowledgeIdParamsSchema, querystring: citedFileDownloadQuerySchema },
+  },
+  knowledgeFile: {
+    ...routes.knowledgeFile,
+    tag: 'Knowledge',
+    summary:
+      "The signed-in creator's own knowledge file, to open (PDF and text inline, others as a download).",
+    schema: { params: knowledgeIdParamsSchema },
   },
   pushKey: {
     ...routes.pushKey,

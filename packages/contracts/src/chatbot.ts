@@ -34,6 +34,11 @@ export const knowledgeItemSchema = z.object({
   fileSize: z.number().int().nullable().optional(),
   /** Fans who were cited this file may download it whole (files only; false unless the creator allows it). */
   fansMayDownload: z.boolean().optional(),
+  /**
+   * A failed source that failed for good (refused by the network rules, not found, disallowed by
+   * robots.txt, not a readable document): trying again cannot help, so no Retry is offered.
+   */
+  failedForGood: z.boolean().optional(),
 });
 export type KnowledgeItem = z.infer<typeof knowledgeItemSchema>;
 
@@ -113,6 +118,14 @@ export const addYoutubeRequestSchema = z.object({ youtubeUrl: z.string().trim().
 export const creatorChatbotResponseSchema = chatbotSchema.nullable();
 
 export const chatbotIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
+
+/** DELETE /api/chatbots/:id: the chatbot and its knowledge are gone. */
+export const deleteChatbotResponseSchema = z.object({
+  success: z.literal(true),
+  id: z.string(),
+  deletedKnowledge: z.number().int().nonnegative(),
+});
+export type DeleteChatbotResponse = z.infer<typeof deleteChatbotResponseSchema>;
 export const knowledgeIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
 
 /** Answer of every call that adds or re-runs a knowledge item (the YouTube one carries the video title). */

@@ -97,3 +97,13 @@ export const UPLOAD_WIDGET = {
 export const SESSION_COOKIE = 'fp_session';
 export const FAN_COOKIE = 'fp_fan';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** A correction's question and answer (docs/product.md#corrections). */
+export const CORRECTION_QUESTION_MAX_LENGTH = 1_000;
+export const CORRECTION_ANSWER_MAX_LENGTH = 20_000;
+/** A fan's comment on an answer they rated (docs/product.md#fans-rate-answers). */
+export const RATING_COMMENT_MAX_LENGTH = 500;
+/** The "Try your chatbot" question (docs/product.md#try-your-chatbot). */
+export const PLAYGROUND_QUESTION_MAX_LENGTH = 2_000;
+/** Pages "Add a website" reads at most by default (INGEST_SITE_MAX_PAGES): the dialog says it. */
+export const SITE_MAX_PAGES = 20;

@@ -20,8 +20,23 @@ export const creatorSchema = z.object({
 export type Creator = z.infer<typeof creatorSchema>;
 
 /** GET /api/auth/user */
-export const currentUserSchema = creatorSchema.extend({ email: z.string() });
+export const currentUserSchema = creatorSchema.extend({
+  email: z.string(),
+  /** What the creator wrote about themselves at signup, editable in Profile Settings ('' for none). */
+  description: z.string().optional(),
+});
 export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/** The creator's description: at most 1,000 characters, spaces around it dropped. */
+export const CREATOR_DESCRIPTION_MAX = 1000;
+export const creatorDescriptionSchema = z
+  .string({ error: 'The description must be text.' })
+  .trim()
+  .max(CREATOR_DESCRIPTION_MAX, `The description can be at most ${CREATOR_DESCRIPTION_MAX} characters.`);
+
+/** PUT /api/creators/username/{username}/description */
+export const descriptionUpdateSchema = z.object({ description: creatorDescriptionSchema });
+export type DescriptionUpdate = z.infer<typeof descriptionUpdateSchema>;
 
 /** POST /api/creator-signup */
 export const creatorSignupRequestSchema = z.object({

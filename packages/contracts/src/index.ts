@@ -1,3 +1,4 @@
+export * from './answers.ts';
 export * from './billing.ts';
 export * from './calls.ts';
 export * from './chatbot.ts';

@@ -100,6 +100,8 @@ export const messageSchema = z.object({
    * budget): the creator will answer it personally.
    */
   handedToCreator: z.literal(true).optional(),
+  /** The fan's rating of this AI answer (docs/product.md#fans-rate-answers), when rated. */
+  rating: z.object({ rating: z.enum(['up', 'down']), comment: z.string().nullable() }).optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 
@@ -115,6 +117,7 @@ export const fanChatMessageSchema = messageSchema.pick({
   sources: true,
   fileAttachment: true,
   handedToCreator: true,
+  rating: true,
 });
 export type FanChatMessage = z.infer<typeof fanChatMessageSchema>;
 
@@ -133,6 +136,10 @@ export const publicCreatorSchema = z.object({
    * creator is Offline means questions wait for the creator, and the fan app says so.
    */
   aiAvailable: z.boolean().optional(),
+  /** What the creator wrote about themselves ('' for nothing). */
+  description: z.string().optional(),
+  /** The name of the creator's chatbot, the AI that answers while they are Offline (null: none). */
+  chatbotName: z.string().nullable().optional(),
 });
 export type PublicCreator = z.infer<typeof publicCreatorSchema>;
 

@@ -19,7 +19,7 @@ import {
   startOfUtcDay,
 } from './answer-policy.ts';
 import { storeAiAnswer } from './conversations/store-ai-answer.ts';
-import { chargeAiAnswer, creditsRepository, grantFreeCredits } from './credits.ts';
+import { adjustCredits, chargeAiAnswer, creditsRepository, grantFreeCredits } from './credits.ts';
 
 // The answer policy's rules (pure, and as SQL against a real database: PGlite in memory, and
 // PostgreSQL when TEST_DATABASE_URL is set), the loader that reads its snapshot, the credits it
@@ -329,6 +329,35 @@ describe('against a database', () => {
         dailyAiBudget: DEFAULT_DAILY_AI_BUDGET,
         aiBudgetReached: false,
       });
+    });
+    it('a ledger write announces the public face exactly when it changes whether the AI can answer', async () => {
+      // The change feed's trigger no longer states the rule (migration 2026-11-25T01-00): the
+      // public face's version (scope 'p') moves when core's writeLedger sees aiRefusal flip.
+      const c = await seed({ credits: 0, budget: 2 });
+      const version = async () =>
+        (
+          await db()
+            .selectFrom('change_versions')
+            .select('version')
+            .where('scope', '=', 'p')
+            .where('id', '=', c.creatorId)
+            .executeTakeFirst()
+        )?.version;
+      const v0 = await version();
+      await adjustCredits(db(), c.creatorId, 10); // no credits -> the AI can answer
+      const v1 = await version();
+      expect(v1).not.toBe(v0);
+      await adjustCredits(db(), c.creatorId, 5); // still can: nothing to announce
+      expect(await version()).toBe(v1);
+      await chargeAiAnswer(db(), c.creatorId, await c.ask()); // 1 of 2 answers today: still can
+      expect(await version()).toBe(v1);
+      await chargeAiAnswer(db(), c.creatorId, await c.ask()); // the budget reached: it cannot
+      const v2 = await version();
+      expect(v2).not.toBe(v1);
+      await adjustCredits(db(), c.creatorId, -15 + 2 * PRICE); // balance 0
+      expect(await loadAnswerSnapshot(db(), c.creatorId)).toMatchObject({ balance: 0 });
+      // over_budget became no_credits: a different refusal, announced too.
+      expect(await version()).not.toBe(v2);
     });
   });
 

@@ -129,6 +129,7 @@ export function snapshotRefs(prefix: string, ahead: RawBuilder<unknown>): Snapsh
 function waitingAheadSql(questionId: string, now: Date): RawBuilder<unknown> {
   return sql`(select count(*) from messages m join messages p on p.creator_id = m.creator_id
     where m.id = ${questionId} and p.status = 'pending' and p.sender = 'fan' and p.id < m.id
+      and p.ai_handed_over_at is null
       and p.created_at >= ${new Date(now.getTime() - FAIRNESS_WINDOW_MS)})`;
 }
 

@@ -1,5 +1,8 @@
+import { isUuid } from '@fanpilot/contracts';
 import type { FileAttachmentRow } from '@fanpilot/db';
 import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
+import { type FanRequester, requireFanAccess } from './rights.ts';
 
 export function attachmentsRepository(db: Db) {
   return {
@@ -63,4 +66,14 @@ export function attachmentsRepository(db: Db) {
       return rows.map((r) => r.storage_key);
     },
   };
+}
+
+/**
+ * A fan attachment `id` as `who` may download it: the creator it was sent to, or the browser that
+ * holds the fan's conversation; nobody else. An id that is no attachment is not found.
+ */
+export async function downloadableAttachment(db: Db, who: FanRequester, id: string) {
+  const file = isUuid(id) ? await attachmentsRepository(db).findWithOwners(id) : undefined;
+  if (!file) throw new DomainError('not_found', 'not_found', 'No such file.');
+  return requireFanAccess(who, file, 'read', 'You cannot download this file.');
 }

@@ -2,7 +2,7 @@ import { type Billing, CREDIT_PACKS, isUuid, LOW_CREDITS_THRESHOLD } from '@fanp
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql } from 'kysely';
 import { startOfUtcDay } from './answer-policy.ts';
-import { creditsRepository } from './credits.ts';
+import { creditsRepository, writeLedger } from './credits.ts';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
 import { notYours } from './ownership.ts';
@@ -136,12 +136,14 @@ export async function completePurchase(
     .returning(['id', 'creator_id', 'credits'])
     .executeTakeFirst();
   if (!paid) return false;
-  const added = await db
-    .insertInto('credit_ledger')
-    .values({ creator_id: paid.creator_id, delta: paid.credits, reason: 'purchase', purchase_id: paid.id })
-    .onConflict((oc) => oc.column('purchase_id').where(sql<boolean>`reason = 'purchase'`).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const added = await writeLedger(db, paid.creator_id, () =>
+    db
+      .insertInto('credit_ledger')
+      .values({ creator_id: paid.creator_id, delta: paid.credits, reason: 'purchase', purchase_id: paid.id })
+      .onConflict((oc) => oc.column('purchase_id').where(sql<boolean>`reason = 'purchase'`).doNothing())
+      .returning('id')
+      .executeTakeFirst(),
+  );
   return Boolean(added);
 }
 
@@ -175,4 +177,23 @@ export async function ownPurchase(db: Db, creatorId: string, id: string) {
   if (!purchase) throw new DomainError('not_found', 'not_found', 'No such checkout.');
   if (purchase.creator_id !== creatorId) throw notYours();
   return purchase;
+}
+
+/**
+ * The credit pack a creator may buy now: one of CREDIT_PACKS, and only while buying is switched on
+ * (Stripe configured, or the test checkout).
+ */
+export function checkoutPack(packId: string, purchasesEnabled: boolean): (typeof CREDIT_PACKS)[number] {
+  const pack = CREDIT_PACKS.find((p) => p.id === packId);
+  if (!pack) {
+    throw new DomainError(
+      'invalid',
+      'unknown_pack',
+      `Unknown credit pack. Choose one of: ${CREDIT_PACKS.map((p) => p.id).join(', ')}.`,
+    );
+  }
+  if (!purchasesEnabled) {
+    throw new DomainError('conflict', 'billing_disabled', 'Buying credits is switched off on this server.');
+  }
+  return pack;
 }

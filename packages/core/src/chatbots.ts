@@ -1,7 +1,13 @@
-import { DEFAULT_CHATBOT_INSTRUCTIONS, DEFAULT_MODEL, DEFAULT_TEMPERATURE } from '@fanpilot/contracts';
+import {
+  DEFAULT_CHATBOT_INSTRUCTIONS,
+  DEFAULT_MODEL,
+  DEFAULT_TEMPERATURE,
+  isUuid,
+} from '@fanpilot/contracts';
 import type { ChatbotRow, Database, KnowledgeItemRow } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
 import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
 import { assertKnowledgeRoom, knowledgeRepository, type NewKnowledgeItem } from './knowledge.ts';
 
 export function chatbotsRepository(db: Db) {
@@ -112,6 +118,46 @@ export async function saveChatbotWithSources(
   });
 }
 
+/**
+ * Deletes the creator's chatbot with all its knowledge (items and their passages), in one
+ * transaction (issue 29; docs/decisions/0039-a-chatbot-can-be-deleted.md). Answers the storage keys
+ * of the knowledge files, which the caller removes once the rows are gone. The creator's fans,
+ * conversations and credits stay: a new chatbot answers them again. Someone else's chatbot: 403;
+ * none with this id: 404.
+ */
+export async function deleteChatbot(
+  db: Kysely<Database>,
+  creatorId: string,
+  chatbotId: string,
+): Promise<{ id: string; name: string; deletedKnowledge: number; fileKeys: string[] }> {
+  if (!isUuid(chatbotId)) throw new DomainError('not_found', 'not_found', 'No chatbot with this id.');
+  return db.transaction().execute(async (trx) => {
+    const bot = await trx
+      .selectFrom('chatbots')
+      .selectAll()
+      .where('id', '=', chatbotId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!bot) throw new DomainError('not_found', 'not_found', 'This chatbot was already deleted.');
+    if (bot.creator_id !== creatorId) {
+      throw new DomainError('forbidden', 'forbidden', 'You can only delete your own chatbot.');
+    }
+    // The items first, while the chatbot row still names their creator for the change feed.
+    const items = await trx
+      .deleteFrom('knowledge_items')
+      .where('chatbot_id', '=', bot.id)
+      .returning(['id', 'file_key'])
+      .execute();
+    await trx.deleteFrom('chatbots').where('id', '=', bot.id).execute();
+    return {
+      id: bot.id,
+      name: bot.name,
+      deletedKnowledge: items.length,
+      fileKeys: items.map((i) => i.file_key).filter((k): k is string => Boolean(k)),
+    };
+  });
+}
+
 /** The lines the creator's chatbot greets fans with (none without a chatbot). */
 export async function greetingsOf(db: Db, creatorId: string): Promise<string[]> {
   const row = await db
@@ -120,4 +166,17 @@ export async function greetingsOf(db: Db, creatorId: string): Promise<string[]> 
     .where('creator_id', '=', creatorId)
     .executeTakeFirst();
   return row?.initial_messages ?? [];
+}
+
+/** The creator's chatbot; a creator who has none is told to create it first. */
+export async function requireChatbot(db: Db, creatorId: string): Promise<ChatbotRow> {
+  const chatbot = await chatbotsRepository(db).findByCreator(creatorId);
+  if (!chatbot) throw new DomainError('not_found', 'not_found', 'Create your chatbot first.');
+  return chatbot;
+}
+
+/** The creator id of chatbot `id` (a chatbot never changes owner), or undefined. */
+export async function chatbotOwnerId(db: Db, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('chatbots').select('creator_id').where('id', '=', id).executeTakeFirst();
+  return row?.creator_id;
 }

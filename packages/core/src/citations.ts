@@ -3,6 +3,7 @@ import type { FanRow, KnowledgeItemRow } from '@fanpilot/db';
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
+import { type FanRequester, requireFanAccess } from './rights.ts';
 
 // A creator's files are theirs (docs/decisions/0019-a-creator-s-files-are-theirs.md): a citation of a file gives the fan it was given
 // to the passage the answer quoted, and the file itself only where the creator allows downloads.
@@ -138,4 +139,34 @@ export function setFansMayDownload(db: Db, itemId: string, allowed: boolean) {
     .where('type', '=', 'file')
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * The AI answer `messageId` of the fan `fanKey` as `who` may read it: not found when that fan's
+ * chat has no such answer, refused by the chat log's rule (this fan's browser, or the creator it
+ * talks to).
+ */
+export async function readableCitingMessage(
+  db: Db,
+  who: FanRequester,
+  fanKey: string,
+  messageId: string,
+): Promise<CitingMessage> {
+  const message = await findCitingMessage(db, fanKey, messageId);
+  if (!message) throw new DomainError('not_found', 'not_found', 'This answer was not found.');
+  requireFanAccess(who, message.fan, 'read');
+  return message;
+}
+
+/**
+ * Whether fans may download the knowledge file `item` (the creator's own, checked by the caller):
+ * only a file can be offered, and one deleted meanwhile is not found.
+ */
+export async function offerFileToFans(db: Db, item: KnowledgeItemRow, allowed: boolean) {
+  if (item.type !== 'file') {
+    throw new DomainError('invalid', 'not_a_file', 'Only a file can be offered for download.');
+  }
+  const updated = await setFansMayDownload(db, item.id, allowed);
+  if (!updated) throw new DomainError('not_found', 'not_found', 'This knowledge source was deleted.');
+  return updated;
 }

@@ -1,6 +1,8 @@
 import type { CreatorRow, CreatorUpdate } from '@fanpilot/db';
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
+import { notYours } from './ownership.ts';
 
 export function creatorsRepository(db: Db) {
   return {
@@ -57,4 +59,82 @@ export function creatorsRepository(db: Db) {
         .executeTakeFirstOrThrow();
     },
   };
+}
+
+/** The refusal when no creator fans can reach goes by this name. */
+export const noCreatorCalled = (username: string) =>
+  new DomainError('not_found', 'not_found', `No creator is called '${username}'.`);
+
+/**
+ * The creator fans reach under `username`: one who finished onboarding (docs/product.md#fan-chat).
+ * `row` is the creator as looked up (undefined: nobody has the name); anyone else is not found.
+ */
+export function reachableCreator<T extends { onboarding_complete: boolean }>(
+  row: T | undefined | null,
+  username: string,
+  message = `No creator is called '${username}'.`,
+): T {
+  if (!row?.onboarding_complete) throw new DomainError('not_found', 'not_found', message);
+  return row;
+}
+
+/** A creator id found for a name (by a cached lookup); none: the name is nobody's. */
+export function knownCreatorId(id: string | null | undefined, username: string): string {
+  if (!id) throw noCreatorCalled(username);
+  return id;
+}
+
+/** The creator fans reach under `username`, read from the database. */
+export async function findReachableCreator(db: Db, username: string): Promise<CreatorRow> {
+  return reachableCreator(await creatorsRepository(db).findByUsername(username), username);
+}
+
+/**
+ * The signed-in creator acting under `username`: themselves, or refused — not found when nobody
+ * has the name, forbidden when it is another creator's (docs/decisions/0004-privacy-of-creator-routes.md).
+ */
+export async function actingAs(db: Db, signedIn: CreatorRow, username: string): Promise<CreatorRow> {
+  if (signedIn.username.toLowerCase() === username.toLowerCase()) return signedIn;
+  const other = await creatorsRepository(db).findByUsername(username);
+  if (!other) throw noCreatorCalled(username);
+  throw notYours();
+}
+
+/** The id of the creator called `username` (any case), or undefined. */
+export async function creatorIdByUsername(db: Db, username: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('creators')
+    .select('id')
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Whether a creator's profile shows the stored image `key` (an unused one may be swept). */
+export async function profileImageInUse(db: Db, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('creators')
+    .select('id')
+    .where('profile_image_key', '=', key)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Replaces the description the creator wrote at signup (issue 29: editable in Profile Settings,
+ * shown to fans under the creator's name). The contract trims it and bounds its length.
+ */
+export async function updateCreatorDescription(
+  db: Db,
+  creatorId: string,
+  description: string,
+): Promise<string> {
+  const row = await db
+    .updateTable('creators')
+    .set({ description, updated_at: new Date() })
+    .where('id', '=', creatorId)
+    .returning('description')
+    .executeTakeFirst();
+  if (!row) throw new DomainError('not_found', 'not_found', 'No creator with this username.');
+  return row.description;
 }

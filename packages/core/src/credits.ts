@@ -1,18 +1,35 @@
 import { CREDITS_PER_AI_ANSWER, DEFAULT_DAILY_AI_BUDGET, FREE_CREDITS } from '@fanpilot/contracts';
 import { sql } from 'kysely';
-import { budgetReached, loadAnswerSnapshot } from './answer-policy.ts';
+import { aiRefusal, budgetReached, loadAnswerSnapshot } from './answer-policy.ts';
 import type { Db } from './db.ts';
 
 // The credits ledger: every grant, purchase, adjustment and AI charge is a row of credit_ledger,
 // written here and nowhere else; a trigger keeps credit_totals as the ledger grows. Whether the AI
 // may spend a credit is the answer policy's business (answer-policy.ts).
 
+/**
+ * Writes to the ledger through `write`, and when the write changes whether the creator's AI can
+ * answer (the answer policy's aiRefusal, read before and after), announces the creator's public
+ * face on the change feed (scope 'p'): fans' cards and streams learn it as the trigger told them
+ * before, without the trigger restating the rule (migration 2026-11-25T01-00_answer_state_from_core).
+ */
+export async function writeLedger<T>(db: Db, creatorId: string, write: () => Promise<T>): Promise<T> {
+  const before = await aiRefusal(db, creatorId);
+  const result = await write();
+  if ((await aiRefusal(db, creatorId)) !== before) {
+    await sql`select note_change('p', ${creatorId}, 'credit_totals')`.execute(db);
+  }
+  return result;
+}
+
 /** The sign-up grant: FREE_CREDITS, once, as the creator finishes onboarding (in its transaction). */
 export async function grantFreeCredits(db: Db, creatorId: string): Promise<void> {
-  await db
-    .insertInto('credit_ledger')
-    .values({ creator_id: creatorId, delta: FREE_CREDITS, reason: 'free_grant' })
-    .execute();
+  await writeLedger(db, creatorId, () =>
+    db
+      .insertInto('credit_ledger')
+      .values({ creator_id: creatorId, delta: FREE_CREDITS, reason: 'free_grant' })
+      .execute(),
+  );
 }
 
 /**
@@ -22,24 +39,25 @@ export async function grantFreeCredits(db: Db, creatorId: string): Promise<void>
 export async function adjustCredits(db: Db, creatorId: string, delta: number): Promise<void> {
   if (!Number.isInteger(delta) || delta === 0)
     throw new Error('a credit adjustment is a non-zero whole number');
-  await db
-    .insertInto('credit_ledger')
-    .values({ creator_id: creatorId, delta, reason: 'adjustment' })
-    .execute();
+  await writeLedger(db, creatorId, () =>
+    db.insertInto('credit_ledger').values({ creator_id: creatorId, delta, reason: 'adjustment' }).execute(),
+  );
 }
 
 /** One AI answer's charge for the question `messageId`; a second charge for the same question is a no-op. */
 export async function chargeAiAnswer(db: Db, creatorId: string, messageId: string): Promise<void> {
-  await db
-    .insertInto('credit_ledger')
-    .values({
-      creator_id: creatorId,
-      delta: -CREDITS_PER_AI_ANSWER,
-      reason: 'ai_answer',
-      message_id: messageId,
-    })
-    .onConflict((oc) => oc.column('message_id').where(sql<boolean>`reason = 'ai_answer'`).doNothing())
-    .execute();
+  await writeLedger(db, creatorId, () =>
+    db
+      .insertInto('credit_ledger')
+      .values({
+        creator_id: creatorId,
+        delta: -CREDITS_PER_AI_ANSWER,
+        reason: 'ai_answer',
+        message_id: messageId,
+      })
+      .onConflict((oc) => oc.column('message_id').where(sql<boolean>`reason = 'ai_answer'`).doNothing())
+      .execute(),
+  );
 }
 
 export function creditsRepository(db: Db) {

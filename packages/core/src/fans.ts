@@ -1,4 +1,6 @@
+import { fanNameOf } from './conversations/fan-name.ts';
 import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
 
 export interface FanStats {
   fanKey: string;
@@ -102,7 +104,7 @@ export function fansRepository(db: Db) {
         .execute();
       return rows.map((r) => ({
         fanKey: r.fan_key,
-        name: r.name,
+        name: fanNameOf(r),
         messageCount: r.message_count,
         pendingCount: r.pending_count,
         lastMessageTime: r.last_message_at ? new Date(r.last_message_at) : null,
@@ -124,4 +126,28 @@ export async function fansByIds(db: Db, creatorId: string, fanIds: string[]) {
     .where('creator_id', '=', creatorId)
     .where('id', 'in', fanIds)
     .execute();
+}
+
+/** The creator's fan by fan id: not found when the creator has no such fan. */
+export async function creatorsFan(db: Db, creatorId: string, fanKey: string) {
+  const fan = await fansRepository(db).findByKey(creatorId, fanKey);
+  if (!fan || fan.creator_id !== creatorId) {
+    throw new DomainError('not_found', 'not_found', 'Cannot find fan ID. Please try again.');
+  }
+  return fan;
+}
+
+/** A fan's conversation as the rights need it (row id, creator, bound cookie), or undefined. */
+export async function fanBindingOf(
+  db: Db,
+  creatorId: string,
+  fanKey: string,
+): Promise<{ id: string; creatorId: string; cookieHash: string | null } | undefined> {
+  const row = await db
+    .selectFrom('fans')
+    .select(['id', 'creator_id', 'cookie_hash'])
+    .where('creator_id', '=', creatorId)
+    .where('fan_key', '=', fanKey)
+    .executeTakeFirst();
+  return row ? { id: row.id, creatorId: row.creator_id, cookieHash: row.cookie_hash } : undefined;
 }

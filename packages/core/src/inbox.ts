@@ -1,6 +1,7 @@
 import type { ConversationListFilter } from '@fanpilot/contracts';
 import { AI_SENDER, UUID_PATTERN } from '@fanpilot/contracts';
 import { sql } from 'kysely';
+import { fanNameOf } from './conversations/fan-name.ts';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
 import { type MessageView, messagesRepository } from './messages.ts';
@@ -234,7 +235,7 @@ export function inboxRepository(db: Db) {
           const l = byFan.get(f.id);
           return {
             fanKey: f.fan_key,
-            name: f.name,
+            name: fanNameOf(f),
             messageCount: f.message_count,
             pendingCount: f.pending_count,
             lastActivityAt: new Date(f.last_activity_at),

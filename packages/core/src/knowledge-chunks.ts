@@ -167,3 +167,40 @@ export async function storeChunks(
     returning id`.execute(db);
   return marked.rows.length > 0 ? 'stored' : outcome();
 }
+
+/**
+ * Replaces a ready item's vectors with those of another embedder (`embedderId`), in one transaction
+ * and only while the item is still the one read (`readHash`, its content hash then): a re-sync or a
+ * delete meanwhile wins and nothing is written. The item's hash records the new embedder
+ * (`<digest>:<embedderId>`) and it becomes `active`. Returns whether it was written.
+ */
+export async function replaceItemVectors(
+  db: Kysely<Database>,
+  input: {
+    itemId: string;
+    readHash: string | null;
+    embedderId: string;
+    vectors: { chunkId: string; vector: number[] }[];
+  },
+): Promise<boolean> {
+  const digest = input.readHash?.split(':')[0] || 'reembedded';
+  return db.transaction().execute(async (trx) => {
+    const still = await trx
+      .updateTable('knowledge_items')
+      .set({ content_hash: `${digest}:${input.embedderId}`, status: 'active' })
+      .where('id', '=', input.itemId)
+      .where('status', 'in', ['completed', 'active'])
+      .where((eb) =>
+        input.readHash === null ? eb('content_hash', 'is', null) : eb('content_hash', '=', input.readHash),
+      )
+      .executeTakeFirst();
+    if (Number(still.numUpdatedRows) === 0) return false;
+    for (let i = 0; i < input.vectors.length; i += 100) {
+      const part = input.vectors.slice(i, i + 100);
+      await sql`update chunks set embedding = v.embedding::vector
+        from (values ${sql.join(part.map((r) => sql`(${r.chunkId}::bigint, ${vectorLiteral(r.vector)})`))}) as v(id, embedding)
+        where chunks.id = v.id and chunks.knowledge_item_id = ${input.itemId}`.execute(trx);
+    }
+    return true;
+  });
+}

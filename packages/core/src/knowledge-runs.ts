@@ -59,12 +59,13 @@ export async function failKnowledgeRun(
   db: Db,
   id: string,
   run: string | null,
-  failure: { final: boolean; reason: string },
+  failure: { final: boolean; reason: string; permanent?: boolean },
 ): Promise<void> {
   await ownedBy(db, id, run)
     .set({
       status: failure.final ? 'failed' : 'pending',
       error: failure.reason,
+      failed_for_good: failure.final && failure.permanent === true,
       started_at: null,
       updated_at: new Date(),
     })

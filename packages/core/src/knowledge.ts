@@ -72,6 +72,7 @@ export function knowledgeRepository(db: Db) {
         .set({
           status: 'pending',
           error: null,
+          failed_for_good: false,
           job_run: run,
           started_at: null,
           attempts: 0,
@@ -90,6 +91,29 @@ export function knowledgeRepository(db: Db) {
 /** Sources one chatbot may hold. */
 export const KNOWLEDGE_MAX_ITEMS = 500;
 
+/**
+ * Refuses (409 already_added) an address the chatbot already has as a page or a video (issue 29):
+ * the creator re-syncs that item instead of adding a copy. Compared without a trailing slash or a
+ * #fragment, which name the same page.
+ */
+export async function assertNewAddress(db: Db, chatbotId: string, address: string): Promise<void> {
+  const same = (u: string) => u.trim().replace(/#.*$/, '').replace(/\/+$/, '').toLowerCase();
+  const wanted = same(address);
+  const rows = await db
+    .selectFrom('knowledge_items')
+    .select(['url', 'youtube_url'])
+    .where('chatbot_id', '=', chatbotId)
+    .where('type', '<>', 'file')
+    .execute();
+  if (rows.some((r) => [r.url, r.youtube_url].some((u) => u && same(u) === wanted))) {
+    throw new DomainError(
+      'conflict',
+      'already_added',
+      'This address is already in your knowledge base. Use Re-sync on it to fetch it again.',
+    );
+  }
+}
+
 /** Refuses (limit) adding `adding` sources to a chatbot that would then hold more than KNOWLEDGE_MAX_ITEMS. */
 export async function assertKnowledgeRoom(db: Db, chatbotId: string, adding: number): Promise<void> {
   const count = await knowledgeRepository(db).count(chatbotId);
@@ -100,4 +124,46 @@ export async function assertKnowledgeRoom(db: Db, chatbotId: string, adding: num
       `A chatbot can hold at most ${KNOWLEDGE_MAX_ITEMS} knowledge sources. Delete some to add more.`,
     );
   }
+}
+
+/** A knowledge source may be retried only once it failed. */
+export function assertRetryable(item: Pick<KnowledgeItemRow, 'status'>): void {
+  if (item.status !== 'failed') {
+    throw new DomainError('conflict', 'not_failed', 'Only a failed knowledge source can be retried.');
+  }
+}
+
+/** A link or video may be fetched again unless it is being processed; a file is uploaded anew instead. */
+export function assertResyncable(item: Pick<KnowledgeItemRow, 'type' | 'status'>): void {
+  if (item.type === 'file') {
+    throw new DomainError(
+      'invalid',
+      'not_resyncable',
+      'A file cannot be re-synced; upload the new version instead.',
+    );
+  }
+  if (item.status === 'pending' || item.status === 'processing') {
+    throw new DomainError('conflict', 'in_progress', 'This knowledge source is already being processed.');
+  }
+}
+
+/**
+ * Puts the item back to pending under run `runId` if its status is still one of `from`; one
+ * changed meanwhile (by another request or the worker) is a conflict to reload.
+ */
+export async function requeueKnowledgeItem(
+  db: Db,
+  itemId: string,
+  runId: string,
+  from: KnowledgeItemRow['status'][],
+): Promise<KnowledgeItemRow> {
+  const updated = await knowledgeRepository(db).requeue(itemId, runId, from);
+  if (!updated) {
+    throw new DomainError(
+      'conflict',
+      'conflict',
+      'This knowledge source changed meanwhile; reload and try again.',
+    );
+  }
+  return updated;
 }

@@ -1,6 +1,7 @@
 import type { StoredSource } from '@fanpilot/contracts';
 import { AI_SENDER } from '@fanpilot/contracts';
 import type { MessageRow } from '@fanpilot/db';
+import { fanNameOf } from './conversations/fan-name.ts';
 import type { Db } from './db.ts';
 
 /** A message with what its JSON needs: the fan's id and its attachment. */
@@ -15,6 +16,8 @@ export interface MessageView {
   createdAt: Date;
   /** The AI gave up on this pending question; the creator answers it. */
   handedToCreator: boolean;
+  /** The fan's rating of this AI answer, when rated. */
+  rating: { rating: 'up' | 'down'; comment: string | null } | null;
   fanKey: string | null;
   attachment: {
     id: string;
@@ -39,8 +42,11 @@ function views(db: Db) {
       'm.sources',
       'm.created_at',
       'm.ai_handed_over_at',
+      'm.fan_rating',
+      'm.fan_rating_comment',
       'm.creator_id',
       'f.fan_key',
+      'f.name as fan_current_name',
       'a.id as attachment_id',
       'a.file_type',
       'a.original_filename',
@@ -57,10 +63,13 @@ function toView(r: ViewRow): MessageView {
     body: r.body,
     status: r.status,
     replyTo: r.reply_to === null ? null : String(r.reply_to),
-    fanName: r.fan_name,
+    // The fan's one name (fanNameOf), as it is now; the name stored with the message only where the
+    // fan row is gone.
+    fanName: r.fan_key ? fanNameOf({ name: r.fan_current_name, fan_key: r.fan_key }) : r.fan_name,
     sources: r.sources,
     createdAt: new Date(r.created_at),
     handedToCreator: r.ai_handed_over_at !== null && r.status === 'pending',
+    rating: r.fan_rating ? { rating: r.fan_rating, comment: r.fan_rating_comment } : null,
     fanKey: r.fan_key,
     attachment:
       r.attachment_id && r.file_type && r.original_filename !== null && r.file_size !== null

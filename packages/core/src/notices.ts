@@ -3,13 +3,17 @@ import type { Db } from './db.ts';
 
 export function noticesRepository(db: Db) {
   return {
-    /** Stores a notice; sent_count is the creator's fans at this moment ('Delivered to N fans'). */
-    insert: (creatorId: string, message: string) =>
+    /**
+     * Stores a notice; sent_count is the creator's fans at this moment ('Delivered to N fans'). With
+     * `push`, its commit asks for a push to every subscribed device (the push outbox's trigger).
+     */
+    insert: (creatorId: string, message: string, push = false) =>
       db
         .insertInto('notices')
         .values({
           creator_id: creatorId,
           message,
+          push,
           sent_count: sql<number>`(select count(*)::int from fans where creator_id = ${creatorId})`,
         })
         .returningAll()

@@ -26,3 +26,16 @@ export async function ownKnowledgeItem(db: Db, creatorId: string, id: string) {
   if (item.creator_id !== creatorId) throw notYours();
   return item;
 }
+
+/** The creator's knowledge file `id` (ownKnowledgeItem's rule), with its stored key; 400 for a page or video. */
+export async function ownKnowledgeFile(db: Db, creatorId: string, id: string) {
+  const item = await ownKnowledgeItem(db, creatorId, id);
+  if (item.type !== 'file' || !item.file_key) {
+    throw new DomainError(
+      'invalid',
+      'not_a_file',
+      'Only a file can be opened here; open a page or video at its address.',
+    );
+  }
+  return { ...item, file_key: item.file_key };
+}

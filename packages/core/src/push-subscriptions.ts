@@ -2,6 +2,8 @@ import type { FanRow } from '@fanpilot/db';
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
+import { fansRepository } from './fans.ts';
+import { type FanRequester, requireFanAccess } from './rights.ts';
 
 export interface PushSubscriptionInput {
   endpoint: string;
@@ -194,4 +196,20 @@ export function pushSubscriptions(db: Db) {
         .execute();
     },
   };
+}
+
+/**
+ * The conversation a browser subscribes to pushes for: the fan must have asked first (until then
+ * there is nothing to be told about), and only the browser the conversation is bound to may.
+ */
+export async function subscribingFan(db: Db, who: FanRequester, creatorId: string, fanKey: string) {
+  const fan = await fansRepository(db).findByKey(creatorId, fanKey);
+  if (!fan) {
+    throw new DomainError(
+      'not_found',
+      'not_found',
+      'Ask a question first; then you can be told when it is answered.',
+    );
+  }
+  return requireFanAccess(who, fan, 'write', 'You can only act on your own account.');
 }

@@ -1,4 +1,6 @@
+import { FAN_FORBIDDEN_MESSAGE, notThisBrowsers } from './conversations/fan-access.ts';
 import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
 
 // Who may read or follow what: the one rule for polls, validators (304s) and event streams alike
 // (docs/decisions/0003-fans.md, "A fan's conversation belongs to its browser", and
@@ -89,4 +91,62 @@ export async function sessionGrants(db: Db, ids: readonly string[]): Promise<Map
     .execute();
   for (const row of rows) out.set(row.id, { creatorId: row.creator_id, expiresAt: new Date(row.expires_at) });
   return out;
+}
+
+/**
+ * mayActAsFan as a refusal: returns the row when `who` may `action` on it, else throws forbidden
+ * (by default the message a fan's browser shows for another browser's conversation).
+ */
+export function requireFanAccess<T extends ConversationBinding>(
+  who: FanRequester,
+  row: T | null | undefined,
+  action: 'read' | 'write',
+  message: string = FAN_FORBIDDEN_MESSAGE,
+): T {
+  if (!mayActAsFan(who, row, action)) throw new DomainError('forbidden', 'forbidden', message);
+  return row!;
+}
+
+/**
+ * Of the conversations a fan id names, those `who` may read. A fan id nobody has used reads as a
+ * new fan's empty chat; one that is only someone else's is refused, showing nothing of it.
+ */
+export function readableConversations<T extends ConversationBinding>(
+  who: FanRequester,
+  rows: readonly T[],
+): T[] {
+  const readable = rows.filter((row) => mayActAsFan(who, row, 'read'));
+  if (rows.length > 0 && readable.length === 0) throw notThisBrowsers();
+  return readable;
+}
+
+/** A fan's conversation as the fan-side caches hold it. */
+export interface FanBinding {
+  creatorId: string;
+  cookieHash: string | null;
+}
+
+/**
+ * Whether the browser with this fan cookie (its token's hash) may read and follow this
+ * conversation: mayActAsFan, as a fan. The 304 shortcut, the fan event stream and the stream's
+ * later re-checks all ask this.
+ */
+export const mayFollowAsFan = (cookieHash: string | null, fan: FanBinding | null | undefined): boolean =>
+  mayActAsFan(
+    { cookieHash, creatorId: null },
+    fan ? { creator_id: fan.creatorId, cookie_hash: fan.cookieHash } : null,
+    'read',
+  );
+
+/**
+ * The conversation a fan event stream follows: not found until its first question (the fan app
+ * polls until then), refused for any browser but the one it is bound to.
+ */
+export function followableConversation<T extends FanBinding>(
+  cookieHash: string | null,
+  fan: T | null | undefined,
+): T {
+  if (!fan) throw new DomainError('not_found', 'no_conversation', 'This conversation has no messages yet.');
+  if (!mayFollowAsFan(cookieHash, fan)) throw notThisBrowsers();
+  return fan;
 }

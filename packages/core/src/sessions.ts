@@ -15,3 +15,19 @@ export function sessionsRepository(db: Kysely<Database>) {
     },
   };
 }
+
+/** A live session (by id, its token's hash) with its creator's id and username; undefined when none. */
+export async function liveSessionOf(
+  db: Kysely<Database>,
+  id: string,
+  now: Date = new Date(),
+): Promise<{ creatorId: string; username: string; expiresAt: Date } | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('creators', 'creators.id', 'sessions.creator_id')
+    .select(['creators.id', 'creators.username', 'sessions.expires_at'])
+    .where('sessions.id', '=', id)
+    .where('sessions.expires_at', '>', now)
+    .executeTakeFirst();
+  return row ? { creatorId: row.id, username: row.username, expiresAt: new Date(row.expires_at) } : undefined;
+}

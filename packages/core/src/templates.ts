@@ -1,4 +1,6 @@
+import { isUuid, TEMPLATES_MAX_PER_CREATOR } from '@fanpilot/contracts';
 import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
 
 export function templatesRepository(db: Db) {
   return {
@@ -35,4 +37,23 @@ export function templatesRepository(db: Db) {
       return rows.length > 0;
     },
   };
+}
+
+/** Deletes the creator's own template `id`; not found when they have none with that id. */
+export async function deleteTemplate(db: Db, creatorId: string, id: string): Promise<void> {
+  const removed = isUuid(id) && (await templatesRepository(db).remove(creatorId, id));
+  if (!removed) throw new DomainError('not_found', 'not_found', 'No such template.');
+}
+
+/** Saves a template for the creator, who keeps at most TEMPLATES_MAX_PER_CREATOR of them. */
+export async function addTemplate(db: Db, creatorId: string, title: string, content: string) {
+  const templates = templatesRepository(db);
+  if ((await templates.count(creatorId)) >= TEMPLATES_MAX_PER_CREATOR) {
+    throw new DomainError(
+      'conflict',
+      'too_many_templates',
+      `You can keep at most ${TEMPLATES_MAX_PER_CREATOR} templates; delete one first.`,
+    );
+  }
+  return templates.insert(creatorId, title, content);
 }

@@ -42,3 +42,11 @@ export const typedEmbedding = (dimensions: number) => sql`embedding::vector(${sq
 
 /** A vector as pgvector's text form; non-finite numbers become 0. */
 export const vectorLiteral = (v: number[]) => `[${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
+
+/**
+ * Refreshes the statistics retrieval reads to tell a library's common words from its telling ones
+ * (packages/knowledge/src/retrieve.ts): PGlite has no autovacuum to do it.
+ */
+export async function refreshChunkStatistics(db: Kysely<Database>): Promise<void> {
+  await sql`analyze chunks`.execute(db);
+}

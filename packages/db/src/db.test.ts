@@ -60,7 +60,7 @@ describe.each(targets)('data model on %s', (kind, make) => {
     ).rejects.toThrow();
   });
 
-  it('stores a creator with SPEC defaults and cascades deletes to everything they own', async () => {
+  it('stores a creator with the product’s defaults and cascades deletes to everything they own', async () => {
     const { db } = handle;
     const creator = await db
       .insertInto('creators')

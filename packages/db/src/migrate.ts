@@ -17,6 +17,10 @@ import * as changeFeed from './migrations/2026-11-23T11-00_change_feed.ts';
 import * as fanSearch from './migrations/2026-11-23T12-00_fan_search.ts';
 import * as pushLimits from './migrations/2026-11-23T14-00_push_limits.ts';
 import * as fansMayDownload from './migrations/2026-11-24T14-40_fans_may_download.ts';
+import * as answerStateFromCore from './migrations/2026-11-25T01-00_answer_state_from_core.ts';
+import * as correctionsAndRatings from './migrations/2026-11-25T03-10_corrections_and_ratings.ts';
+import * as knowledgeFailedForGood from './migrations/2026-11-25T04-00_knowledge_failed_for_good.ts';
+import * as pushOutbox from './migrations/2026-11-25T05-00_push_outbox.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -38,6 +42,10 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T12-00_fan_search': fanSearch,
   '2026-11-23T14-00_push_limits': pushLimits,
   '2026-11-24T14-40_fans_may_download': fansMayDownload,
+  '2026-11-25T01-00_answer_state_from_core': answerStateFromCore,
+  '2026-11-25T03-10_corrections_and_ratings': correctionsAndRatings,
+  '2026-11-25T04-00_knowledge_failed_for_good': knowledgeFailedForGood,
+  '2026-11-25T05-00_push_outbox': pushOutbox,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

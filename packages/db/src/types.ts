@@ -65,6 +65,8 @@ export interface KnowledgeItemsTable {
   chunk_count: Generated<number>;
   /** The creator lets fans who were cited this file download it whole (files only; off by default). */
   fans_may_download: Generated<boolean>;
+  /** Failed for good (a permanent reason): no Retry is offered. */
+  failed_for_good: Generated<boolean>;
 }
 
 export interface ChunksTable {
@@ -131,6 +133,27 @@ export interface MessagesTable {
   knowledge_gap_at: Date | string | null;
   /** When the creator answered the gap from the gaps card or set it aside. */
   gap_closed_at: Date | string | null;
+  /** The fan's rating of this AI answer (thumbs up or down), changeable; null: not rated. */
+  fan_rating: 'up' | 'down' | null;
+  fan_rating_comment: string | null;
+  fan_rated_at: Date | string | null;
+}
+
+/** The creator's own answer to a question: it wins over other knowledge for it and its paraphrases. */
+export interface AnswerCorrectionsTable {
+  id: Generated<string>;
+  creator_id: string;
+  question: string;
+  /** The question lowercased, without punctuation, spaces collapsed: one correction per creator each. */
+  normalized: string;
+  answer: string;
+  /** The question's embedding (number[]), from `embedding_model`; null when none was configured. */
+  embedding: JSONColumnType<number[], string, string> | null;
+  embedding_model: string | null;
+  /** The AI answer the creator corrected (null from the playground or the gaps card). */
+  corrected_message_id: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface FileAttachmentsTable {
@@ -235,6 +258,15 @@ export interface StripeEventsTable {
   received_at: CreatedAt;
 }
 
+/** A push to ask for: a committed message to a fan or a pushed announcement (its trigger writes it). */
+export interface PushOutboxTable {
+  id: Generated<string>;
+  kind: 'message' | 'notice';
+  /** The message's or the notice's id. */
+  ref: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   creators: CreatorsTable;
   sessions: SessionsTable;
@@ -244,10 +276,12 @@ export interface Database {
   fans: FansTable;
   fan_transfers: FanTransfersTable;
   messages: MessagesTable;
+  answer_corrections: AnswerCorrectionsTable;
   file_attachments: FileAttachmentsTable;
   notices: NoticesTable;
   push_subscriptions: PushSubscriptionsTable;
   push_deliveries: PushDeliveriesTable;
+  push_outbox: PushOutboxTable;
   templates: TemplatesTable;
   credit_ledger: CreditLedgerTable;
   credit_totals: CreditTotalsTable;
@@ -265,6 +299,7 @@ export type ChunkRow = Selectable<ChunksTable>;
 export type FanRow = Selectable<FansTable>;
 export type FanTransferRow = Selectable<FanTransfersTable>;
 export type MessageRow = Selectable<MessagesTable>;
+export type AnswerCorrectionRow = Selectable<AnswerCorrectionsTable>;
 export type FileAttachmentRow = Selectable<FileAttachmentsTable>;
 export type NoticeRow = Selectable<NoticesTable>;
 export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;

@@ -12,16 +12,28 @@ export interface RetrievedChunk {
   /** Where it came from: URL, file name, or video URL (with a timestamp when known). */
   source: string;
   metadata: Record<string, unknown>;
+  /** Where the chunk stands in its source (0 first). */
+  ordinal?: number;
   score: number;
+  /**
+   * A passage joined from neighbouring chunks: the best chunk's own text, which a citation quotes
+   * (its page and place are that chunk's); unset for a single chunk, whose `content` it is.
+   */
+  citedContent?: string;
 }
 
 export interface RetrieveOptions {
   chatbotId: string;
   question: string;
+  /**
+   * The fan's recent turns before this question, oldest first: a follow-up ("How much whey goes in
+   * it?") is searched together with them (at half weight), so "it" finds the recipe talked about.
+   */
+  context?: string[];
   limit?: number;
   /**
-   * Embeds the question for vector similarity. Defaults to OpenAI when OPENAI_API_KEY is set in the
-   * environment; null turns vectors off. Vectors are used only where the `vector` column exists.
+   * Embeds the question for vector similarity; null turns vectors off. Vectors are used only where
+   * the `vector` column exists, and only those its embedder made (`embedderFor(env)` in answers).
    */
   embedder?: Embedder | null;
   /**
@@ -29,47 +41,235 @@ export interface RetrieveOptions {
    * (`pnpm bench`); answers never need it.
    */
   exact?: boolean;
+  /** Test and bench aid: rank by one list alone, to compare the fusion with it. */
+  only?: 'vector' | 'text';
 }
 
 /**
- * How many passages go to the model with a question. Tuned on the look-alike set
- * (the test kit's lookalikes.ts): five keeps the passage with the answer among near-duplicates of its topic.
+ * How many chunks `retrieve` answers by default. The prompt is filled by its character budget
+ * instead (`retrievePassages`); this is the short list of other callers.
  */
 export const PASSAGES_FOR_MODEL = 5;
 
-/** Reciprocal rank fusion's damping constant (the usual 60). */
-const RRF_K = 60;
+/**
+ * The prompt's knowledge budget: the characters of creator material one question may bring to the
+ * model (the knowledge block of packages/answers/src/prompt.ts), filled with the best passages.
+ */
+export const KNOWLEDGE_BUDGET_CHARS = 8_000;
+
+/** Chunks ranked before the budget is filled (the budget rarely holds more than a dozen). */
+const CANDIDATES = 24;
 
 /**
- * The best chunks of a chatbot's ready knowledge for a question: full-text rank, fused by reciprocal
- * rank with vector similarity where the `vector` column and an embedder exist.
+ * How far the full-text list can move a passage, as a share of the vector list's whole range
+ * (min-max normalised similarity, 0…1), when it matched every telling word of the question. It is
+ * scaled by its own confidence (see `fuse`), so a list that matched only look-alike words barely
+ * moves anything and cannot outvote a confident vector ranking.
+ */
+const TEXT_WEIGHT = 0.5;
+
+/**
+ * Coverage is raised to this power: holding every telling word counts far more than holding most
+ * of them (a look-alike shares the topic's words, rarely the one that names the answer).
+ */
+const COVERAGE_POWER = 3;
+
+/** Weight of the earlier turns' words and meaning against the question's own (1). */
+const CONTEXT_WEIGHT = 0.5;
+
+/**
+ * The best chunks of a chatbot's ready knowledge for a question. With vectors (an embedder and the
+ * `vector` column): vector similarity and full-text rank fused by their scores (`fuse`); without,
+ * full-text rank alone.
  */
 export async function retrieve(db: Kysely<Database>, options: RetrieveOptions): Promise<RetrievedChunk[]> {
   const limit = options.limit ?? PASSAGES_FOR_MODEL;
   const question = options.question.trim();
   if (!question) return [];
-  const pool = Math.max(limit * 4, 20);
-  const [text, vector] = await Promise.all([
-    fullText(db, options.chatbotId, question, pool),
-    similar(db, options.chatbotId, question, pool, options.embedder ?? null, options.exact === true),
+  const context = (options.context ?? [])
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .join('\n')
+    .slice(-2000);
+  const pool = Math.max(limit * 2, 40);
+  if (!context)
+    return (await ranked(db, options, question, pool))
+      .slice(0, limit)
+      .map(({ row, score }) => toChunk({ ...row, score }));
+  // A follow-up: the question's own ranking, plus the earlier turns' ranking at half weight, each
+  // min-max normalised, so "it" finds what the conversation was about.
+  const [own, earlier] = await Promise.all([
+    ranked(db, options, question, pool),
+    ranked(db, options, context, pool),
   ]);
-  if (vector.length === 0) return text.slice(0, limit).map(toChunk);
-  const fused = new Map<string, { row: Row; score: number }>();
-  for (const list of [text, vector]) {
-    list.forEach((row, rank) => {
+  const combined = new Map<string, { row: Row; score: number }>();
+  for (const [list, weight] of [
+    [own, 1],
+    [earlier, CONTEXT_WEIGHT],
+  ] as const) {
+    const top = list[0]?.score ?? 0;
+    const bottom = list[list.length - 1]?.score ?? 0;
+    const range = top - bottom;
+    for (const { row, score } of list) {
       const id = String(row.chunkId);
-      const entry = fused.get(id) ?? { row, score: 0 };
-      entry.score += 1 / (RRF_K + rank + 1);
-      fused.set(id, entry);
-    });
+      const entry = combined.get(id) ?? { row, score: 0 };
+      entry.score += weight * (range > 1e-9 ? (score - bottom) / range : 1);
+      combined.set(id, entry);
+    }
   }
-  return [...fused.values()]
+  return [...combined.values()]
     .sort((a, b) => b.score - a.score || Number(a.row.chunkId) - Number(b.row.chunkId))
     .slice(0, limit)
     .map(({ row, score }) => toChunk({ ...row, score }));
 }
 
-type Row = Awaited<ReturnType<typeof matching>>[number];
+/** One text's ranking: fused, or one list alone (text without vectors, or as `only` asks). */
+async function ranked(
+  db: Kysely<Database>,
+  options: RetrieveOptions,
+  question: string,
+  pool: number,
+): Promise<{ row: Row; score: number }[]> {
+  const [text, vector] = await Promise.all([
+    options.only === 'vector' ? Promise.resolve(null) : fullText(db, options.chatbotId, question, '', pool),
+    options.only === 'text'
+      ? Promise.resolve([])
+      : similar(db, options.chatbotId, question, '', pool, options.embedder ?? null, options.exact === true),
+  ]);
+  if (!text) return vector.map((row) => ({ row, score: Number(row.score) }));
+  if (vector.length === 0) return text.rows.map((row) => ({ row, score: Number(row.score) }));
+  return fuse(vector, text);
+}
+
+/**
+ * Fuses the vector list with the full-text list by score, never by rank alone:
+ *
+ * - the vector list's cosine similarities are min-max normalised over its pool (best 1, worst 0);
+ * - each full-text row scores its coverage of the question: the share of the question's words it
+ *   holds, each weighted by how rare it is among the chatbot's chunks (IDF), so a row that matched
+ *   only the topic's common words scores little;
+ * - the full-text list as a whole weighs by its confidence, its best coverage squared: a list that
+ *   matched nothing telling hardly counts, one whose best row holds every telling word counts fully.
+ *
+ * fused = vector + TEXT_WEIGHT × confidence × coverage. A row on one list only scores 0 on the other.
+ */
+function fuse(vector: Row[], text: TextList): { row: Row; score: number }[] {
+  const top = Number(vector[0]?.score ?? 0);
+  const bottom = Number(vector[vector.length - 1]?.score ?? 0);
+  const range = top - bottom;
+  const fused = new Map<string, { row: Row; score: number }>();
+  for (const row of vector) {
+    const v = range > 1e-9 ? (Number(row.score) - bottom) / range : 1;
+    fused.set(String(row.chunkId), { row, score: v });
+  }
+  const confidence = text.rows.reduce((best, row) => Math.max(best, text.coverage(row)), 0) ** 2;
+  for (const row of text.rows) {
+    const id = String(row.chunkId);
+    const entry = fused.get(id) ?? { row, score: 0 };
+    entry.score += TEXT_WEIGHT * confidence * text.coverage(row) ** COVERAGE_POWER;
+    fused.set(id, entry);
+  }
+  return [...fused.values()].sort(
+    (a, b) => b.score - a.score || Number(a.row.chunkId) - Number(b.row.chunkId),
+  );
+}
+
+/** A passage for the prompt: one chunk, or neighbouring chunks of one source joined. */
+export interface Passage extends RetrievedChunk {
+  /** The chunks it was joined from, in source order. */
+  chunkIds: string[];
+}
+
+/**
+ * The passages that go to the model with a question: the best chunks while they fit the knowledge
+ * budget (KNOWLEDGE_BUDGET_CHARS), neighbouring chunks of one source joined into one passage (their
+ * overlap said once), best passage first.
+ */
+export async function retrievePassages(
+  db: Kysely<Database>,
+  options: RetrieveOptions & { budgetChars?: number },
+): Promise<Passage[]> {
+  const ranked = await retrieve(db, { ...options, limit: options.limit ?? CANDIDATES });
+  return packPassages(ranked, options.budgetChars ?? KNOWLEDGE_BUDGET_CHARS);
+}
+
+/** Fills a character budget with ranked chunks, joining neighbours of one source (see retrievePassages). */
+export function packPassages(ranked: RetrievedChunk[], budgetChars: number): Passage[] {
+  type Group = { rank: number; chunks: { chunk: RetrievedChunk; ordinal: number }[] };
+  const groups: Group[] = [];
+  const joined = (g: Group) =>
+    g.chunks
+      .slice()
+      .sort((a, b) => a.ordinal - b.ordinal)
+      .reduce(
+        (text, { chunk }) => (text ? joinOverlapping(text, chunk.content.trim()) : chunk.content.trim()),
+        '',
+      );
+  let used = 0;
+  for (const [rank, chunk] of ranked.entries()) {
+    const ordinal = Number(chunk.ordinal ?? Number.NaN);
+    const neighbour = Number.isFinite(ordinal)
+      ? groups.find(
+          (g) =>
+            g.chunks[0]!.chunk.knowledgeItemId === chunk.knowledgeItemId &&
+            g.chunks.some((c) => Math.abs(c.ordinal - ordinal) === 1),
+        )
+      : undefined;
+    if (neighbour) {
+      const before = joined(neighbour).length;
+      neighbour.chunks.push({ chunk, ordinal });
+      const after = joined(neighbour).length;
+      if (used + after - before > budgetChars) {
+        neighbour.chunks.pop();
+        continue;
+      }
+      used += after - before;
+      // Two groups this chunk bridges become one.
+      const other = groups.find(
+        (g) =>
+          g !== neighbour &&
+          g.chunks[0]!.chunk.knowledgeItemId === chunk.knowledgeItemId &&
+          g.chunks.some((c) => Math.abs(c.ordinal - ordinal) === 1),
+      );
+      if (other) {
+        const separate = joined(neighbour).length + joined(other).length;
+        neighbour.chunks.push(...other.chunks);
+        neighbour.rank = Math.min(neighbour.rank, other.rank);
+        groups.splice(groups.indexOf(other), 1);
+        used += joined(neighbour).length - separate;
+      }
+      continue;
+    }
+    const length = chunk.content.trim().length;
+    if (used + length > budgetChars) continue;
+    used += length;
+    groups.push({ rank, chunks: [{ chunk, ordinal: Number.isFinite(ordinal) ? ordinal : -1e9 - rank }] });
+  }
+  return groups
+    .sort((a, b) => a.rank - b.rank)
+    .map((g) => {
+      const best = g.chunks.reduce((a, b) => (b.chunk.score > a.chunk.score ? b : a)).chunk;
+      const inOrder = g.chunks.slice().sort((a, b) => a.ordinal - b.ordinal);
+      const content = joined(g);
+      return {
+        ...best,
+        content,
+        ...(content !== best.content.trim() ? { citedContent: best.content } : {}),
+        chunkIds: inOrder.map((c) => c.chunk.chunkId),
+      };
+    });
+}
+
+/** Two consecutive chunks as one text: the end of the first that the second repeats is said once. */
+function joinOverlapping(first: string, second: string): string {
+  const max = Math.min(first.length, second.length, 400);
+  for (let n = max; n >= 20; n--) {
+    if (first.endsWith(second.slice(0, n))) return first + second.slice(n);
+  }
+  return `${first}\n${second}`;
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof nearestChunks>['execute']>>[number] & { lexemes?: string[] };
 
 const toChunk = (r: Row): RetrievedChunk => ({
   chunkId: String(r.chunkId),
@@ -84,6 +284,7 @@ const toChunk = (r: Row): RetrievedChunk => ({
     r.file_name ??
     '',
   metadata: r.metadata,
+  ordinal: Number(r.ordinal),
   score: Number(r.score),
 });
 
@@ -97,6 +298,7 @@ function readyChunks(db: Kysely<Database>, chatbotId: string) {
       'chunks.knowledge_item_id as knowledgeItemId',
       'chunks.content',
       'chunks.metadata',
+      'chunks.ordinal',
       'knowledge_items.title',
       'knowledge_items.url',
       'knowledge_items.youtube_url',
@@ -116,6 +318,7 @@ function matching(
 ) {
   let query = readyChunks(db, chatbotId)
     .select(sql<number>`ts_rank_cd(chunks.tsv, ${tsquery})`.as('score'))
+    .select(sql<string[]>`tsvector_to_array(chunks.tsv)`.as('lexemes'))
     .where(sql<boolean>`chunks.tsv @@ ${tsquery}`);
   if (cap) {
     query = query.where('chunks.id', 'in', (eb) =>
@@ -130,18 +333,76 @@ function matching(
   return query.orderBy('score', 'desc').orderBy('chunks.id', 'asc').limit(limit).execute();
 }
 
-async function fullText(db: Kysely<Database>, chatbotId: string, question: string, limit: number) {
-  const lexemes = await questionLexemes(db, question);
-  if (lexemes.length === 0) return [];
-  const telling = await tellingLexemes(db, chatbotId, lexemes);
+interface TextList {
+  rows: Row[];
+  /** A row's IDF-weighted share of the question's words (0…1). */
+  coverage: (row: Row) => number;
+}
+
+async function fullText(
+  db: Kysely<Database>,
+  chatbotId: string,
+  question: string,
+  context: string,
+  limit: number,
+): Promise<TextList> {
+  const own = await questionLexemes(db, question);
+  const earlier = context ? (await questionLexemes(db, context)).filter((l) => !own.includes(l)) : [];
+  const lexemes = [...own, ...earlier];
+  if (lexemes.length === 0) return { rows: [], coverage: () => 0 };
+  const [telling, rarity] = await Promise.all([
+    tellingLexemes(db, chatbotId, lexemes),
+    lexemeRarity(db, chatbotId, lexemes),
+  ]);
   // Passages with every word of the question first, then those with its telling words: a look-alike
   // that repeats the question's words must not crowd out the passage that answers it in other words.
   const [all, some] = await Promise.all([
-    lexemes.length > 1 ? matching(db, chatbotId, tsquery(lexemes, '&'), limit) : Promise.resolve([]),
+    own.length > 1 ? matching(db, chatbotId, tsquery(own, '&'), limit) : Promise.resolve([]),
     matching(db, chatbotId, tsquery(telling.lexemes, telling.operator), limit, RANKED_CHUNKS_CAP),
   ]);
   const seen = new Set(all.map((r) => String(r.chunkId)));
-  return [...all, ...some.filter((r) => !seen.has(String(r.chunkId)))].slice(0, limit);
+  const rows = [...all, ...some.filter((r) => !seen.has(String(r.chunkId)))].slice(0, limit);
+  const weight = new Map<string, number>();
+  // Words no chunk holds tell nothing about which chunk answers: they are left out of the coverage.
+  for (const l of own) if (rarity(l) > 0) weight.set(l, rarity(l));
+  for (const l of earlier) if (rarity(l) > 0) weight.set(l, CONTEXT_WEIGHT * rarity(l));
+  const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
+  const coverages = new Map<string, number>();
+  for (const row of rows) {
+    const held = new Set(row.lexemes ?? []);
+    let sum = 0;
+    for (const [l, w] of weight) if (held.has(l)) sum += w;
+    coverages.set(String(row.chunkId), sum / total);
+  }
+  return { rows, coverage: (row) => coverages.get(String(row.chunkId)) ?? 0 };
+}
+
+/**
+ * How telling each word is among a chatbot's chunks: ln(1 + N / df), N its chunks and df those
+ * holding the word. Counted exactly in a small library; in a large one read from PostgreSQL's
+ * statistics (a word not among the most common is taken as rare).
+ */
+async function lexemeRarity(
+  db: Kysely<Database>,
+  chatbotId: string,
+  lexemes: string[],
+): Promise<(lexeme: string) => number> {
+  const size = Math.max(1, await chatbotChunks(db, chatbotId));
+  const df = new Map<string, number>();
+  if (size <= COMMON_LEXEME_CHUNKS) {
+    const r = await sql<{ l: string; n: number }>`
+      select l, (select count(*)::int from chunks c
+                 where c.chatbot_id = ${chatbotId} and c.tsv @@ to_tsquery('simple', quote_literal(l))) as n
+      from unnest(${lexemes}::text[]) as l`.execute(db);
+    for (const row of r.rows) df.set(row.l, Number(row.n));
+  } else {
+    const shares = await commonLexemes(db);
+    for (const l of lexemes) df.set(l, Math.max(1, (shares.get(l) ?? 0) * size));
+  }
+  return (l) => {
+    const n = df.get(l) ?? 1;
+    return n <= 0 ? 0 : Math.log(1 + size / n);
+  };
 }
 
 /** The question's words as the full-text index stores them (English stemming, no stop words). */
@@ -254,16 +515,31 @@ export async function tellingLexemes(
  * A chatbot's ready chunks nearest to a vector (cosine), through the HNSW index of the vector's size:
  * the cast and the size condition are the index's own expression and predicate.
  */
-export function nearestChunks(db: Kysely<Database>, chatbotId: string, query: number[], limit: number) {
+export function nearestChunks(
+  db: Kysely<Database>,
+  chatbotId: string,
+  query: number[],
+  limit: number,
+  /** Only vectors this embedder made (an item's content hash ends with it); any when omitted. */
+  embedderId?: string,
+) {
   const dimensions = query.length;
   const embedding = typedEmbedding(dimensions);
   const target = sql`${vectorLiteral(query)}::vector(${sql.lit(dimensions)})`;
-  return readyChunks(db, chatbotId)
+  let q = readyChunks(db, chatbotId)
     .select(sql<number>`1 - (${embedding} <=> ${target})`.as('score'))
-    .where(sql<boolean>`embedding is not null and vector_dims(embedding) = ${sql.lit(dimensions)}`)
-    .orderBy(sql`${embedding} <=> ${target}`)
-    .orderBy('chunks.id', 'asc')
-    .limit(limit);
+    .where(sql<boolean>`embedding is not null and vector_dims(embedding) = ${sql.lit(dimensions)}`);
+  if (embedderId) {
+    const like = `%:${embedderId.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
+    // Items stored before their embedder was recorded count as this embedder's until re-embedded.
+    q = q.where((eb) =>
+      eb.or([
+        eb('knowledge_items.content_hash', 'is', null),
+        eb('knowledge_items.content_hash', 'like', like),
+      ]),
+    );
+  }
+  return q.orderBy(sql`${embedding} <=> ${target}`).orderBy('chunks.id', 'asc').limit(limit);
 }
 
 /** Nearest chunks by cosine distance; empty when vectors are unavailable or embedding fails. */
@@ -271,6 +547,7 @@ async function similar(
   db: Kysely<Database>,
   chatbotId: string,
   question: string,
+  context: string,
   limit: number,
   embedder: Embedder | null,
   exact: boolean,
@@ -278,7 +555,12 @@ async function similar(
   if (!embedder || !(await hasVectorColumn(db))) return [];
   let query: number[];
   try {
-    query = await embedder.embedQuery(question);
+    const [own, earlier] = await Promise.all([
+      embedder.embedQuery(question),
+      context ? embedder.embedQuery(context) : Promise.resolve(null),
+    ]);
+    query =
+      earlier && earlier.length === own.length ? own.map((x, i) => x + CONTEXT_WEIGHT * earlier[i]!) : own;
   } catch {
     return [];
   }
@@ -289,7 +571,7 @@ async function similar(
     await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true),
       set_config('hnsw.ef_search', ${String(Math.max(40, limit * 2))}, true),
       set_config('enable_indexscan', ${exact ? 'off' : 'on'}, true)`.execute(trx);
-    const rows = await nearestChunks(trx, chatbotId, query, limit).execute();
+    const rows = await nearestChunks(trx, chatbotId, query, limit, embedder.model).execute();
     // relaxed_order may hand rows back slightly out of order.
     return rows.sort((a, b) => Number(b.score) - Number(a.score) || Number(a.chunkId) - Number(b.chunkId));
   });

@@ -12,6 +12,7 @@ export { Toaster, type ToasterProps } from './Toaster.tsx';
 export {
   dismissToast,
   getToastSnapshot,
+  subscribeToasts,
   type ToastInput,
   type ToastItem,
   type ToastVariant,

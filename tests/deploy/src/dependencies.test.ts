@@ -23,13 +23,13 @@ const dirs = globSync('{apps,packages}/*', { cwd: repoPath() }).filter((dir) =>
 );
 
 const IMPORT =
-  /^\s*(?:import|export)\s+(type\s+)?[^'"]*?\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+  /^\s*(?:import|export)\s+(type\s+)?[^'"]*?\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** The npm or workspace packages a source text imports, each with whether only its types are. */
 function importsIn(source: string): Map<string, boolean> {
   const found = new Map<string, boolean>();
   for (const m of source.matchAll(IMPORT)) {
-    const spec = m[2] ?? m[3] ?? m[4];
+    const spec = m[2] ?? m[3] ?? m[4] ?? m[5];
     if (!spec || spec.startsWith('.') || spec.startsWith('node:')) continue;
     const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
     if (builtinModules.includes(name)) continue;
@@ -66,7 +66,7 @@ function peersOf(dir: string, deps: string[]): Set<string> {
 describe('package dependencies', () => {
   it('the import scan sees every kind of import (a check that it can fail)', () => {
     const found = importsIn(
-      "import { a } from 'pg';\nimport type { B } from '@x/y/z';\nexport * from 'zod';\nconst m = await import('s3rver');\nimport 'side-effect';\nimport { c } from './local.ts';\nimport fs from 'node:fs';",
+      "import { a } from 'pg';\nimport type { B } from '@x/y/z';\nexport * from 'zod';\nconst m = await import('s3rver');\nimport 'side-effect';\nconst { x } = require('cjs-only');\nimport { c } from './local.ts';\nimport fs from 'node:fs';",
     );
     expect(Object.fromEntries(found)).toEqual({
       pg: false,
@@ -74,6 +74,7 @@ describe('package dependencies', () => {
       zod: false,
       s3rver: false,
       'side-effect': false,
+      'cjs-only': false,
     });
   });
 

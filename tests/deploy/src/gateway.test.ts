@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -382,6 +383,10 @@ describe.skipIf(!nginx)('static web servers with nginx on this machine', () => {
       }
     };
     site('dashboard', { 'index.html': 'dashboard index', 'assets/app.js': 'dashboard js' });
+    // What vite.precompress.ts writes beside each asset.
+    mkdirSync(path.join(dir, 'dashboard', 'www', 'assets'), { recursive: true });
+    writeFileSync(path.join(dir, 'dashboard', 'www', 'assets', 'big.js'), 'const x = 1;\n'.repeat(500));
+    writeFileSync(path.join(dir, 'dashboard', 'www', 'assets', 'big.js.gz'), gzipSync('precompressed'));
     site('fan-pwa', {
       'fan/index.html': 'fan index',
       'fan/assets/app.js': 'fan js',
@@ -446,6 +451,16 @@ describe.skipIf(!nginx)('static web servers with nginx on this machine', () => {
     expect(asset.body).toBe('dashboard js');
     expect(asset.headers.get('cache-control')).toContain('immutable');
     expect((await get('dashboard', '/assets/missing.js')).status).toBe(404);
+  });
+
+  it('sends the precompressed .gz the build wrote to browsers that accept gzip', async () => {
+    const res = await fetch(`http://127.0.0.1:${ports.dashboard}/assets/big.js`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    // fetch decodes it: the body is the .gz file's content, so nginx did not compress on the fly.
+    expect(await res.text()).toBe('precompressed');
+    expect(res.headers.get('cache-control')).toContain('immutable');
   });
 
   it("fan-pwa: the fan app's index.html for its pages, its assets and service worker under /fan/", async () => {

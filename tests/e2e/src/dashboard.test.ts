@@ -292,12 +292,15 @@ describe('creator dashboard', () => {
     'adds a web page and a TXT file as knowledge and shows processing reach Complete; deletes an item',
     async () => {
       const knowledge = page.getByRole('list', { name: 'Knowledge sources' });
-      await knowledge.getByText('Web URL').waitFor();
+      // A page is listed by its own title once read ('Web URL' until then).
+      await knowledge.getByText('Sourdough starter care').waitFor({ timeout: 30_000 });
       await knowledge.getByText(`${siteOrigin}/starter`).waitFor();
 
       await page.getByRole('button', { name: 'Add Knowledge' }).click();
       const dialog = page.getByRole('dialog', { name: 'Add Knowledge Source' });
       await dialog.waitFor();
+      // The dialog says how far "Add a website" reads.
+      await dialog.getByText(/up to 20 pages in all, as the site's robots\.txt allows/).waitFor();
       await dialog.getByText('PDF, TXT, DOC or DOCX, up to 10MB').waitFor();
       expect(await dialog.getByLabel('File', { exact: true }).getAttribute('accept')).toBe(
         '.pdf,.txt,.doc,.docx',
@@ -322,8 +325,20 @@ describe('creator dashboard', () => {
       await dialog.getByLabel('Web page URL').fill(`${siteOrigin}/starter?page=2`);
       await dialog.getByRole('button', { name: 'Add URL' }).click();
       await toasts(page).getByText('URL added').waitFor();
-      expect(await dialog.getByLabel('Web page URL').inputValue()).toBe('');
+      // Added: the dialog closes (issue 29); it opens again empty.
+      await dialog.waitFor({ state: 'detached' });
       expect(addCalls).toBe(1);
+      await page.getByRole('button', { name: 'Add Knowledge' }).click();
+      await dialog.waitFor();
+      expect(await dialog.getByLabel('Web page URL').inputValue()).toBe('');
+      // The same address again is recognised, with the way to fetch it again.
+      await dialog.getByLabel('Web page URL').fill(`${siteOrigin}/starter?page=2`);
+      await dialog.getByRole('button', { name: 'Add URL' }).click();
+      await toasts(page)
+        .getByText(/already in your knowledge base\. Use Re-sync/)
+        .waitFor();
+      expect(addCalls).toBe(2);
+      addCalls = 1;
 
       // An address the browser would call invalid still goes to the api, whose refusal shows by toast.
       await dialog.getByLabel('Web page URL').fill('not a web address');
@@ -380,7 +395,7 @@ describe('creator dashboard', () => {
       page.on('request', (r) => {
         if (r.method() === 'DELETE' && r.url().includes('/api/knowledge/')) deleteCalls++;
       });
-      const deleteButton = knowledge.getByRole('button', { name: 'Delete Web URL' }).last();
+      const deleteButton = knowledge.getByRole('button', { name: 'Delete Sourdough starter care' }).last();
       const question = 'Are you sure you want to delete this knowledge item?';
       await deleteButton.click();
       await screenshot(page, 'confirm-delete-knowledge-desktop');

@@ -61,7 +61,8 @@ describe('fan app: citations a fan can open', () => {
         ],
       },
     });
-    ai = await startFanFakeAi('Stay twelve minutes at most, and it opens at seven.');
+    // The answer cites every excerpt it was given ([n] markers): its sources are exactly those.
+    ai = await startFanFakeAi('Stay twelve minutes at most, and it opens at seven [1, 2, 3, 4, 5].');
     api = await startFanTestApi({
       OPENAI_API_KEY: 'sk-citations',
       OPENAI_BASE_URL: ai.baseUrl,
@@ -190,7 +191,12 @@ describe('fan app: citations a fan can open', () => {
     expect(served.status()).toBe(200);
     expect(served.headers()['cache-control']).toMatch(/^private/);
     expect((await served.body()).subarray(0, 5).toString()).toBe('%PDF-');
-    // The answer's text no longer carries a raw "Sources:" line.
-    expect(await page.getByTestId('message-ai').textContent()).not.toContain('Sources:');
+    // The answer's text no longer carries a raw "Sources:" line, nor raw [n] markers: they are small
+    // links, one per source, in the order the answer cites them.
+    const text = (await page.getByTestId('message-ai').textContent()) ?? '';
+    expect(text).not.toContain('Sources:');
+    expect(text).not.toMatch(/\[\d\]/);
+    const markers = page.getByTestId('message-ai').getByTestId('citation-marker');
+    expect(await markers.allTextContents()).toEqual(['1', '2', '3']);
   });
 });

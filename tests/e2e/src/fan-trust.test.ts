@@ -111,7 +111,10 @@ describe('fan trust: the chat belongs to its browser', () => {
     await send(oldPhone, 'Week one plan, please');
     const fanId = await readFanIdFrom(oldPhone);
 
-    await oldPhone.getByRole('button', { name: 'Move this chat to another phone or browser' }).click();
+    // Its accessible name is its visible label; the longer hint is its description.
+    const move = oldPhone.getByRole('button', { name: 'Move chat', exact: true });
+    expect(await move.getAttribute('title')).toBe('Move this chat to another phone or browser');
+    await move.click();
     const panel = oldPhone.getByRole('dialog', { name: 'Move this chat to another phone' });
     await panel.waitFor();
     await panel.getByTestId('transfer-qr').waitFor();

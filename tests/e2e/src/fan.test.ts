@@ -292,7 +292,7 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     expect(await readFanIdFrom(page)).toBe('mobile_fan_test');
   });
 
-  it("a failed send shows SPEC's text and keeps what the fan typed", async () => {
+  it('a failed send shows the send-failure text and keeps what the fan typed', async () => {
     const page = await chatWith(profile(), (route) =>
       route.fulfill({
         status: 500,
@@ -309,7 +309,7 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     await saveFanScreenshot(page, 'send-failed');
   });
 
-  it("a send with no answer while online shows SPEC's text, waits in the outbox and goes out once", async () => {
+  it('a send with no answer while online shows the send-failure text, waits in the outbox and goes out once', async () => {
     const asks: { message: unknown; key: string | undefined }[] = [];
     let answer = false;
     const page = await chatWith(profile(), async (route) => {
@@ -341,7 +341,7 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     await expect.poll(() => page.getByRole('alert').count()).toBe(0);
   });
 
-  it("a 429 shows SPEC's text alone, with when to try again apart", async () => {
+  it('a 429 shows the send-failure text alone, with when to try again apart', async () => {
     const page = await chatWith(profile(), (route) =>
       route.fulfill({
         status: 429,

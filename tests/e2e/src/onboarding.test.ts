@@ -72,14 +72,35 @@ describe('landing page', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     const phone = await newPage(PHONE);
+    // The landing page loads only its own code, compressed (docs/decisions/0038-…): no router, no
+    // signed-in pages, and each script sent as the brotli file the build wrote.
+    const scripts: { url: string; encoding: string | undefined; length: number }[] = [];
+    phone.on('response', (response) => {
+      if (response.request().resourceType() === 'script') {
+        const headers = response.headers();
+        scripts.push({
+          url: response.url(),
+          encoding: headers['content-encoding'],
+          length: Number(headers['content-length'] ?? 0),
+        });
+      }
+    });
     await phone.goto('/');
     await phone.getByRole('button', { name: 'Start Building' }).waitFor();
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    await phone.waitForLoadState('networkidle');
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      expect(script.url).not.toMatch(/\/assets\/(app|signed-in|DashboardPage|CreatorSignupPage)-/);
+      // Files under 1 KB are not worth compressing and are sent as they are.
+      if (script.encoding === undefined) expect(script.length, script.url).toBeLessThan(1024);
+      else expect(script.encoding, script.url).toBe('br');
+    }
     await screenshot(phone, 'landing-phone');
   });
 
-  it('starts Google sign-in from every call to action (SPEC labels and the others)', async () => {
+  it('starts Google sign-in from every call to action (the landing page labels and the others)', async () => {
     const page = await newPage(DESKTOP);
     const context = page.context();
     // The sign-in window is answered here, so nobody signs in.
@@ -124,6 +145,16 @@ describe('landing page', () => {
     await page.waitForURL(`${api.origin}/`);
     await toasts(page).getByText('Authentication Required').waitFor();
     await toasts(page).getByText('Please sign in to continue with chatbot creation.').waitFor();
+  });
+
+  it('sends a signed-out visitor from a dashboard home and says why there', async () => {
+    const page = await newPage(DESKTOP);
+    await page.goto('/dashboard/someone');
+    await page.waitForURL(`${api.origin}/`);
+    await toasts(page).getByText('Authentication Required').waitFor();
+    await toasts(page).getByText('Please sign in to open your dashboard.').waitFor();
+    await page.getByRole('button', { name: 'Start Building' }).waitFor();
+    await screenshot(page, 'signed-out-dashboard-visit');
   });
 });
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { isUuid } from '@fanpilot/contracts';
-import { mayActAsFan } from '@fanpilot/core';
+import { mayFollowAsFan } from '@fanpilot/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ChangeScope } from '../services/changes.ts';
-import { cachedFanTokenHash, type FanLite } from './lookups.ts';
+import { cachedFanTokenHash } from './lookups.ts';
 
 /** What a versioned GET depends on; null when it cannot be told cheaply (the route runs as usual). */
 export type VersionedBy = (
@@ -79,17 +79,8 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
-/**
- * Whether the browser with this fan cookie (its token's hash) may read and follow this
- * conversation: packages/core's mayActAsFan, as a fan. The 304 shortcut, the fan event stream and
- * the stream's later re-checks all ask this.
- */
-export const mayFollowAsFan = (cookieHash: string | null, fan: FanLite | null | undefined): boolean =>
-  mayActAsFan(
-    { cookieHash, creatorId: null },
-    fan ? { creator_id: fan.creatorId, cookie_hash: fan.cookieHash } : null,
-    'read',
-  );
+/** packages/core's mayFollowAsFan: the 304 shortcut, the fan event stream and its re-checks ask it. */
+export { mayFollowAsFan };
 
 /**
  * A raw parameter the shortcut may use: one plain, short value (these run before validation; a

@@ -1,8 +1,14 @@
 import { FAN_COOKIE, SESSION_COOKIE } from '@fanpilot/contracts';
-import { hashToken, sessionIsLive } from '@fanpilot/core';
+import {
+  chatbotOwnerId,
+  creatorIdByUsername,
+  fanBindingOf,
+  hashToken,
+  liveSessionOf,
+  sessionIsLive,
+} from '@fanpilot/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../services/changes.ts';
 
@@ -94,19 +100,13 @@ export const lookupsPlugin = fp(async (app: FastifyInstance) => {
     const cached = sessions.get(hash);
     if (cached && sessionIsLive(cached)) return cached;
     const epoch = feed.currentEpoch;
-    const row = await app.db
-      .selectFrom('sessions')
-      .innerJoin('creators', 'creators.id', 'sessions.creator_id')
-      .select(['creators.id', 'creators.username', 'sessions.expires_at'])
-      .where('sessions.id', '=', hash)
-      .where('sessions.expires_at', '>', new Date())
-      .executeTakeFirst();
+    const row = await liveSessionOf(app.db, hash);
     if (!row) return null;
     const lite = {
       hash,
-      creatorId: row.id,
+      creatorId: row.creatorId,
       username: row.username,
-      expiresAt: new Date(row.expires_at).getTime(),
+      expiresAt: row.expiresAt.getTime(),
     };
     if (feed.isLive && epoch === feed.currentEpoch) sessions.set(hash, lite);
     return lite;
@@ -122,14 +122,10 @@ export const lookupsPlugin = fp(async (app: FastifyInstance) => {
     const cached = creatorIds.get(name);
     if (cached) return cached;
     const epoch = feed.currentEpoch;
-    const row = await app.db
-      .selectFrom('creators')
-      .select('id')
-      .where(sql<string>`lower(username)`, '=', name)
-      .executeTakeFirst();
-    if (!row) return null;
-    if (feed.isLive && epoch === feed.currentEpoch) creatorIds.set(name, row.id);
-    return row.id;
+    const id = await creatorIdByUsername(app.db, name);
+    if (!id) return null;
+    if (feed.isLive && epoch === feed.currentEpoch) creatorIds.set(name, id);
+    return id;
   });
 
   app.decorate('fanOf', async (creatorId: string, fanKey: string, options?: { fresh?: boolean }) => {
@@ -137,17 +133,11 @@ export const lookupsPlugin = fp(async (app: FastifyInstance) => {
     const cached = options?.fresh ? undefined : fans.get(key);
     if (cached) return cached;
     const epoch = feed.currentEpoch;
-    const row = await app.db
-      .selectFrom('fans')
-      .select(['id', 'creator_id', 'cookie_hash'])
-      .where('creator_id', '=', creatorId)
-      .where('fan_key', '=', fanKey)
-      .executeTakeFirst();
-    if (!row) return null;
-    const lite = { id: row.id, creatorId: row.creator_id, cookieHash: row.cookie_hash };
+    const lite = await fanBindingOf(app.db, creatorId, fanKey);
+    if (!lite) return null;
     if (feed.isLive && epoch === feed.currentEpoch) {
       fans.set(key, lite);
-      fanKeys.set(row.id, key);
+      fanKeys.set(lite.id, key);
     }
     return lite;
   });
@@ -155,14 +145,10 @@ export const lookupsPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('chatbotOwnerOf', async (chatbotId: string) => {
     const cached = chatbotOwners.get(chatbotId);
     if (cached) return cached;
-    const row = await app.db
-      .selectFrom('chatbots')
-      .select('creator_id')
-      .where('id', '=', chatbotId)
-      .executeTakeFirst();
-    if (!row) return null;
-    chatbotOwners.set(chatbotId, row.creator_id);
-    return row.creator_id;
+    const owner = await chatbotOwnerId(app.db, chatbotId);
+    if (!owner) return null;
+    chatbotOwners.set(chatbotId, owner);
+    return owner;
   });
 });
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '@fanpilot/contracts';
-import { creatorsRepository, hashToken, sessionsRepository } from '@fanpilot/core';
+import { actingAs, creatorsRepository, hashToken, sessionsRepository } from '@fanpilot/core';
 import type { CreatorRow } from '@fanpilot/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { forbidden, notFound, unauthorized } from '../errors.ts';
+import { unauthorized } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -73,10 +73,6 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { secure: boo
   });
 
   app.decorate('requireOwner', async (request: FastifyRequest, username: string) => {
-    const creator = await app.requireCreator(request);
-    if (creator.username.toLowerCase() === username.toLowerCase()) return creator;
-    const other = await creators.findByUsername(username);
-    if (!other) throw notFound(`No creator is called '${username}'.`);
-    throw forbidden();
+    return actingAs(app.db, await app.requireCreator(request), username);
   });
 });

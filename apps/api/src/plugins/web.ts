@@ -49,6 +49,9 @@ export async function webPlugin(app: FastifyInstance, roots: WebRoots, options: 
       prefix: '/',
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset (vite.precompress.ts); they are sent as they
+      // are to browsers that accept them.
+      preCompressed: true,
       decorateReply: true,
       setHeaders: (res, file) => {
         if (file.includes(`${path.sep}assets${path.sep}`))
@@ -62,6 +65,7 @@ export async function webPlugin(app: FastifyInstance, roots: WebRoots, options: 
       prefix: '/fan/',
       wildcard: false,
       index: false,
+      preCompressed: true,
       decorateReply: false,
       setHeaders: (res, file) => {
         if (file.includes(`${path.sep}assets${path.sep}`))

@@ -1,9 +1,8 @@
-import { CREDIT_PACKS, type CreditPackId } from '@fanpilot/contracts';
-import { attachCheckoutSession, createPurchase, discardPurchase } from '@fanpilot/core';
+import { attachCheckoutSession, checkoutPack, createPurchase, discardPurchase } from '@fanpilot/core';
 import type { CreatorRow, Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
 import Stripe from 'stripe';
-import { badRequest, HttpError } from '../errors.ts';
+import { HttpError } from '../errors.ts';
 
 /**
  * How credits are paid for: Stripe when configured; without it, the local test checkout outside
@@ -51,8 +50,6 @@ export function createPayments(env: {
   };
 }
 
-export const packById = (id: string) => CREDIT_PACKS.find((p) => p.id === (id as CreditPackId));
-
 /**
  * Starts buying a pack: a pending purchase, and where to pay for it (Stripe Checkout, or the local
  * test checkout when Stripe is not configured). Buying switched off (production without Stripe):
@@ -65,16 +62,7 @@ export async function startCheckout(
   packId: string,
   publicOrigin: string,
 ): Promise<{ url: string; purchaseId: string }> {
-  const pack = packById(packId);
-  if (!pack) {
-    throw badRequest(
-      `Unknown credit pack. Choose one of: ${CREDIT_PACKS.map((p) => p.id).join(', ')}.`,
-      'unknown_pack',
-    );
-  }
-  if (!purchasesEnabled(payments)) {
-    throw new HttpError(409, 'billing_disabled', 'Buying credits is switched off on this server.');
-  }
+  const pack = checkoutPack(packId, purchasesEnabled(payments));
   const purchase = { id: await createPurchase(db, creator.id, pack, payments.stripe ? 'stripe' : 'test') };
   if (!payments.stripe) return { url: `/billing/test-checkout/${purchase.id}`, purchaseId: purchase.id };
   const back = `${publicOrigin}/dashboard/${encodeURIComponent(creator.username)}`;

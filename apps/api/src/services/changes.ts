@@ -1,4 +1,5 @@
 import { type ChangeNotice, type ChangeScope, type DraftNotice, decodeFeedNotice } from '@fanpilot/contracts';
+import { readChangeVersions } from '@fanpilot/core';
 import type { Database, DbHandle } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
@@ -123,18 +124,7 @@ export class ChangeFeed {
     const missing = scopes.filter((_, i) => out[i] === undefined);
     if (missing.length === 0) return out as string[];
     const epoch = this.epoch;
-    const rows = await this.db
-      .selectFrom('change_versions')
-      .select(['scope', 'id', 'version'])
-      .where((eb) =>
-        eb.or(
-          missing.map(([scope, id]) =>
-            eb.and([eb('scope', '=', scope as never), eb('id', '=', id as never)]),
-          ),
-        ),
-      )
-      .execute();
-    const read = new Map(rows.map((r) => [`${r.scope}:${r.id}`, String(r.version)]));
+    const read = await readChangeVersions(this.db, missing);
     return scopes.map(([scope, id], i) => {
       const known = out[i];
       if (known !== undefined) return known;

@@ -14,8 +14,11 @@ import {
 } from '@fanpilot/contracts';
 import {
   checkPushServiceHost,
+  findPushSubscription,
   noticesRepository,
   type PushSubscriptionInput,
+  pushRecipients,
+  pushSubject,
   pushSubscriptions,
 } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
@@ -126,34 +129,28 @@ export interface PushDeps {
 
 /** What a notification about this message or announcement says, and where a tap goes. */
 async function payloadFor(db: Kysely<Database>, job: PushJob, preview: boolean): Promise<PushPayload | null> {
-  if (job.kind === 'message') {
-    const row = await db
-      .selectFrom('messages')
-      .innerJoin('creators', 'creators.id', 'messages.creator_id')
-      .select(['messages.id', 'messages.sender', 'messages.body', 'creators.name', 'creators.username'])
-      .where('messages.id', '=', job.id)
-      .executeTakeFirst();
-    if (!row || row.sender === 'fan') return null;
-    const who = row.sender === 'creator' ? row.name : `${row.name}'s AI assistant`;
+  const subject = await pushSubject(db, job);
+  if (!subject) return null;
+  if (subject.kind === 'message') {
+    const who = subject.sender === 'creator' ? subject.name : `${subject.name}'s AI assistant`;
     return {
-      title: row.sender === 'creator' ? `${row.name} replied` : `${who} replied`,
-      body: preview ? cut(row.body, PUSH_PREVIEW_CHARS) : 'You have a new message. Tap to read it.',
-      url: `/pwa/${encodeURIComponent(row.username)}?message=${row.id}`,
-      tag: `chat-${row.username}`,
+      title: `${who} replied`,
+      // An AI answer's [n] citation markers are links in the chat; a notification drops them.
+      body: preview
+        ? cut(
+            subject.sender === 'creator' ? subject.body : subject.body.replace(/[ \t]?\[\d{1,3}\]/g, ''),
+            PUSH_PREVIEW_CHARS,
+          )
+        : 'You have a new message. Tap to read it.',
+      url: `/pwa/${encodeURIComponent(subject.username)}?message=${subject.id}`,
+      tag: `chat-${subject.username}`,
     };
   }
-  const notice = await db
-    .selectFrom('notices')
-    .innerJoin('creators', 'creators.id', 'notices.creator_id')
-    .select(['notices.id', 'notices.message', 'creators.name', 'creators.username'])
-    .where('notices.id', '=', job.id)
-    .executeTakeFirst();
-  if (!notice) return null;
   return {
-    title: `${notice.name}: announcement`,
-    body: preview ? cut(notice.message, PUSH_PREVIEW_CHARS) : 'A new announcement. Tap to read it.',
-    url: `/pwa/${encodeURIComponent(notice.username)}`,
-    tag: `notice-${notice.username}`,
+    title: `${subject.name}: announcement`,
+    body: preview ? cut(subject.message, PUSH_PREVIEW_CHARS) : 'A new announcement. Tap to read it.',
+    url: `/pwa/${encodeURIComponent(subject.username)}`,
+    tag: `notice-${subject.username}`,
   };
 }
 
@@ -197,22 +194,8 @@ function send(
 
 /** Fans a message or announcement out to delivery jobs, one per device. */
 async function fanOut(deps: PushDeps, job: PushJob): Promise<number> {
-  let query = deps.db.selectFrom('push_subscriptions').select('push_subscriptions.id');
-  if (job.kind === 'message') {
-    const message = await deps.db
-      .selectFrom('messages')
-      .select(['fan_id', 'sender'])
-      .where('id', '=', job.id)
-      .executeTakeFirst();
-    if (!message?.fan_id || message.sender === 'fan') return 0;
-    query = query.where('fan_id', '=', message.fan_id);
-  } else {
-    const notice = await noticesRepository(deps.db).markPushed(job.id);
-    if (!notice) return 0;
-    query = query.where('creator_id', '=', notice.creator_id);
-  }
-  const subscriptions = await query.execute();
-  for (const { id } of subscriptions) {
+  const subscriptions = await pushRecipients(deps.db, job);
+  for (const id of subscriptions) {
     const delivery = { ...job, subscriptionId: id };
     await deps.jobs.enqueue(PUSH_QUEUE, delivery, { jobId: pushDeliveryJobId(delivery) });
   }
@@ -221,11 +204,7 @@ async function fanOut(deps: PushDeps, job: PushJob): Promise<number> {
 
 /** Delivers one push to one device: gone subscriptions are deleted, busy services retried. */
 async function deliver(deps: PushDeps, job: PushJob & { subscriptionId: string }) {
-  const sub = await deps.db
-    .selectFrom('push_subscriptions')
-    .selectAll()
-    .where('id', '=', job.subscriptionId)
-    .executeTakeFirst();
+  const sub = await findPushSubscription(deps.db, job.subscriptionId);
   if (!sub) return 'gone';
   const payload = await payloadFor(deps.db, job, sub.preview);
   if (!payload) return 'nothing';

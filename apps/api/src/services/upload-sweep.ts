@@ -1,4 +1,5 @@
 import type { PeriodicTask } from '@fanpilot/background';
+import { profileImageInUse } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { PENDING_UPLOAD_PREFIX } from '@fanpilot/storage';
 import type { Kysely } from 'kysely';
@@ -33,12 +34,7 @@ export async function sweepUnusedUploads(
   }
   for await (const object of storage.list('uploads/')) {
     if (object.key.startsWith(PENDING_UPLOAD_PREFIX) || !old(object)) continue;
-    const used = await db
-      .selectFrom('creators')
-      .select('id')
-      .where('profile_image_key', '=', object.key)
-      .executeTakeFirst();
-    if (!used) await remove(object.key);
+    if (!(await profileImageInUse(db, object.key))) await remove(object.key);
   }
   return removed;
 }

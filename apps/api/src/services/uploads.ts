@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { KNOWLEDGE_FILE_EXTENSIONS, UUID_SOURCE } from '@fanpilot/contracts';
-import { badRequest, forbidden } from '../errors.ts';
+import { KNOWLEDGE_FILE_EXTENSIONS } from '@fanpilot/contracts';
+import { KNOWLEDGE_UPLOAD_PREFIX } from '@fanpilot/core';
+import { badRequest } from '../errors.ts';
 import { cleanFileName } from './knowledge.ts';
 
 // Knowledge file uploads: their store keys (knowledge-uploads/{creatorId}/{uuid}/{file name}) and
 // the file types allowed. The upload calls sign against these; adding a knowledge file and the
 // sweep of unused uploads check them.
 
-export const KNOWLEDGE_UPLOAD_PREFIX = 'knowledge-uploads';
+export { assertOwnUploadKey, KNOWLEDGE_UPLOAD_PREFIX } from '@fanpilot/core';
 /** How long a pre-signed upload request (form POST or part PUT) stays valid. */
 export const UPLOAD_URL_EXPIRES_SECONDS = 10 * 60;
 
@@ -19,10 +20,6 @@ export const MIME_BY_EXTENSION: Record<(typeof KNOWLEDGE_FILE_EXTENSIONS)[number
   '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 export const UNKNOWN_TYPES = new Set(['', 'application/octet-stream']);
-
-const KEY_SHAPE = new RegExp(
-  `^${KNOWLEDGE_UPLOAD_PREFIX}/(${UUID_SOURCE})/${UUID_SOURCE}/[A-Za-z0-9._-]{1,120}$`,
-);
 
 /** The extension and stored type of a knowledge file name, or a 400. */
 export function knowledgeFileType(
@@ -58,12 +55,4 @@ export function newKnowledgeUploadKey(creatorId: string, filename: string): stri
       .replace(/^[._]+/, '')
       .slice(0, 100) || 'file';
   return `${KNOWLEDGE_UPLOAD_PREFIX}/${creatorId}/${randomUUID()}/${stem}${extension}`;
-}
-
-/** Is `key` one of this creator's upload keys? A key of another shape or owner is refused (403). */
-export function assertOwnUploadKey(creatorId: string, key: string): void {
-  const match = KEY_SHAPE.exec(key);
-  if (!match || match[1] !== creatorId) {
-    throw forbidden('This upload belongs to someone else.');
-  }
 }

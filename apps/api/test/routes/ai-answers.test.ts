@@ -311,7 +311,7 @@ describe('AI answers without a model key', () => {
     await t.close();
   });
 
-  it("quotes the creator's own material, saying so, or answers politely when nothing matches", async () => {
+  it("quotes the creator's own material as a quote, or says nothing matched and hands the question over", async () => {
     const cookie = await onboard(t, 'quinn');
     await teach(t, 'quinn');
     const fan = new FanBrowser(t);
@@ -321,11 +321,13 @@ describe('AI answers without a model key', () => {
       return messages.some((m) => m.from === 'Creatorai') ? messages : null;
     });
     const quote = chat.find((m) => m.from === 'Creatorai')!;
-    expect(quote.message).toContain("quoting Quinn Tester's own material");
-    expect(quote.message).toContain('Feed your sourdough starter twice a day');
+    expect(quote.message).toBe(
+      "“Feed your sourdough starter twice a day with equal weights of flour and water.”\n— from Quinn Tester's “Starter care”",
+    );
     expect(quote.sources).toMatchObject([{ title: 'Starter care', kind: 'web' }]);
 
-    // Nothing of Quinn's matches: the fan still gets an AI reply, charged like any other, once.
+    // Nothing of Quinn's matches: the fan still gets an AI reply, charged like any other, once, and
+    // the question waits for Quinn.
     const asked = await sent(await fan.ask('quinn', 'Do you like jazz?'));
     expect(asked.aiWillAnswer).toBe(true);
     const after = await eventually(async () => {
@@ -335,15 +337,16 @@ describe('AI answers without a model key', () => {
     expect(after.map((m) => [m.from, m.status])).toEqual([
       ['fan', 'answered'],
       ['Creatorai', null],
-      ['fan', 'answered'],
+      ['fan', 'pending'],
       ['Creatorai', null],
     ]);
     expect(after.at(-1)).toMatchObject({
       from: 'Creatorai',
       replyTo: asked.message.id,
       message:
-        "Quinn Tester is away right now and I couldn't find this in Quinn Tester's material yet. This is not a personal reply: your question has been passed on to Quinn Tester.",
+        "I couldn't find this in Quinn Tester's material, so I've passed your question on to Quinn Tester, who will answer you personally.",
     });
+    expect(after[2]).toMatchObject({ handedToCreator: true });
     expect(after.at(-1)?.sources ?? []).toEqual([]);
     expect(await usage(t, 'quinn', cookie)).toMatchObject({ creditsUsed: 2, creditsRemaining: 998 });
     await t.background.idle();
@@ -360,10 +363,10 @@ describe('AI answers without a model key', () => {
       return messages.some((m) => m.from === 'Creatorai') ? messages : null;
     });
     expect(chat.map((m) => [m.from, m.status])).toEqual([
-      ['fan', 'answered'],
+      ['fan', 'pending'],
       ['Creatorai', null],
     ]);
-    expect(chat[1]!.message).toContain('Quentin Tester is away right now');
+    expect(chat[1]!.message).toContain("I couldn't find this in Quentin Tester's material");
     expect(await usage(t, 'quentin', cookie)).toMatchObject({ creditsUsed: 1, aiAnswersToday: 1 });
   });
 });

@@ -74,6 +74,9 @@ describe("a creator's daily AI answer budget", () => {
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('status', '=', 'pending')
       .where('sender', '=', 'fan')
+      // Gina has no material: the AI's answers said so and handed those questions over (they wait
+      // for her too, but not for the AI).
+      .where('ai_handed_over_at', 'is', null)
       .executeTakeFirstOrThrow();
     expect(Number(pending.n)).toBe(STRANGERS - BUDGET);
 

@@ -52,6 +52,7 @@ describe('sign-in with the OpenID provider', () => {
       username: 'bob',
       name: 'Bob Tester',
       email: 'bob@example.com',
+      description: '',
       profileImageUrl: null,
       onboardingComplete: false,
     });

@@ -67,7 +67,7 @@ describe('credits bought with Stripe', () => {
     await stripe?.close();
   });
 
-  it('starts a Stripe Checkout for a pack at SPEC’s price; refuses unknown packs and other creators', async () => {
+  it('starts a Stripe Checkout for a pack at the pack’s listed price; refuses unknown packs and other creators', async () => {
     const before = await billing();
     expect(before).toMatchObject({
       balance: 1000,

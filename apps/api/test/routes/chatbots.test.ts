@@ -271,6 +271,18 @@ describe('chatbot and knowledge calls', () => {
   });
 
   it('adds a YouTube video and answers with its title', async () => {
+    // The same video is already there (added as a link above): adding it again is refused (409).
+    const twice = await send(t, 'POST', `/api/chatbots/${owner.chatbotId}/knowledge/youtube`, owner.cookie, {
+      youtubeUrl: 'https://youtu.be/dQw4w9WgXcQ?t=12',
+    });
+    expect(twice.status).toBe(409);
+    const existing = await t.db.db
+      .selectFrom('knowledge_items')
+      .select('id')
+      .where('chatbot_id', '=', owner.chatbotId)
+      .where('type', '=', 'youtube')
+      .execute();
+    for (const { id } of existing) await send(t, 'DELETE', `/api/knowledge/${id}`, owner.cookie);
     const res = await send(t, 'POST', `/api/chatbots/${owner.chatbotId}/knowledge/youtube`, owner.cookie, {
       youtubeUrl: 'https://youtu.be/dQw4w9WgXcQ?t=12',
     });
@@ -439,5 +451,147 @@ describe('chatbot and knowledge calls', () => {
       .where('id', '=', file.id)
       .execute();
     expect((await send(t, 'POST', `/api/knowledge/${file.id}/resync`, owner.cookie)).status).toBe(400);
+  });
+});
+
+describe('deleting a chatbot (issue 29)', () => {
+  let t: TestApp;
+  let owner: Awaited<ReturnType<typeof onboardedCreator>>;
+  let other: Awaited<ReturnType<typeof onboardedCreator>>;
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await onboardedCreator(t, 'petra');
+    other = await onboardedCreator(t, 'quentin');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('deletes it with its knowledge and stored files; only its owner may; a new one can be created', async () => {
+    const res = await upload(t, owner.chatbotId, owner.cookie, Buffer.from('Knowledge to go.'), 'gone.txt');
+    expect(res.status).toBe(200);
+    const item = (await res.json()) as { id: string };
+    const row = await t.db.db
+      .selectFrom('knowledge_items')
+      .selectAll()
+      .where('id', '=', item.id)
+      .executeTakeFirstOrThrow();
+    await send(t, 'POST', '/api/add-knowledge', owner.cookie, {
+      chatbotId: owner.chatbotId,
+      url: 'https://coach.example/about',
+    });
+
+    // Hostile and bad input: someone else's, signed out, a malformed id.
+    expect((await send(t, 'DELETE', `/api/chatbots/${owner.chatbotId}`, other.cookie)).status).toBe(403);
+    expect((await send(t, 'DELETE', `/api/chatbots/${owner.chatbotId}`, '')).status).toBe(401);
+    const malformed = await send(t, 'DELETE', '/api/chatbots/not-a-uuid', owner.cookie);
+    expect(malformed.status).toBe(404);
+    expect(await json(malformed)).toMatchObject({ error: 'not_found' });
+
+    const del = await send(t, 'DELETE', `/api/chatbots/${owner.chatbotId}`, owner.cookie);
+    expect(del.status).toBe(200);
+    expect(await json(del)).toEqual({ success: true, id: owner.chatbotId, deletedKnowledge: 2 });
+    expect(
+      await t.db.db
+        .selectFrom('knowledge_items')
+        .select('id')
+        .where('chatbot_id', '=', owner.chatbotId)
+        .execute(),
+    ).toEqual([]);
+    expect(await t.storage.head(row.file_key!)).toBeNull();
+    // The dashboard now reads no chatbot; the other creator's is untouched.
+    const mine = await send(t, 'GET', `/api/creators/username/${owner.username}/chatbot`, owner.cookie);
+    expect(await json(mine)).toBeNull();
+    const theirs = await send(t, 'GET', `/api/chatbots/${other.chatbotId}`, other.cookie);
+    expect(theirs.status).toBe(200);
+    // Deleted twice: 404 with a clear message.
+    const again = await send(t, 'DELETE', `/api/chatbots/${owner.chatbotId}`, owner.cookie);
+    expect(again.status).toBe(404);
+    expect((await json(again)).message).toMatch(/already deleted/);
+    // The Create AI Chatbot modal's call makes a new one.
+    const created = await send(t, 'POST', `/api/creators/username/${owner.username}/chatbot`, owner.cookie, {
+      name: 'Second Coach',
+      urls: [''],
+    });
+    expect(created.status).toBe(200);
+    expect(await json(created)).toMatchObject({ name: 'Second Coach' });
+  });
+});
+
+describe('the same address added twice (issue 29)', () => {
+  let t: TestApp;
+  let owner: Awaited<ReturnType<typeof onboardedCreator>>;
+  let other: Awaited<ReturnType<typeof onboardedCreator>>;
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await onboardedCreator(t, 'rosa');
+    other = await onboardedCreator(t, 'sven');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is refused with 409 and a message pointing to Re-sync; other chatbots may add it', async () => {
+    const add = (who: typeof owner, url: string) =>
+      send(t, 'POST', '/api/add-knowledge', who.cookie, { chatbotId: who.chatbotId, url });
+    expect((await add(owner, 'https://coach.example/about')).status).toBe(200);
+    for (const again of [
+      'https://coach.example/about',
+      'https://coach.example/about/',
+      'HTTPS://coach.example/about#team',
+    ]) {
+      const res = await add(owner, again);
+      expect(res.status, again).toBe(409);
+      expect(await json(res)).toMatchObject({
+        error: 'already_added',
+        message: expect.stringMatching(/Re-sync/),
+      });
+    }
+    expect((await add(other, 'https://coach.example/about')).status).toBe(200);
+    const rows = await t.db.db
+      .selectFrom('knowledge_items')
+      .select('id')
+      .where('chatbot_id', '=', owner.chatbotId)
+      .where('url', 'like', 'https://coach.example/about%')
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
+});
+
+describe("opening a creator's own knowledge file (issue 29)", () => {
+  let t: TestApp;
+  let owner: Awaited<ReturnType<typeof onboardedCreator>>;
+  let other: Awaited<ReturnType<typeof onboardedCreator>>;
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await onboardedCreator(t, 'tilda');
+    other = await onboardedCreator(t, 'ulf');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('serves a PDF inline to its owner only, never cached; a page is not a file', async () => {
+    const pdf = makePdf([['Opening hours: seven to three']]);
+    const res = await upload(t, owner.chatbotId, owner.cookie, pdf, 'hours.pdf');
+    const { id } = (await res.json()) as { id: string };
+    const open = await send(t, 'GET', `/api/knowledge/${id}/file`, owner.cookie);
+    expect(open.status).toBe(200);
+    expect(open.headers.get('content-type')).toBe('application/pdf');
+    expect(open.headers.get('content-disposition')).toMatch(/^inline; filename="hours\.pdf"/);
+    expect(open.headers.get('cache-control')).toBe('private, no-store');
+    expect(Buffer.from(await open.arrayBuffer()).equals(pdf)).toBe(true);
+
+    expect((await send(t, 'GET', `/api/knowledge/${id}/file`, other.cookie)).status).toBe(403);
+    expect((await send(t, 'GET', `/api/knowledge/${id}/file`, '')).status).toBe(401);
+    expect((await send(t, 'GET', '/api/knowledge/nope/file', owner.cookie)).status).toBe(404);
+    const page = await send(t, 'POST', '/api/add-knowledge', owner.cookie, {
+      chatbotId: owner.chatbotId,
+      url: 'https://coach.example/hours',
+    });
+    const pageId = ((await page.json()) as { id: string }).id;
+    const notFile = await send(t, 'GET', `/api/knowledge/${pageId}/file`, owner.cookie);
+    expect(notFile.status).toBe(400);
+    expect(await json(notFile)).toMatchObject({ error: 'not_a_file' });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, onboard, PNG_1PX, startTestApp, type TestApp, uploadAs } from '../helpers.ts';
+import { call, json, onboard, PNG_1PX, startTestApp, type TestApp, uploadAs } from '../helpers.ts';
 
 describe('creator profile', () => {
   let t: TestApp;
@@ -62,5 +62,45 @@ describe('creator profile', () => {
     const ready = await fetch(`${t.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', storage: 'ok' } });
+  });
+});
+
+describe("the creator's description (issue 29)", () => {
+  let t: TestApp;
+  let owner: string;
+  let other: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await onboard(t, 'delia');
+    other = await onboard(t, 'emil');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is edited by its owner only, trimmed and bounded, and shown to fans with the chatbot name', async () => {
+    const path = '/api/creators/username/delia/description';
+    const saved = await call(t, 'PUT', path, owner, { description: '  I bake sourdough and teach it.  ' });
+    expect(saved.status).toBe(200);
+    expect(await json(saved)).toEqual({ description: 'I bake sourdough and teach it.' });
+    const me = await json(await call(t, 'GET', '/api/auth/user', owner));
+    expect(me).toMatchObject({ description: 'I bake sourdough and teach it.' });
+    const pub = await json(await call(t, 'GET', '/api/public/creators/delia', ''));
+    expect(pub).toMatchObject({ description: 'I bake sourdough and teach it.', chatbotName: 'delia bot' });
+
+    // Bad and hostile input: too long, not text, missing; another creator; signed out.
+    for (const body of [{ description: 'x'.repeat(1001) }, { description: 42 }, {}]) {
+      const res = await call(t, 'PUT', path, owner, body);
+      expect(res.status, JSON.stringify(body).slice(0, 40)).toBe(400);
+      expect((await json(res)).message).toBeTruthy();
+    }
+    expect((await call(t, 'PUT', path, other, { description: 'hijacked' })).status).toBe(403);
+    expect((await call(t, 'PUT', path, '', { description: 'hijacked' })).status).toBe(401);
+    const after = await json(await call(t, 'GET', '/api/public/creators/delia', ''));
+    expect(after).toMatchObject({ description: 'I bake sourdough and teach it.' });
+    // Emptied: fans see nothing of it.
+    expect(await json(await call(t, 'PUT', path, owner, { description: '   ' }))).toEqual({
+      description: '',
+    });
   });
 });

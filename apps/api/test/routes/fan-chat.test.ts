@@ -371,6 +371,8 @@ describe('fan chat', () => {
     expect(Object.keys(body).sort()).toEqual(
       [
         'aiAvailable',
+        'chatbotName',
+        'description',
         'initialMessages',
         'isOnline',
         'name',

@@ -351,6 +351,35 @@ describe('conversations, creator side', () => {
     expect(left).toEqual([]);
   });
 
+  it('calls a fan who gave no name by one generated name everywhere: list, conversation, messages (issue 29)', async () => {
+    const quiet = new FanBrowser(t);
+    expect((await quiet.ask('anna', 'No name given')).status).toBe(200);
+    const list = (await json(await call(t, 'GET', '/api/creators/username/anna/conversations', anna))) as {
+      conversations: { fanId: string; fanName: string | null }[];
+    };
+    const row = list.conversations.find((c) => c.fanId === quiet.fanId);
+    expect(row?.fanName).toMatch(/^Fan \d{4}$/);
+    const page = (await json(
+      await call(t, 'GET', `/api/creators/username/anna/fans/${quiet.fanId}/conversation`, anna),
+    )) as { fanName: string | null; messages: { fanName: string | null }[] };
+    expect(page.fanName).toBe(row?.fanName);
+    expect(page.messages.map((m) => m.fanName)).toEqual([row?.fanName]);
+    const recent = (await json(
+      await call(t, 'GET', '/api/creators/username/anna/messages', anna),
+    )) as unknown as {
+      fanId: string;
+      fanName: string | null;
+    }[];
+    expect(recent.filter((m) => m.fanId === quiet.fanId).map((m) => m.fanName)).toEqual([row?.fanName]);
+    // Once the fan chooses a name, that one name is used everywhere, older messages included.
+    expect((await quiet.ask('anna', 'Now with a name', { fanName: 'Quinn' })).status).toBe(200);
+    const again = (await json(
+      await call(t, 'GET', `/api/creators/username/anna/fans/${quiet.fanId}/conversation`, anna),
+    )) as { fanName: string | null; messages: { fanName: string | null }[] };
+    expect(again.fanName).toBe('Quinn');
+    expect(again.messages.map((m) => m.fanName)).toEqual(['Quinn', 'Quinn']);
+  });
+
   it("a creator sees only their own fans, never another creator's", async () => {
     const cookie = await t.signIn(identity('ben'));
     const list = (await json(

@@ -29,7 +29,7 @@ describe('onboarding', () => {
     expect(put.ok).toBe(true);
   });
 
-  it("takes the upload call with a JSON content type and an empty body, as SPEC's client sends it", async () => {
+  it("takes the upload call with a JSON content type and an empty body, as the dashboard's upload widget sends it", async () => {
     const cookie = await t.signIn(identity('uma'));
     for (const body of ['', undefined]) {
       const res = await fetch(`${t.url}/api/objects/upload`, {
@@ -47,7 +47,7 @@ describe('onboarding', () => {
     expect(res.status).toBe(401);
   });
 
-  it('completes onboarding: image, chatbot with SPEC defaults, free credits; a second signup changes nothing', async () => {
+  it('completes onboarding: image, chatbot with the default settings, free credits; a second signup changes nothing', async () => {
     const cookie = await t.signIn(identity('olivia'));
     const image = await uploadAs(t, cookie, PNG_1PX);
     const res = await post(t, '/api/creator-signup', cookie, {

@@ -1,4 +1,3 @@
-import { requestPush } from '@fanpilot/background';
 import { PUSH_QUEUE, pushDeliveryJobId } from '@fanpilot/contracts';
 import { PUSH_SUBSCRIPTIONS_PER_BROWSER, pushSubscriptions } from '@fanpilot/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -220,10 +219,17 @@ describe('push within reason, with the rate limits raised so the cap alone is me
     expect(pushesTo(service, devices)).toEqual([]);
     expect(new Set(pushesTo(service, newest).map((p) => p.device)).size).toBe(newest.length);
 
-    // The trigger fires again, twice at once (another process, a retry), and a delivery job is
-    // enqueued under another id: nobody is pushed a second time.
+    // The same push is asked for again, twice at once (another process's outbox row, a retry), and
+    // a delivery job is enqueued under another id: nobody is pushed a second time.
     const job = { kind: 'message' as const, id: replyId };
-    await Promise.all([requestPush(t.jobs, job), requestPush(t.jobs, job)]);
+    await t.db.db
+      .insertInto('push_outbox')
+      .values([
+        { kind: 'message', ref: replyId },
+        { kind: 'message', ref: replyId },
+      ])
+      .execute();
+    await Promise.all([t.background.idle(), t.background.idle()]);
     const stored = await t.db.db
       .selectFrom('push_subscriptions')
       .select('id')

@@ -14,7 +14,7 @@ describe('status, notices, templates and usage', () => {
     await t.close();
   });
 
-  it("starts Offline with SPEC's status text and flips with toggle-status", async () => {
+  it('starts Offline with the default Offline status text and flips with toggle-status', async () => {
     const read = () => call(t, 'GET', '/api/creators/username/nora/status', nora).then(json);
     expect(await read()).toEqual({ isOnline: false, statusText: 'Offline - AI responding' });
     const on = await call(t, 'POST', '/api/toggle-status', nora, { creator: 'nora' });

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identity, onboard, startTestApp, type TestApp } from '../helpers.ts';
 
@@ -21,7 +22,7 @@ function builtApps() {
 
 const get = (t: TestApp, url: string, method: 'GET' | 'HEAD' = 'GET') => t.app.inject({ method, url });
 
-describe('fan chat pages without ?creator= (SPEC: the chat targets a fixed creator slug)', () => {
+describe('fan chat pages without ?creator= (the chat targets a fixed creator slug, docs/product.md#addresses)', () => {
   const apps = builtApps();
   afterAll(() => apps.remove());
 
@@ -156,7 +157,7 @@ describe('security headers on the pages the api serves (pnpm start)', () => {
   });
 });
 
-describe('page status codes (SPEC section 2: any other path is the not-found page)', () => {
+describe('page status codes (any other path is the not-found page, docs/product.md#screens-and-addresses)', () => {
   const apps = builtApps();
   let t: TestApp;
   beforeAll(async () => {
@@ -168,7 +169,7 @@ describe('page status codes (SPEC section 2: any other path is the not-found pag
     apps.remove();
   });
 
-  it("answers 200 with the app's page on SPEC's routes", async () => {
+  it("answers 200 with the app's page on the product's routes", async () => {
     for (const url of [
       '/',
       '/?error=login_failed',
@@ -211,5 +212,46 @@ describe('page status codes (SPEC section 2: any other path is the not-found pag
     const res = await get(t, '/api/nope');
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ error: 'not_found' });
+  });
+});
+
+describe('precompressed assets (docs/decisions/0038-landing-loads-only-what-it-shows.md)', () => {
+  const apps = builtApps();
+  const script = 'export const greeting = "hello";\n'.repeat(200);
+  for (const [root, dir] of [
+    [apps.roots.dashboard, 'assets'],
+    [apps.roots.fan, 'assets'],
+  ] as const) {
+    mkdirSync(path.join(root, dir), { recursive: true });
+    writeFileSync(path.join(root, dir, 'main-abc.js'), script);
+    writeFileSync(path.join(root, dir, 'main-abc.js.br'), brotliCompressSync(script));
+    writeFileSync(path.join(root, dir, 'main-abc.js.gz'), gzipSync(script));
+  }
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ web: apps.roots });
+  });
+  afterAll(async () => {
+    await t.close();
+    apps.remove();
+  });
+
+  it('sends the brotli file to browsers that accept it, gzip to others, and the plain file otherwise', async () => {
+    for (const url of ['/assets/main-abc.js', '/fan/assets/main-abc.js']) {
+      const br = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.statusCode, url).toBe(200);
+      expect(br.headers['content-encoding'], url).toBe('br');
+      expect(br.headers['content-type'], url).toMatch(/javascript/);
+      expect(br.headers['cache-control'], url).toBe('public, max-age=31536000, immutable');
+      expect(brotliDecompressSync(br.rawPayload).toString(), url).toBe(script);
+
+      const gz = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding'], url).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString(), url).toBe(script);
+
+      const plain = await t.app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(plain.body, url).toBe(script);
+    }
   });
 });

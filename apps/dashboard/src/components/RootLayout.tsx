@@ -1,15 +1,10 @@
 import { Outlet, ScrollRestoration } from 'react-router';
-import { TEXT } from '../texts.ts';
+import { SkipLink } from './SkipLink.tsx';
 
 export function RootLayout() {
   return (
     <>
-      <a
-        href="#main"
-        className="sr-only z-[200] rounded-lg bg-white px-4 py-2 font-semibold text-brand-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-      >
-        {TEXT.common.skipToContent}
-      </a>
+      <SkipLink />
       <Outlet />
       <ScrollRestoration />
     </>

@@ -1,6 +1,6 @@
 import type { Message } from '@fanpilot/contracts';
 import { describe, expect, it } from 'vitest';
-import { activityLine, newFanMessages, recentActivity } from './activity.ts';
+import { activityLine, newFanMessages, recentActivity, seenMessages } from './activity.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00');
 const m = (id: string, from: Message['from'], extra: Partial<Message> = {}): Message => ({
@@ -45,8 +45,26 @@ describe('recentActivity', () => {
 
 describe('newFanMessages', () => {
   it('finds fan messages that were not in the previous poll, ignoring replies', () => {
-    const before = new Set(['1', '2']);
-    const now = [m('3', 'fan'), m('4', 'Creatorai'), m('2', 'fan'), m('1', 'fan')];
+    const at = (minutesAgo: number) => ({ created_at: new Date(NOW - minutesAgo * 60_000).toISOString() });
+    const before = seenMessages([m('2', 'fan', at(5)), m('1', 'fan', at(6))]);
+    const now = [
+      m('3', 'fan', at(1)),
+      m('4', 'Creatorai', at(2)),
+      m('2', 'fan', at(5)),
+      m('1', 'fan', at(6)),
+    ];
     expect(newFanMessages(before, now).map((x) => x.id)).toEqual(['3']);
+  });
+
+  it('is not fooled by older messages sliding into the window after a conversation is deleted', () => {
+    const at = (minutesAgo: number) => ({ created_at: new Date(NOW - minutesAgo * 60_000).toISOString() });
+    // Another fan's old message (id 0, 60 minutes ago) reappears once fan_1's newer ones are gone.
+    const before = seenMessages([m('2', 'fan', at(5)), m('1', 'fan', at(6))]);
+    const after = [m('0', 'fan', { ...at(60), fanId: 'fan_2', fanName: 'Gus' })];
+    expect(newFanMessages(before, after)).toEqual([]);
+    // A real new message still counts, even right after.
+    expect(newFanMessages(seenMessages(after), [m('5', 'fan', at(0)), ...after]).map((x) => x.id)).toEqual([
+      '5',
+    ]);
   });
 });

@@ -25,7 +25,7 @@ describe('the knowledge uploader', () => {
     expect(uppy.getFiles()).toHaveLength(1);
   });
 
-  it("uploads to storage through the api's S3 signing calls, with SPEC's widget defaults", () => {
+  it("uploads to storage through the api's S3 signing calls, with the widget's default settings", () => {
     const uppy = createKnowledgeUploader('bot 1');
     const opts = uppy.getPlugin('AwsS3')?.opts as Record<string, unknown> & {
       shouldUseMultipart: (f: { size: number }) => boolean;

@@ -6,7 +6,7 @@ const item = (overrides: Partial<KnowledgeItem>) =>
   ({ type: 'url', url: null, youtubeUrl: null, fileName: null, ...overrides }) as KnowledgeItem;
 
 describe('knowledgeTitle', () => {
-  it("names items as SPEC says: 'YouTube Video', the file name, 'Web URL' or 'Unknown Source'", () => {
+  it("names items by kind: 'YouTube Video', the file name, 'Web URL' or 'Unknown Source'", () => {
     expect(knowledgeTitle(item({ type: 'youtube', youtubeUrl: 'https://youtu.be/x' }))).toBe('YouTube Video');
     expect(knowledgeTitle(item({ type: 'file', fileName: 'notes.pdf' }))).toBe('notes.pdf');
     expect(knowledgeTitle(item({ type: 'url', url: 'https://example.com' }))).toBe('Web URL');
@@ -33,7 +33,8 @@ describe('knowledgeSource and knowledgeLink', () => {
     expect(knowledgeSource({ ...file, fileSize: 14_336 })).toBe('14 KB');
     expect(knowledgeSource({ ...video, title: 'How to shape a boule' })).toBe('How to shape a boule');
     expect(knowledgeSource({ ...video, title: 'YouTube Video' })).toBe('https://youtu.be/abc');
-    expect(knowledgeLink(file)).toBeNull();
+    // A file opens the creator's own copy.
+    expect(knowledgeLink({ ...file, id: 'k 1' })).toBe('/api/knowledge/k%201/file');
   });
 });
 
@@ -94,5 +95,28 @@ describe('progressTexts', () => {
       progressTexts({ total: 1, active: 1, pending: 0, progressPercentage: 140, isComplete: true })
         .percentage,
     ).toBe(100);
+  });
+});
+
+describe('progress never calls a failed source done (issue 29)', () => {
+  it('counts only ready sources in the percentage, beside the failed count', () => {
+    const texts = progressTexts({
+      total: 4,
+      active: 1,
+      pending: 0,
+      failed: 3,
+      progressPercentage: 100,
+      isComplete: true,
+    });
+    expect(texts.percentageText).toBe('25%');
+    expect(texts.badgeText).toBe('3 failed');
+    expect(texts.tone).toBe('danger');
+  });
+
+  it('calls a page by its title once read', () => {
+    expect(knowledgeTitle({ type: 'url', fileName: null, title: 'About the bakery' })).toBe(
+      'About the bakery',
+    );
+    expect(knowledgeTitle({ type: 'url', fileName: null, title: null })).toBe('Web URL');
   });
 });

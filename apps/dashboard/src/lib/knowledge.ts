@@ -1,14 +1,17 @@
-import type { KnowledgeItem, KnowledgeProgress } from '@fanpilot/contracts';
+import { type KnowledgeItem, type KnowledgeProgress, urlOf } from '@fanpilot/contracts';
 import { safeHref } from '@fanpilot/ui/linkify';
 import { TEXT } from '../texts.ts';
 
 const t = TEXT.knowledge;
 
 /** docs/product.md#sources: 'YouTube Video', the file name, 'Web URL', or 'Unknown Source'. */
-export function knowledgeTitle(item: Pick<KnowledgeItem, 'type' | 'fileName'>): string {
+export function knowledgeTitle(
+  item: Pick<KnowledgeItem, 'type' | 'fileName'> & { title?: string | null | undefined },
+): string {
   if (item.type === 'youtube') return t.titles.youtube;
   if (item.type === 'file') return item.fileName?.trim() || t.titles.unknown;
-  if (item.type === 'url') return t.titles.url;
+  // A page is called by its own title once it was read (issue 29); 'Web URL' until then.
+  if (item.type === 'url') return item.title?.trim() || t.titles.url;
   return t.titles.unknown;
 }
 
@@ -42,9 +45,14 @@ export function knowledgeSource(
   return item.source || item.url || '';
 }
 
-/** An address the open-link icon may point at: http(s) only; files have none. */
-export function knowledgeLink(item: Pick<KnowledgeItem, 'type' | 'url' | 'youtubeUrl'>): string | null {
-  if (item.type === 'file') return null;
+/**
+ * An address the open-link icon points at: a page's or video's own (http(s) only), or for a file the
+ * creator's own copy (the knowledgeFile call, issue 29).
+ */
+export function knowledgeLink(
+  item: Pick<KnowledgeItem, 'type' | 'url' | 'youtubeUrl'> & { id?: string },
+): string | null {
+  if (item.type === 'file') return item.id ? urlOf('knowledgeFile', { id: item.id }) : null;
   const candidate = item.type === 'youtube' ? (item.youtubeUrl ?? item.url) : item.url;
   return candidate ? safeHref(candidate) : null;
 }
@@ -56,8 +64,12 @@ export function progressTexts(
     'total' | 'active' | 'pending' | 'failed' | 'progressPercentage' | 'isComplete'
   >,
 ) {
-  const percentage = Math.min(100, Math.max(0, Math.round(progress.progressPercentage)));
   const failed = progress.failed ?? 0;
+  // The share of sources that are ready: a failed source is never counted as done (issue 29).
+  const percentage =
+    progress.total > 0
+      ? Math.min(100, Math.max(0, Math.floor((progress.active / progress.total) * 100)))
+      : Math.min(100, Math.max(0, Math.round(progress.progressPercentage)));
   // Failed sources are counted apart: never 'Complete' while one of them failed.
   const badgeText =
     progress.pending > 0 ? t.pending(progress.pending) : failed > 0 ? t.failedCount(failed) : t.complete;

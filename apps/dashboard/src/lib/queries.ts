@@ -1,4 +1,5 @@
 import {
+  type Answerer,
   type Billing,
   type Chatbot,
   CONVERSATION_PAGE_SIZE,
@@ -221,3 +222,19 @@ export function readOnlineStatus(data: unknown): OnlineStatus {
     statusText: typeof value.statusText === 'string' && value.statusText ? value.statusText : '',
   };
 }
+
+/** Who really answers fans (the answerer call): the chatbot's model, or the embedded answerer. */
+export const answererQuery = (username: string) =>
+  queryOptions({
+    queryKey: [...creatorPath(username), 'answerer'],
+    queryFn: (): Promise<Answerer> => api.call('answerer', { params: { username } }),
+    staleTime: 60_000,
+  });
+
+/** AI answers fans rated down (the poorAnswers call). */
+export const poorAnswersQuery = (username: string) =>
+  queryOptions({
+    queryKey: [...creatorPath(username), 'poorAnswers'],
+    queryFn: () => api.call('poorAnswers', { params: { username } }),
+    refetchInterval: POLL_USAGE_MS,
+  });

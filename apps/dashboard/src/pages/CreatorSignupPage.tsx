@@ -3,7 +3,7 @@ import {
   PROFILE_IMAGE_MAX_BYTES_SIGNUP,
   REDIRECT_AFTER_SIGNUP_MS,
 } from '@fanpilot/contracts';
-import { Button, buttonClasses, toast } from '@fanpilot/ui';
+import { Button, buttonClasses, dismissToast, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useLoaderData, useNavigate } from 'react-router';
@@ -47,15 +47,16 @@ export function CreatorSignupPage() {
       setFinished(true);
       queryClient.setQueryData(currentUserQuery.queryKey, { ...user, ...creator });
       queryClient.setQueryData(chatbotQuery(creator.username).queryKey, chatbot ?? null);
-      toast(
+      const welcome = toast(
         chatbot
           ? { title: t.welcomeTitle, description: t.welcomeDescription, variant: 'success' }
           : { title: t.accountCreatedTitle, description: t.accountCreatedDescription, variant: 'success' },
       );
-      redirectTimer.current = window.setTimeout(
-        () => navigate(dashboardPath(creator.username), { replace: true }),
-        REDIRECT_AFTER_SIGNUP_MS,
-      );
+      // The welcome says where it is taking the creator; it goes once they are there (issue 29).
+      redirectTimer.current = window.setTimeout(() => {
+        dismissToast(welcome);
+        navigate(dashboardPath(creator.username), { replace: true });
+      }, REDIRECT_AFTER_SIGNUP_MS);
     },
     onError: (error) => {
       toast({

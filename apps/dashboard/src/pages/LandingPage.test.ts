@@ -24,7 +24,7 @@ const buttonNames = [...html.matchAll(/<button\b[^>]*>([\s\S]*?)<\/button>/g)].m
 
 describe('landing page', () => {
   it.each(['Start Building', 'Start Free Trial'])(
-    "has exactly one button whose name contains SPEC's '%s'",
+    "has exactly one button whose name contains the call to action '%s'",
     (label) => {
       const matching = buttonNames.filter((name) => name.toLowerCase().includes(label.toLowerCase()));
       expect(matching).toEqual([label]);
@@ -47,7 +47,7 @@ describe('landing page', () => {
     'One credit per fan-to-AI interaction',
     'The first 1,000 credits are free',
     'No monthly lock-ins',
-  ])("says SPEC's claim '%s' once on the page", (claim) => {
+  ])("says the landing claim '%s' once on the page", (claim) => {
     // Once in the page's text (any case), so a lookup by the specified words finds one element.
     expect(textOf(html).toLowerCase().split(claim.toLowerCase())).toHaveLength(2);
   });

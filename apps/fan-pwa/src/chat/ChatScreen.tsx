@@ -2,8 +2,10 @@ import { POLL_MOBILE_CHAT_MS } from '@fanpilot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { AnnouncementBanner } from '../components/AnnouncementBanner.tsx';
+import { useDismissedNotice, whichBanner } from '../components/banners.ts';
 import { ChatHeader } from '../components/ChatHeader.tsx';
 import { Composer } from '../components/Composer.tsx';
+import { CreatorIntro } from '../components/CreatorIntro.tsx';
 import { FanNameControl } from '../components/FanNameControl.tsx';
 import { type CitationTap, MessageList } from '../components/MessageList.tsx';
 import {
@@ -12,10 +14,12 @@ import {
   fetchCitedPassage,
   fetchCreatorProfile,
   type PublicCreator,
+  rateAnswer,
 } from '../lib/api.ts';
 import { useCreatorDocument, useOnline } from '../lib/browser.ts';
 import { clearTransferFragment, readTransferToken } from '../lib/transfer.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
+import { usePushChoice } from '../push/choice.ts';
 import { texts } from '../texts.ts';
 import { useFanChat } from './useFanChat.ts';
 
@@ -80,6 +84,14 @@ function Chat({ creator }: { creator: PublicCreator }) {
     !chat.heldElsewhere && chat.messages.some((m) => m.from === 'fan') && pushSupported()
       ? { creator: creator.username, creatorName: creator.name, fanId: chat.fanId }
       : null;
+  const pushChoice = usePushChoice(creator.username);
+  const [dismissedNotice, dismissNotice] = useDismissedNotice(creator.username);
+  const banner = whichBanner({
+    offline: !online,
+    pushOffer: push !== null && pushChoice === null,
+    personal: !creator.isOnline && creator.aiAvailable === false,
+    announcement: Boolean(creator.notice?.message) && creator.notice?.id !== dismissedNotice,
+  });
   return (
     <div className="app-frame mx-auto flex max-w-2xl flex-col bg-white">
       <ChatHeader
@@ -93,27 +105,32 @@ function Chat({ creator }: { creator: PublicCreator }) {
           )
         }
       />
-      {push && (
-        <Suspense fallback={null}>
-          <PushOffer {...push} />
-        </Suspense>
-      )}
       {moving && (
         <Suspense fallback={null}>
           <TransferPanel creator={creator.username} fanId={chat.fanId} onClose={() => setMoving(false)} />
         </Suspense>
       )}
-      {creator.notice?.message && <AnnouncementBanner notice={creator.notice} />}
-      {!creator.isOnline && creator.aiAvailable === false && (
+      {/* One banner at a time (issue 29), the most urgent first: no connection, then the
+          notification offer (only after the fan's first question, until the fan chooses), then
+          that the creator answers personally, then the announcement (until dismissed). */}
+      {banner === 'offline' && (
+        <p role="status" className="shrink-0 bg-slate-800 px-4 py-1.5 text-center text-xs text-white">
+          {texts.offlineBanner}
+        </p>
+      )}
+      {banner === 'push' && push && (
+        <Suspense fallback={null}>
+          <PushOffer {...push} />
+        </Suspense>
+      )}
+      {banner === 'personal' && (
         // The AI cannot answer now (no credits, or today's budget used up): said, not left to silence.
         <p role="status" className="shrink-0 bg-amber-50 px-4 py-1.5 text-center text-xs text-amber-900">
           {texts.willAnswerPersonally(creator.name)}
         </p>
       )}
-      {!online && (
-        <p role="status" className="shrink-0 bg-slate-800 px-4 py-1.5 text-center text-xs text-white">
-          {texts.offlineBanner}
-        </p>
+      {banner === 'announcement' && creator.notice && (
+        <AnnouncementBanner notice={creator.notice} onDismiss={() => dismissNotice(creator.notice?.id)} />
       )}
       <MessageList
         history={chat.messages}
@@ -123,6 +140,8 @@ function Chat({ creator }: { creator: PublicCreator }) {
         stickToBottomSignal={chat.sendSignal}
         showEmptyHint={!chat.heldElsewhere}
         onOpenCitation={setCitation}
+        onRate={chat.heldElsewhere ? undefined : (messageId, body) => rateAnswer(chat.fanId, messageId, body)}
+        intro={<CreatorIntro creator={creator} />}
       />
       {citation && (
         <Suspense fallback={null}>

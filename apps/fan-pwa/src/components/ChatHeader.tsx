@@ -18,16 +18,16 @@ export function ChatHeader({
   const { canInstall, install } = useInstallPrompt();
   const status = creator.isOnline ? texts.online : creator.statusText;
   return (
-    <header className="flex h-16 shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-4">
+    <header className="flex min-h-16 shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-4 py-2">
       <CreatorAvatar src={creator.profileImageUrl} name={creator.name} />
       <div className="min-w-0 flex-1">
-        <h1 className="truncate text-base font-semibold text-slate-900">{creator.name}</h1>
+        <h1 className="text-base leading-snug font-semibold break-words text-slate-900">{creator.name}</h1>
         <p className="flex items-center gap-1.5 text-sm text-slate-600" data-testid="creator-status">
           <span
             aria-hidden="true"
             className={`inline-block size-2 rounded-full ${creator.isOnline ? 'bg-green-600' : 'bg-slate-400'}`}
           />
-          <span className="truncate">{status}</span>
+          <span className="min-w-0 break-words">{status}</span>
         </p>
       </div>
       {extra}
@@ -35,8 +35,8 @@ export function ChatHeader({
         <button
           type="button"
           onClick={onMoveChat}
+          // The visible label is the accessible name (WCAG 2.5.3 Label in Name); the hint describes it.
           title={texts.moveChatHint}
-          aria-label={texts.moveChatHint}
           className="shrink-0 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
         >
           {texts.moveChat}

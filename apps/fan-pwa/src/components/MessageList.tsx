@@ -1,12 +1,14 @@
 import { AI_SENDER } from '@fanpilot/contracts';
 import { formatFileSize } from '@fanpilot/ui/format';
-import { LinkifiedText } from '@fanpilot/ui/LinkifiedText';
+import { CITATION_MARKER_CLASS, LinkifiedText } from '@fanpilot/ui/LinkifiedText';
+import type { ReactNode } from 'react';
 import { useLayoutEffect, useRef } from 'react';
 import type { FanChatMessage } from '../lib/api.ts';
 import { formatMessageTime } from '../lib/format.ts';
 import type { LocalMessage } from '../lib/localMessages.ts';
 import { texts } from '../texts.ts';
 import { PaperclipIcon } from './PaperclipIcon.tsx';
+import { RateAnswer } from './RateAnswer.tsx';
 
 const NEAR_BOTTOM_PX = 96;
 
@@ -26,7 +28,17 @@ interface Bubble {
   citations?: { source: Citation; n: number }[] | undefined;
   /** The server's id of the message (stored messages only). */
   messageId?: string | undefined;
+  /** An AI answer's sources, all of them: its [n] markers cite sources[n - 1]. */
+  sources?: Citation[] | undefined;
+  /** The fan's rating of an AI answer. */
+  rating?: FanChatMessage['rating'];
 }
+
+/** What the fan's rating of an answer sends. */
+export type RateHandler = (
+  messageId: string,
+  body: { rating: 'up' | 'down' | null; comment?: string },
+) => Promise<unknown>;
 
 type Citation = NonNullable<FanChatMessage['sources']>[number];
 
@@ -80,10 +92,18 @@ function toBubbles(
       return { ...base, side: 'fan', sender: texts.you, kind: 'fan', note };
     }
     if (message.from === AI_SENDER) {
-      const citations = (message.sources ?? [])
-        .map((source, n) => ({ source, n }))
-        .filter(({ source }) => source.url || isFileCitation(source));
-      return { ...base, side: 'reply', sender: texts.aiLabel, kind: 'ai', citations, messageId: message.id };
+      const sources = message.sources ?? [];
+      const citations = sources.map((source, n) => ({ source, n }));
+      return {
+        ...base,
+        side: 'reply',
+        sender: texts.aiLabel,
+        kind: 'ai',
+        citations,
+        sources,
+        messageId: message.id,
+        rating: message.rating,
+      };
     }
     return { ...base, side: 'reply', sender: creatorName, kind: 'creator' };
   });
@@ -112,8 +132,14 @@ export function MessageList({
   showEmptyHint = true,
   openingLines = [],
   onOpenCitation,
+  onRate,
+  intro,
 }: {
   history: FanChatMessage[];
+  /** The fan rates an AI answer (no thumbs without it). */
+  onRate?: RateHandler | undefined;
+  /** Above the conversation: who the fan is talking to, in the creator's own words (issue 29). */
+  intro?: ReactNode;
   /** A file citation was tapped: show its passage. */
   onOpenCitation?: ((tap: CitationTap) => void) | undefined;
   /** The chatbot's initialMessages: its first bubbles in every conversation. */
@@ -160,9 +186,10 @@ export function MessageList({
       }}
       className="message-log min-h-0 flex-1 overflow-y-auto bg-slate-50 px-3 py-4"
     >
+      {intro}
       <div role="log" aria-live="polite" aria-label={texts.conversation} className="flex flex-col gap-3">
         {bubbles.map((bubble) => (
-          <MessageBubble key={bubble.key} bubble={bubble} onOpenCitation={onOpenCitation} />
+          <MessageBubble key={bubble.key} bubble={bubble} onOpenCitation={onOpenCitation} onRate={onRate} />
         ))}
         {!hasConversation && showEmptyHint && (
           <p className="mx-auto mt-8 max-w-xs text-center text-sm text-slate-600">
@@ -174,12 +201,66 @@ export function MessageList({
   );
 }
 
-function MessageBubble({
+/** A citation marker: a small link to source n (the page, the video moment or the passage viewer). */
+function Marker({
+  n,
   bubble,
   onOpenCitation,
 }: {
+  n: number;
   bubble: Bubble;
   onOpenCitation?: ((tap: CitationTap) => void) | undefined;
+}) {
+  const c = bubble.sources?.[n - 1];
+  // A marker naming no source is left out, never shown raw.
+  if (!c) return null;
+  const label = texts.sourceMarker(n, c.title);
+  const { messageId } = bubble;
+  if (isFileCitation(c)) {
+    return (
+      <button
+        type="button"
+        aria-label={label}
+        title={c.title}
+        data-testid="citation-marker"
+        disabled={!messageId || !onOpenCitation}
+        onClick={() => messageId && onOpenCitation?.({ messageId, n: n - 1, title: c.title })}
+        className={CITATION_MARKER_CLASS}
+      >
+        {n}
+      </button>
+    );
+  }
+  if (c.url) {
+    return (
+      <a
+        href={c.url}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label={label}
+        title={c.title}
+        data-testid="citation-marker"
+        className={CITATION_MARKER_CLASS}
+      >
+        {n}
+      </a>
+    );
+  }
+  return (
+    <sup title={label} data-testid="citation-marker" className={CITATION_MARKER_CLASS}>
+      {n}
+    </sup>
+  );
+}
+
+function MessageBubble({
+  bubble,
+  onOpenCitation,
+  onRate,
+}: {
+  bubble: Bubble;
+  onOpenCitation?: ((tap: CitationTap) => void) | undefined;
+  onRate?: RateHandler | undefined;
 }) {
   const fan = bubble.side === 'fan';
   const tone = fan
@@ -200,7 +281,17 @@ function MessageBubble({
       </span>
       <div className={`max-w-[85%] rounded-2xl px-3.5 py-2 text-[15px] leading-snug ${tone}`}>
         <p className="whitespace-pre-wrap break-words">
-          <LinkifiedText text={bubble.text} linkClassName={linkTone} />
+          <LinkifiedText
+            text={bubble.text}
+            linkClassName={linkTone}
+            {...(bubble.kind === 'ai'
+              ? {
+                  renderCitation: (n: number) => (
+                    <Marker n={n} bubble={bubble} onOpenCitation={onOpenCitation} />
+                  ),
+                }
+              : {})}
+          />
         </p>
         {bubble.attachment && (
           <p
@@ -228,7 +319,11 @@ function MessageBubble({
             const { messageId } = bubble;
             return (
               <li key={n} className="min-w-0">
-                {isFileCitation(c) ? (
+                {!isFileCitation(c) && !c.url ? (
+                  <span data-testid="citation" className={chipClass}>
+                    {label}
+                  </span>
+                ) : isFileCitation(c) ? (
                   <button
                     type="button"
                     data-testid="citation"
@@ -253,6 +348,9 @@ function MessageBubble({
             );
           })}
         </ul>
+      )}
+      {bubble.kind === 'ai' && bubble.messageId && onRate && (
+        <RateAnswer initial={bubble.rating} onRate={(body) => onRate(bubble.messageId as string, body)} />
       )}
       {bubble.kind !== 'opening' && (
         <span className="mt-0.5 px-1 text-[11px] text-slate-600">

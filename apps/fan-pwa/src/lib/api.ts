@@ -57,6 +57,15 @@ export function fetchCitedPassage(fanId: string, messageId: string, n: number): 
   return client.call('fanCitation', { params: { fanId, messageId, n } });
 }
 
+/** The fan rates an AI answer of their own chat (null takes the rating back). */
+export function rateAnswer(
+  fanId: string,
+  messageId: string,
+  body: { rating: 'up' | 'down' | null; comment?: string },
+): Promise<{ rating: 'up' | 'down' | null; comment: string | null }> {
+  return client.call('rateAnswer', { params: { fanId, messageId }, body });
+}
+
 /** Whether the api refused this browser a conversation that belongs to another browser. */
 export function isOtherBrowsersChat(err: unknown): boolean {
   return err instanceof ApiError && err.status === 403;

@@ -95,7 +95,7 @@ describe('fan id', () => {
     expect(later).toBe(first);
   });
 
-  it('keeps any stored id of at most 200 printable characters, SPEC format or not', () => {
+  it('keeps any stored id of at most 200 printable characters, in the product’s fan id format or not', () => {
     for (const kept of [
       'mobile_fan_test',
       'mobile_fan_ABC-123',

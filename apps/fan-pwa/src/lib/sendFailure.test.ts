@@ -3,18 +3,18 @@ import { texts } from '../texts.ts';
 import { ApiError } from './api.ts';
 import { sendFailure } from './sendFailure.ts';
 
-const SPEC_TEXT = 'Message failed to send. Please try again.';
+const SEND_FAILED_TEXT = 'Message failed to send. Please try again.';
 
 describe('a failed send, while the browser is online', () => {
-  it("shows SPEC's text alone when the network gave no answer, and queues the message", () => {
+  it('shows the send-failure text alone when the network gave no answer, and queues the message', () => {
     expect(sendFailure(new TypeError('Failed to fetch'))).toEqual({
-      error: SPEC_TEXT,
+      error: SEND_FAILED_TEXT,
       hint: null,
       queue: true,
     });
   });
 
-  it("shows SPEC's text alone on a 429; when to try again is a separate hint", () => {
+  it('shows the send-failure text alone on a 429; when to try again is a separate hint', () => {
     const failure = sendFailure(
       new ApiError(
         429,
@@ -23,16 +23,16 @@ describe('a failed send, while the browser is online', () => {
         new Headers({ 'retry-after': '12' }),
       ),
     );
-    expect(failure.error).toBe(SPEC_TEXT);
+    expect(failure.error).toBe(SEND_FAILED_TEXT);
     expect(failure.hint).toBe(texts.rateLimited(12));
     expect(failure.queue).toBe(false);
     expect(sendFailure(new ApiError(429, '', 'slow down')).hint).toBe(texts.rateLimited(null));
   });
 
-  it("shows SPEC's text alone on any other refusal, and keeps the draft instead of queueing", () => {
+  it('shows the send-failure text alone on any other refusal, and keeps the draft instead of queueing', () => {
     for (const status of [400, 403, 500, 503]) {
       expect(sendFailure(new ApiError(status, '', 'x'))).toEqual({
-        error: SPEC_TEXT,
+        error: SEND_FAILED_TEXT,
         hint: null,
         queue: false,
       });

@@ -1,6 +1,7 @@
 import type { SubscribePushRequest } from '@fanpilot/contracts';
-import { useState, useSyncExternalStore } from 'react';
+import { useState } from 'react';
 import { pushKey, subscribePush, unsubscribePush } from '../lib/api.ts';
+import { blocked, choiceKey as key, saveChoice, usePushChoice as useChoice } from './choice.ts';
 
 /** The notification texts: here, not in texts.ts, so they load with this chunk only. */
 const texts = {
@@ -11,6 +12,10 @@ const texts = {
   pushTurnOn: 'Turn on',
   pushNotNow: 'Not now',
   pushBlocked: 'Notifications are blocked for this site in your browser settings.',
+  pushBlockedHow:
+    'To get them, allow notifications for this site in your browser’s site settings, then tap Turn on again.',
+  pushTurningOn: 'Turning on…',
+  pushGotIt: 'Got it',
   pushFailed: 'Notifications could not be turned on. Please try again.',
   pushOnHint: 'Notifications are on. Tap to turn them off.',
   pushOffHint: 'Notifications are off. Tap to turn them on.',
@@ -22,44 +27,6 @@ const texts = {
  * in localStorage; the browser's permission prompt follows only a tap.
  */
 
-type Choice = 'on' | 'off' | 'later';
-const key = (creator: string) => `fanpilot.push.${creator.toLowerCase()}`;
-const CHANGED = 'fanpilot-push-changed';
-
-function readChoice(creator: string): Choice | null {
-  try {
-    const v = localStorage.getItem(key(creator));
-    return v === 'on' || v === 'off' || v === 'later' ? v : null;
-  } catch {
-    return null;
-  }
-}
-
-function saveChoice(creator: string, choice: Choice) {
-  try {
-    localStorage.setItem(key(creator), choice);
-  } catch {
-    // Private mode without storage: the choice lasts this page only.
-  }
-  window.dispatchEvent(new Event(CHANGED));
-}
-
-function useChoice(creator: string): Choice | null {
-  return useSyncExternalStore(
-    (notify) => {
-      window.addEventListener(CHANGED, notify);
-      window.addEventListener('storage', notify);
-      return () => {
-        window.removeEventListener(CHANGED, notify);
-        window.removeEventListener('storage', notify);
-      };
-    },
-    () => readChoice(creator),
-  );
-}
-
-const blocked = () => typeof Notification !== 'undefined' && Notification.permission === 'denied';
-
 function keyBytes(base64url: string): Uint8Array {
   const base64 = base64url.replace(/-/g, '+').replace(/_/g, '/');
   const raw = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
@@ -69,10 +36,7 @@ function keyBytes(base64url: string): Uint8Array {
 /** Asks the browser (after the fan's tap), subscribes this device, and tells the api. */
 async function enable(creator: string, fanId: string, preview: boolean) {
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') {
-    saveChoice(creator, 'off');
-    throw new Error(texts.pushBlocked);
-  }
+  if (permission !== 'granted') throw new Error(texts.pushBlocked);
   const registration = await navigator.serviceWorker.ready;
   const { publicKey } = await pushKey();
   const subscription =
@@ -121,8 +85,8 @@ export function PushOffer({ creator, creatorName, fanId }: Props) {
   const choice = useChoice(creator);
   const [preview, setPreview] = useState(true);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  if (choice !== null || blocked()) return null;
+  const [error, setError] = useState<string | null>(() => (blocked() ? texts.pushBlocked : null));
+  if (choice !== null) return null;
   const turnOn = async () => {
     setBusy(true);
     setError(null);
@@ -136,25 +100,30 @@ export function PushOffer({ creator, creatorName, fanId }: Props) {
       setBusy(false);
     }
   };
+  const denied = error === texts.pushBlocked;
   return (
     <section
       aria-label={texts.pushOfferLabel}
+      aria-busy={busy}
       className="shrink-0 border-b border-brand-100 bg-brand-50 px-4 py-3 text-sm text-slate-800"
     >
       <p className="font-medium text-slate-900">{texts.pushOffer(creatorName)}</p>
-      <p className="mt-0.5 text-xs text-slate-600">{texts.pushOfferHint}</p>
-      <label className="mt-2 flex items-center gap-2 text-xs text-slate-700">
-        <input
-          type="checkbox"
-          checked={preview}
-          onChange={(e) => setPreview(e.target.checked)}
-          className="size-4 accent-brand-700"
-        />
-        {texts.pushPreview}
-      </label>
+      {!denied && <p className="mt-0.5 text-xs text-slate-600">{texts.pushOfferHint}</p>}
+      {!denied && (
+        <label className="mt-2 flex items-center gap-2 text-xs text-slate-700">
+          <input
+            type="checkbox"
+            checked={preview}
+            onChange={(e) => setPreview(e.target.checked)}
+            className="size-4 accent-brand-700"
+          />
+          {texts.pushPreview}
+        </label>
+      )}
       {error && (
         <p role="alert" className="mt-2 text-xs text-red-700">
           {error}
+          {denied && <span className="mt-0.5 block text-slate-700">{texts.pushBlockedHow}</span>}
         </p>
       )}
       <div className="mt-2 flex gap-2">
@@ -162,16 +131,22 @@ export function PushOffer({ creator, creatorName, fanId }: Props) {
           type="button"
           disabled={busy}
           onClick={() => void turnOn()}
-          className="rounded-full bg-brand-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-brand-800 disabled:opacity-60"
+          className="inline-flex items-center gap-2 rounded-full bg-brand-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-brand-800 disabled:opacity-60"
         >
-          {texts.pushTurnOn}
+          {busy && (
+            <span
+              aria-hidden="true"
+              className="size-3 animate-spin rounded-full border-2 border-white/40 border-t-white"
+            />
+          )}
+          {busy ? texts.pushTurningOn : texts.pushTurnOn}
         </button>
         <button
           type="button"
-          onClick={() => saveChoice(creator, 'later')}
+          onClick={() => saveChoice(creator, denied ? 'off' : 'later')}
           className="rounded-full border border-slate-300 bg-white px-4 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
         >
-          {texts.pushNotNow}
+          {denied ? texts.pushGotIt : texts.pushNotNow}
         </button>
       </div>
     </section>

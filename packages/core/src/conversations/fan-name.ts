@@ -9,3 +9,12 @@ export function defaultFanName(fanKey: string): string {
   const digits = createHash('sha256').update(fanKey).digest().readUInt32BE(0) % 10_000;
   return `Fan ${String(digits).padStart(4, '0')}`;
 }
+
+/**
+ * The one name the creator sees for a fan, wherever it shows (issue 29: the list, the conversation's
+ * title, its bubbles, Recent Activity): the name the fan chose, else the generated one, which is
+ * also the name stored on the fan's messages when it chose none (ask.ts).
+ */
+export function fanNameOf(fan: { name: string | null; fan_key: string }): string {
+  return fan.name?.trim() || defaultFanName(fan.fan_key);
+}

@@ -90,6 +90,12 @@ export interface Reply {
   sources?: StoredSource[];
   /** The answer rests on nothing of the creator's knowledge: the question is a knowledge gap. */
   gap?: boolean;
+  /**
+   * The AI's reply passes the question on to the creator (it said the material does not cover it):
+   * the question stays pending, counted and "Awaiting response" until the creator answers it, and
+   * no sweep gives it to the AI again (docs/decisions/0035-an-honest-embedded-answerer-and-hand-overs-that-wait.md).
+   */
+  handOver?: boolean;
   at: Date;
 }
 
@@ -125,11 +131,13 @@ export async function replyToQuestion(
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return undefined;
+  const handOver = reply.handOver === true && reply.sender === AI_SENDER;
   await trx
     .updateTable('messages')
     .set({
-      status: 'answered',
-      answered_at: reply.at,
+      ...(handOver
+        ? { ai_handed_over_at: reply.at }
+        : { status: 'answered' as const, answered_at: reply.at }),
       ...(reply.gap ? { knowledge_gap_at: reply.at } : {}),
     })
     .where('id', '=', question.id)

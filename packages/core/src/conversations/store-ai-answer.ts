@@ -18,6 +18,11 @@ export interface AiAnswer {
   sources: StoredSource[];
   /** The answer rests on nothing of the creator's knowledge: a gap to show the creator. */
   gap: boolean;
+  /**
+   * The answer tells the fan the creator will see the question: it stays pending, counted and
+   * "Awaiting response" until the creator answers it.
+   */
+  handOver?: boolean;
   /** The clock today's AI answer budget is counted by. */
   now: Date;
 }
@@ -59,6 +64,7 @@ export async function storeAiAnswer(
       body: input.body,
       sources: input.sources,
       gap: input.gap,
+      handOver: input.handOver === true,
       at: new Date(),
     });
     if (!inserted) return 'already_answered';

@@ -1,3 +1,4 @@
+import { SITE_MAX_PAGES } from '@fanpilot/contracts';
 import { z } from 'zod';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -27,6 +28,11 @@ export const ingestEnvSchema = z.object({
   /** Largest web page body (after decompression). */
   INGEST_MAX_PAGE_BYTES: int(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   INGEST_MAX_REDIRECTS: int(5, 0, 20),
+  /**
+   * Pages "Add a website" reads at most: the address given, then the pages of the same site it links
+   * to (breadth first), as robots.txt allows. 1 reads the address only. The dashboard says the limit.
+   */
+  INGEST_SITE_MAX_PAGES: int(SITE_MAX_PAGES, 1, 200),
   /** Pages a sitemap brings in at most. */
   INGEST_SITEMAP_MAX_PAGES: int(50, 1, 1000),
   /** Budget for parsing one file or page in a parser thread. */
@@ -78,6 +84,13 @@ export const ingestEnvSchema = z.object({
   OPENAI_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   EMBEDDING_MODEL: z.preprocess(emptyToUndefined, z.string().default('text-embedding-3-small')),
+  /**
+   * `auto` (the OpenAI-compatible API when OPENAI_API_KEY is set, else the local sentence encoder),
+   * `api`, `local` or `off` (full-text search only). docs/knowledge.md.
+   */
+  EMBEDDINGS: z.preprocess(emptyToUndefined, z.enum(['auto', 'api', 'local', 'off']).default('auto')),
+  /** How often the background re-embeds items another embedder made (after a change of embedder). */
+  REEMBED_INTERVAL_MS: int(5 * 60_000, 1_000, 24 * 60 * 60_000),
 });
 
 export type IngestEnv = z.infer<typeof ingestEnvSchema>;

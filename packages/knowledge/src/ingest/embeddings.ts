@@ -1,6 +1,12 @@
 import { OpenAIEmbeddings } from '@langchain/openai';
+import { createLocalEmbedder } from './local-encoder.ts';
 
 export interface Embedder {
+  /**
+   * Which embedder made a vector (the model name, or `local:…` for the local encoder). Stored with
+   * each item (the suffix of its content hash); items made by another embedder are re-embedded in
+   * the background (`reembedStale`).
+   */
   model: string;
   embedDocuments: (texts: string[]) => Promise<number[][]>;
   embedQuery: (text: string) => Promise<number[]>;
@@ -10,11 +16,30 @@ export interface EmbeddingEnv {
   OPENAI_API_KEY?: string | undefined;
   OPENAI_BASE_URL?: string | undefined;
   EMBEDDING_MODEL?: string | undefined;
+  /**
+   * Which embedder: `auto` (default: the OpenAI-compatible API when OPENAI_API_KEY is set, else the
+   * local encoder), `api`, `local`, or `off` (full-text search only).
+   */
+  EMBEDDINGS?: string | undefined;
 }
 
-/** OpenAI embeddings through langchain when a key is configured; null otherwise (full-text only). */
+/** The embeddings choice an environment makes (docs/knowledge.md). */
+export function embeddingsMode(env: EmbeddingEnv): 'api' | 'local' | 'off' {
+  const mode = (env.EMBEDDINGS ?? 'auto').trim().toLowerCase() || 'auto';
+  if (mode === 'off' || mode === 'none') return 'off';
+  if (mode === 'local') return 'local';
+  if (mode === 'api' || mode === 'openai') return env.OPENAI_API_KEY ? 'api' : 'off';
+  return env.OPENAI_API_KEY ? 'api' : 'local';
+}
+
+/**
+ * The embedder an environment asks for: an OpenAI-compatible embeddings API through langchain when a
+ * key is configured, else the local sentence encoder; null when EMBEDDINGS=off.
+ */
 export function createEmbedder(env: EmbeddingEnv): Embedder | null {
-  if (!env.OPENAI_API_KEY) return null;
+  const mode = embeddingsMode(env);
+  if (mode === 'off') return null;
+  if (mode === 'local') return createLocalEmbedder();
   const model = env.EMBEDDING_MODEL || 'text-embedding-3-small';
   const client = new OpenAIEmbeddings({
     apiKey: env.OPENAI_API_KEY,
@@ -36,7 +61,7 @@ export { vectorLiteral } from '@fanpilot/core';
 const embedders = new Map<string, Embedder | null>();
 /** One embedder per configuration (the answers' retrieval asks for it on every question). */
 export function embedderFor(env: EmbeddingEnv): Embedder | null {
-  const key = `${env.OPENAI_API_KEY ?? ''}|${env.OPENAI_BASE_URL ?? ''}|${env.EMBEDDING_MODEL ?? ''}`;
+  const key = `${embeddingsMode(env)}|${env.OPENAI_API_KEY ?? ''}|${env.OPENAI_BASE_URL ?? ''}|${env.EMBEDDING_MODEL ?? ''}`;
   if (!embedders.has(key)) embedders.set(key, createEmbedder(env));
   return embedders.get(key) ?? null;
 }

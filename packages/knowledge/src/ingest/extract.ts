@@ -19,6 +19,34 @@ export interface Extracted {
   sections: Section[];
   /** Pages (PDF), documents or web pages read: the unit the benchmark counts. */
   pages: number;
+  /** A web page's links to pages of its own site (absolute, without #fragment), in page order. */
+  links?: string[];
+}
+
+/** The page's links to its own origin: absolute http(s) addresses without fragments, each once. */
+interface LinkElement {
+  getAttribute(name: string): string | null;
+}
+
+export function sameSiteLinks(
+  document: { querySelectorAll: (s: string) => Iterable<LinkElement> },
+  url: string,
+): string[] {
+  const origin = new URL(url).origin;
+  const out = new Set<string>();
+  for (const a of document.querySelectorAll('a[href]')) {
+    const href = a.getAttribute('href')?.trim();
+    if (!href || /^(mailto|tel|javascript|data):/i.test(href)) continue;
+    try {
+      const target = new URL(href, url);
+      target.hash = '';
+      if (target.origin === origin && /^https?:$/.test(target.protocol)) out.add(target.href);
+    } catch {
+      // Not an address.
+    }
+    if (out.size >= 500) break;
+  }
+  return [...out];
 }
 
 /** Limits on what an archive (DOCX) may expand to. */
@@ -182,6 +210,8 @@ export function extractHtml(bytes: Uint8Array, contentType: string, url: string)
   const html = decodeText(bytes, charsetOf(contentType, ascii));
   const { document } = parseHTML(html);
   const pageTitle = document.querySelector('title')?.textContent?.trim() || null;
+  // Before Readability, which rewrites the document.
+  const links = sameSiteLinks(document as unknown as Parameters<typeof sameSiteLinks>[0], url);
   let title = pageTitle;
   let text = '';
   try {
@@ -213,6 +243,7 @@ export function extractHtml(bytes: Uint8Array, contentType: string, url: string)
       'The page has no readable text (it may need JavaScript to show its content).',
     ),
     pages: 1,
+    links,
   };
 }
 

@@ -229,6 +229,64 @@ describe('ingest handler (PGlite, loopback sites)', () => {
     await ingest({ knowledgeItemId: crypto.randomUUID(), run: 'x' }, ctx);
   });
 
+  it('reads a website: the page, then the same-site pages it links to, as robots.txt allows (issue 29)', async () => {
+    const page = (title: string, text: string, links: string) =>
+      `<!doctype html><html><head><title>${title}</title></head><body><nav>${links}</nav><main><article><h1>${title}</h1><p>${text}</p></article></main></body></html>`;
+    const web = await startSite({
+      '/robots.txt': {
+        headers: { 'content-type': 'text/plain' },
+        body: 'User-agent: *\nDisallow: /private\n',
+      },
+      '/about.html': {
+        body: page(
+          'About the bakery',
+          'We bake rye and sourdough loaves every single morning in our small neighbourhood bakery.',
+          '<a href="team.html">Team</a> <a href="/prices.html#bread">Prices</a> <a href="/private/notes.html">Notes</a> <a href="https://elsewhere.example/">Elsewhere</a> <a href="mailto:x@y.z">Mail</a>',
+        ),
+      },
+      '/team.html': {
+        body: page(
+          'Team',
+          'Our head baker Mina has shaped loaves for twenty years in three different countries.',
+          '<a href="/about.html">About</a>',
+        ),
+      },
+      '/prices.html': {
+        body: page(
+          'Prices',
+          'A rye loaf costs four euros and a sourdough loaf costs five euros fifty at the counter.',
+          '',
+        ),
+      },
+      '/private/notes.html': {
+        body: page('Notes', 'Secret notes that robots.txt keeps out of every crawler.', ''),
+      },
+      '/private/start.html': { body: page('Hidden', 'A page the site asks robots not to read at all.', '') },
+    });
+    try {
+      const at = (path: string) => `http://localhost:${web.port}${path}`;
+      const id = await addItem({ type: 'url', url: at('/about.html') });
+      await ingest({ knowledgeItemId: id, run: id }, ctx);
+      const done = await item(id);
+      expect(done.status).toBe('completed');
+      expect(done.title).toBe('About the bakery (3 pages)');
+      const pages = new Set((await chunks(id)).map((c) => (c.metadata as { url: string }).url));
+      expect(pages).toEqual(new Set([at('/about.html'), at('/team.html'), at('/prices.html')]));
+      expect(web.hits.get('/private/notes.html')).toBeUndefined();
+
+      // A page robots.txt disallows is refused for good, with the reason.
+      const refused = await addItem({ type: 'url', url: at('/private/start.html') });
+      await ingest({ knowledgeItemId: refused, run: refused }, ctx);
+      expect(await item(refused)).toMatchObject({ status: 'failed' });
+      expect((await item(refused)).error).toMatch(/robots\.txt/);
+      // For good: the dashboard offers no Retry.
+      expect((await item(refused)).failed_for_good).toBe(true);
+      expect(web.hits.get('/private/start.html')).toBeUndefined();
+    } finally {
+      await web.close();
+    }
+  });
+
   it('brings in a sitemap up to the cap', async () => {
     // The sitemap's page addresses need the site's port.
     const sitemapBody = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
@@ -276,6 +334,8 @@ describe('ingest handler (PGlite, loopback sites)', () => {
     expect(await item(id)).toMatchObject({
       status: 'failed',
       error: expect.stringMatching(/unavailable right now \(503\)/),
+      // Tries ran out on a passing trouble: Retry may help.
+      failed_for_good: false,
     });
   });
 
@@ -389,7 +449,7 @@ describe('ingest handler (PGlite, loopback sites)', () => {
     expect((await item(id)).status).toBe('processing');
   });
 
-  it('reads a YouTube transcript with its title and timestamps; no captions fails in SPEC words', async () => {
+  it('reads a YouTube transcript with its title and timestamps; no captions fails with the no-captions message', async () => {
     const id = await addItem({ type: 'youtube', youtube_url: `https://www.youtube.com/watch?v=${VIDEO}` });
     await ingest({ knowledgeItemId: id, run: id }, ctx);
     expect(await item(id)).toMatchObject({ status: 'completed', title: 'Breathing for lifters' });

@@ -1,18 +1,34 @@
 import { createHash } from 'node:crypto';
 import { ingestJobSchema, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
-import { claimKnowledgeItem, failKnowledgeRun, keepKnowledgeChunks, storeChunks } from '@fanpilot/core';
+import {
+  claimKnowledgeItem,
+  failKnowledgeRun,
+  hasVectorColumn,
+  keepKnowledgeChunks,
+  storeChunks,
+} from '@fanpilot/core';
 import type { Database, KnowledgeItemRow } from '@fanpilot/db';
 import type { Storage } from '@fanpilot/storage';
 import type { Kysely } from 'kysely';
+import robotsParser from 'robots-parser';
 import { type ChunkDraft, type ChunkOptions, chunkTranscript } from './chunk.ts';
 import { type IngestEnv, loadIngestEnv } from './config.ts';
 import { createEmbedder, type Embedder } from './embeddings.ts';
 import { IngestError, permanent, reasonOf } from './errors.ts';
 import { looksLikePdf } from './extract.ts';
-import { type GuardedFetchOptions, guardedFetch, type Lookup, lookupWithOverrides } from './net.ts';
+import {
+  type GuardedFetchOptions,
+  guardedFetch,
+  type Lookup,
+  lookupWithOverrides,
+  USER_AGENT,
+} from './net.ts';
 import { digestOf, type ParseResult } from './parse-task.ts';
 import { createParserPool, type ParserPool } from './pool.ts';
 import { parseSitemap } from './sitemap.ts';
+
+type Robot = ReturnType<typeof robotsParser>;
+
 import { decodeText } from './text.ts';
 import { fetchTranscriptSegments, fetchYoutubeTitle, parseYoutubeUrl } from './youtube.ts';
 
@@ -108,6 +124,11 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
 
   async function ingestUrl(item: KnowledgeItemRow, signal: AbortSignal): Promise<Outcome> {
     const base = { type: 'url', source: item.url };
+    // robots.txt first: a page the site keeps from robots is not even fetched.
+    const robots = item.url ? await robotsOf(item.url, signal) : null;
+    if (robots && item.url && robots.isAllowed(item.url, USER_AGENT) === false) {
+      throw permanent("This site's robots.txt does not allow reading this page.");
+    }
     const res = await guardedFetch(item.url ?? '', fetchOptions(signal));
     const type = res.contentType.split(';')[0]!.trim().toLowerCase();
     if (/xml/.test(type) || /\.xml$/i.test(new URL(res.url).pathname)) {
@@ -120,10 +141,64 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
     if (type && !/^(text\/|application\/xhtml\+xml$)/.test(type)) {
       throw permanent(`This link points to a file of type ${type}, not a web page.`);
     }
-    return pool.run(
+    const first = await pool.run(
       { kind: 'html', bytes: res.body, contentType: res.contentType, url: res.url, base, chunking },
       signal,
     );
+    return ingestSite(res.url, first, robots, base, signal);
+  }
+
+  /** The site's robots.txt rules; null when it has none or it cannot be read (then all is allowed). */
+  async function robotsOf(url: string, signal: AbortSignal): Promise<Robot | null> {
+    const robotsUrl = new URL('/robots.txt', url).href;
+    try {
+      const res = await guardedFetch(robotsUrl, { ...fetchOptions(signal), maxBytes: 500_000 });
+      return robotsParser(robotsUrl, decodeText(res.body));
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * "Add a website" (issue 29): the page given, then the pages of the same site it links to,
+   * breadth first, up to INGEST_SITE_MAX_PAGES, skipping what robots.txt disallows and pages that
+   * cannot be read. Named by the first page's title, with the page count when more than one.
+   */
+  async function ingestSite(
+    start: string,
+    first: ParseResult,
+    robots: Robot | null,
+    base: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Outcome> {
+    const cap = env.INGEST_SITE_MAX_PAGES;
+    const results: ParseResult[] = [first];
+    const key = (u: string) => u.replace(/\/+$/, '');
+    const seen = new Set([key(start)]);
+    const queue = [...(first.links ?? [])];
+    while (queue.length > 0 && results.length < cap && !signal.aborted) {
+      const next = queue.shift()!;
+      if (seen.has(key(next))) continue;
+      seen.add(key(next));
+      if (robots && robots.isAllowed(next, USER_AGENT) === false) continue;
+      try {
+        const result = await page(next, { ...base, site: start }, signal);
+        results.push(result);
+        for (const link of result.links ?? []) if (!seen.has(key(link))) queue.push(link);
+      } catch {
+        // A page that cannot be read leaves the others.
+      }
+    }
+    if (results.length === 1) return first;
+    const title = first.title ?? new URL(start).host;
+    return {
+      title: `${title} (${results.length} pages)`,
+      chunks: results.flatMap((r) => r.chunks),
+      pages: results.reduce((n, r) => n + r.pages, 0),
+      digest: createHash('sha256')
+        .update(results.map((r) => r.digest).join(','))
+        .digest('hex'),
+    };
   }
 
   async function ingestSitemap(
@@ -237,10 +312,11 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
       // A re-sync that finds the same content (and the same embedding model) keeps the chunks it
       // has: nothing is deleted, re-inserted or re-embedded.
       const { digest } = outcome;
-      const unchangedKey = `${digest}:${embedder?.model ?? 'text'}`;
+      const vectors = embedder && (await hasVectorColumn(db)) ? embedder : null;
+      const unchangedKey = `${digest}:${vectors?.model ?? 'text'}`;
       if (item.content_hash === unchangedKey && item.chunk_count === outcome.chunks.length) {
         const kept = await keepKnowledgeChunks(db, item.id, run, {
-          status: embedder ? 'active' : 'completed',
+          status: vectors ? 'active' : 'completed',
           title: item.type !== 'file' ? outcome.title : undefined,
         });
         deps.logger?.info(
@@ -255,7 +331,8 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
         return;
       }
       let embeddings: number[][] | null = null;
-      if (embedder) {
+      // Without a vector column (plain PostgreSQL) vectors would not be stored: no time spent on them.
+      if (embedder && (await hasVectorColumn(db))) {
         try {
           embeddings = await embedder.embedDocuments(outcome.chunks.map((c) => c.content));
         } catch (err) {
@@ -289,7 +366,7 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
       // A failure that is final says so: never "It will be retried." once nothing will be.
       const reason = final ? finalReason(reasonOf(err)) : reasonOf(err);
       deps.logger?.warn({ item: item.id, reason, final, err: (err as Error)?.message }, 'ingest failed');
-      await failKnowledgeRun(db, item.id, run, { final, reason });
+      await failKnowledgeRun(db, item.id, run, { final, reason, permanent: isPermanent });
       if (!final) throw err instanceof Error ? err : new Error(String(err));
     }
   };

@@ -39,6 +39,8 @@ export interface ParseResult {
   digest: string;
   /** The thread that parsed (the pool's threads are never the job's own). */
   threadId: number;
+  /** A web page's links to its own site (crawling follows them). */
+  links?: string[];
 }
 
 /** The digest of chunks (see ParseResult.digest). */
@@ -68,5 +70,12 @@ export async function runParseTask(task: ParseTask): Promise<ParseResult> {
     ...(extracted.title && task.kind !== 'file' ? { title: extracted.title } : {}),
   };
   const chunks = await chunkSections(extracted.sections, base, task.chunking);
-  return { title: extracted.title, chunks, pages: extracted.pages, digest: digestOf(chunks), threadId };
+  return {
+    title: extracted.title,
+    chunks,
+    pages: extracted.pages,
+    digest: digestOf(chunks),
+    threadId,
+    ...(extracted.links ? { links: extracted.links } : {}),
+  };
 }

@@ -72,7 +72,7 @@ describe('YouTube transcripts (loopback stand-in)', () => {
     expect(classic[0]).toMatchObject({ start: 12.5, duration: 2 });
   });
 
-  it("fails a video without captions with SPEC's words", async () => {
+  it('fails a video without captions with the no-captions message', async () => {
     await expect(fetchTranscriptSegments('noCaptions1', opts())).rejects.toMatchObject({
       reason: NO_TRANSCRIPT,
       permanent: true,

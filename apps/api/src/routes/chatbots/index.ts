@@ -1,6 +1,6 @@
 import { requeueAwaitingAnswers } from '@fanpilot/answers';
 import { calls } from '@fanpilot/contracts';
-import { chatbotsRepository, saveChatbotWithSources } from '@fanpilot/core';
+import { chatbotsRepository, deleteChatbot, saveChatbotWithSources } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownChatbotByParam, ownInboxByParam } from '../../plugins/changes.ts';
@@ -92,4 +92,20 @@ export async function chatbotsRoutes(app: FastifyInstance) {
       return toChatbot(updated, await bots.knowledgeFor(chatbot.id));
     },
   );
+
+  r.delete(calls.deleteChatbot.path, { schema: calls.deleteChatbot.schema }, async (request) => {
+    const creator = await app.requireCreator(request);
+    const removed = await deleteChatbot(app.db, creator.id, request.params.id);
+    // The files after the rows: a file left behind is only storage, never a source fans could cite.
+    for (const key of removed.fileKeys) {
+      await app.storage.remove(key).catch((err) => {
+        request.log.warn({ key, err }, 'could not remove a knowledge file from storage');
+      });
+    }
+    request.log.info(
+      { chatbotId: removed.id, deletedKnowledge: removed.deletedKnowledge },
+      'chatbot deleted with its knowledge',
+    );
+    return { success: true as const, id: removed.id, deletedKnowledge: removed.deletedKnowledge };
+  });
 }

@@ -1,15 +1,9 @@
 import { calls } from '@fanpilot/contracts';
-import {
-  citedPassage,
-  downloadableFile,
-  FAN_FORBIDDEN_MESSAGE,
-  findCitingMessage,
-  mayActAsFan,
-} from '@fanpilot/core';
+import { citedPassage, downloadableFile, readableCitingMessage } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { parse as parseRange } from 'range-parser';
-import { forbidden, HttpError, notFound } from '../../errors.ts';
+import { HttpError, notFound } from '../../errors.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { citedFileLinks } from '../../services/cited-files.ts';
 import { fanRequester } from '../../services/conversations.ts';
@@ -48,12 +42,7 @@ export async function citationsRoutes(
     { onRequest: citationReads, schema: calls.fanCitation.schema },
     async (request, reply) => {
       const { fanId, messageId, n } = request.params;
-      const message = await findCitingMessage(app.db, fanId, messageId);
-      if (!message) throw notFound('This answer was not found.');
-      // The same rule as the chat log: this fan's browser, or the creator it talks to.
-      if (!mayActAsFan(await fanRequester(request), message.fan, 'read')) {
-        throw forbidden(FAN_FORBIDDEN_MESSAGE);
-      }
+      const message = await readableCitingMessage(app.db, await fanRequester(request), fanId, messageId);
       const passage = await citedPassage(app.db, message, n);
       reply.header('cache-control', 'private, no-store');
       const download =

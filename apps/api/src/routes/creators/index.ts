@@ -1,5 +1,5 @@
 import { calls, PROFILE_IMAGE_MAX_BYTES_DASHBOARD } from '@fanpilot/contracts';
-import { creatorsRepository } from '@fanpilot/core';
+import { creatorsRepository, updateCreatorDescription } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownInboxByParam } from '../../plugins/changes.ts';
@@ -42,4 +42,9 @@ export async function creatorsRoutes(app: FastifyInstance) {
       return { creator: toCreator(updated) };
     },
   );
+
+  r.put(calls.updateDescription.path, { schema: calls.updateDescription.schema }, async (request) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    return { description: await updateCreatorDescription(app.db, creator.id, request.body.description) };
+  });
 }

@@ -4,11 +4,11 @@ import {
   LIVE_STREAMS_PER_DASHBOARD,
   LIVE_STREAMS_PER_FAN,
 } from '@fanpilot/contracts';
-import { FAN_FORBIDDEN_MESSAGE, sessionActsFor } from '@fanpilot/core';
+import { followableConversation, knownCreatorId, mayFollowAsFan, sessionActsFor } from '@fanpilot/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { forbidden, HttpError, notFound, unauthorized } from '../../errors.ts';
-import { cachedFanTokenHash, mayFollowAsFan } from '../../plugins/changes.ts';
+import { HttpError, unauthorized } from '../../errors.ts';
+import { cachedFanTokenHash } from '../../plugins/changes.ts';
 import { fanReadLimiter } from '../../plugins/rate-limit.ts';
 import { type LiveHub, LiveStream } from '../../services/live.ts';
 
@@ -115,19 +115,19 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
       schema: calls.fanEvents.schema,
     },
     async (request, reply) => {
-      const creatorId = await app.creatorIdOf(request.query.creator);
-      if (!creatorId) throw notFound(`No creator is called '${request.query.creator}'.`);
+      const creatorId = knownCreatorId(await app.creatorIdOf(request.query.creator), request.query.creator);
       const cookieHash = cachedFanTokenHash(request);
-      let fan = await app.fanOf(creatorId, request.params.fanId);
+      const cached = await app.fanOf(creatorId, request.params.fanId);
       // What memory refuses is read again: a chat moved to this browser a moment ago (its
       // transfer not yet heard from the change feed) opens at once.
-      if (!fan || !cookieHash || !mayFollowAsFan(cookieHash, fan)) {
-        fan = await app.fanOf(creatorId, request.params.fanId, { fresh: true });
-      }
-      // A chat starts with its first question; until then the fan app polls.
-      if (!fan) throw new HttpError(404, 'no_conversation', 'This conversation has no messages yet.');
-      // The chat log's rule, as a fan: only the browser the conversation is bound to.
-      if (!cookieHash || !mayFollowAsFan(cookieHash, fan)) throw forbidden(FAN_FORBIDDEN_MESSAGE);
+      // A chat starts with its first question (until then the fan app polls); the chat log's rule,
+      // as a fan: only the browser the conversation is bound to.
+      const fan = followableConversation(
+        cookieHash,
+        mayFollowAsFan(cookieHash, cached)
+          ? cached
+          : await app.fanOf(creatorId, request.params.fanId, { fresh: true }),
+      );
       const scopes = [
         ['f', fan.id],
         ['p', creatorId],
@@ -143,7 +143,14 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
         startId,
         () => hub.idFor(scopes),
         (stream, resync) =>
-          hub.addFanChat(creatorId, fan.id, stream, { address: request.ip, cookieHash }, resync, startId),
+          hub.addFanChat(
+            creatorId,
+            fan.id,
+            stream,
+            { address: request.ip, cookieHash: fan.cookieHash! },
+            resync,
+            startId,
+          ),
       );
     },
   );

@@ -3,24 +3,24 @@ import { calls, DEFAULT_STATUS_TEXT_OFFLINE, FAN_ATTACHMENT_MAX_BASE64_LENGTH } 
 import {
   aiRefusal,
   ask,
+  chatbotsRepository,
   checkAttachment,
   claimFan,
   creatorsRepository,
-  FAN_FORBIDDEN_MESSAGE,
   fansRepository,
   greetingsOf,
   hashToken,
   makeTransferLink,
-  mayActAsFan,
   messagesRepository,
   moveToAnotherBrowser,
   noticesRepository,
+  reachableCreator,
+  readableConversations,
 } from '@fanpilot/core';
 import type { CreatorRow } from '@fanpilot/db';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
-import { forbidden, notFound } from '../../errors.ts';
 import { fanChatByParam, publicFaceByParam } from '../../plugins/changes.ts';
 import { fanReadLimiter, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { asFanOnly, askingBrowser, fanRequester } from '../../services/conversations.ts';
@@ -52,9 +52,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
   const creators = creatorsRepository(app.db);
 
   const onboarded = async (username: string): Promise<CreatorRow> => {
-    const creator = await creators.findByUsername(username);
-    if (!creator?.onboarding_complete) throw notFound(`No creator is called '${username}'.`);
-    return creator;
+    return reachableCreator(await creators.findByUsername(username), username);
   };
 
   const tooMany = (seconds: number) =>
@@ -172,8 +170,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       // id nobody has used reads as a new fan's empty chat; one that is someone else's is a 403
       // that shows nothing of it.
       const who = await fanRequester(request);
-      const readable = rows.filter((row) => mayActAsFan(who, row, 'read'));
-      if (rows.length > 0 && readable.length === 0) throw forbidden(FAN_FORBIDDEN_MESSAGE);
+      const readable = readableConversations(who, rows);
       // A fan's browser gets its fan cookie on a read, before its first question: if that
       // question's answer is then lost, the retry still comes from the browser it binds to.
       if (who.creatorId === null) ensureFanToken(request, reply, opts.secureCookie);
@@ -234,13 +231,14 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     },
     async (request, reply) => {
       const creator = await onboarded(request.params.username);
-      const [notice, greetings, refusal] = await Promise.all([
+      const [notice, greetings, refusal, chatbot] = await Promise.all([
         noticesRepository(app.db).current(creator.id),
         greetingsOf(app.db, creator.id),
         aiRefusal(app.db, creator.id),
+        chatbotsRepository(app.db).findByCreator(creator.id),
       ]);
       reply.header('cache-control', 'no-store');
-      return toPublicCreator(creator, notice, greetings, refusal === null);
+      return toPublicCreator(creator, notice, greetings, refusal === null, chatbot?.name ?? null);
     },
   );
 }

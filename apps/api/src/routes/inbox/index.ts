@@ -1,9 +1,8 @@
 import { CONVERSATION_PAGE_SIZE, CONVERSATIONS_PAGE_SIZE, calls } from '@fanpilot/contracts';
-import { creditsRepository, fansRepository, inboxRepository, startOfToday } from '@fanpilot/core';
+import { creatorsFan, creditsRepository, fanNameOf, inboxRepository, startOfToday } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toMessage } from '../../conversation-serializers.ts';
-import { notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
 
 /**
@@ -80,14 +79,13 @@ export async function inboxRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
-      const fan = await fansRepository(app.db).findByKey(creator.id, request.params.fanId);
-      if (!fan) throw notFound('Cannot find fan ID. Please try again.');
+      const fan = await creatorsFan(app.db, creator.id, request.params.fanId);
       const { before, limit = CONVERSATION_PAGE_SIZE } = request.query;
       const page = await inbox.conversationPage(fan.id, { limit, ...(before ? { before } : {}) });
       reply.header('cache-control', 'no-store');
       return {
         fanId: fan.fan_key,
-        fanName: fan.name,
+        fanName: fanNameOf(fan),
         messages: page.messages.map(toMessage),
         olderCursor: page.olderCursor,
       };

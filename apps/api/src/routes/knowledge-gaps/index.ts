@@ -1,16 +1,18 @@
-import { requestPush } from '@fanpilot/background';
+import type { ModelEnv } from '@fanpilot/answers';
 import { calls } from '@fanpilot/contracts';
 import {
-  chatbotsRepository,
   closeKnowledgeGaps,
   fansByIds,
   openGapIds,
   openKnowledgeGaps,
+  requireChatbot,
+  saveCorrection,
   sendToFan,
 } from '@fanpilot/core';
+import { embedderFor } from '@fanpilot/knowledge';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
 import { addKnowledgeFile } from '../../services/knowledge.ts';
@@ -33,7 +35,7 @@ export function gapNote(question: string, answer: string) {
  * Knowledge gaps: fan questions the AI could not ground in the creator's knowledge, grouped, for the
  * "Questions your content doesn't answer" card. The signed-in creator's own only.
  */
-export async function knowledgeGapsRoutes(app: FastifyInstance) {
+export async function knowledgeGapsRoutes(app: FastifyInstance, opts: { env: ModelEnv }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -59,8 +61,7 @@ export async function knowledgeGapsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
-      const chatbot = await chatbotsRepository(app.db).findByCreator(creator.id);
-      if (!chatbot) throw notFound('Create your chatbot first.');
+      const chatbot = await requireChatbot(app.db, creator.id);
       const open = await openGapIds(app.db, creator.id, request.body.questionIds);
       if (open.length === 0) {
         throw badRequest('These questions are no longer open. Reload the list.', 'no_open_gaps');
@@ -73,17 +74,26 @@ export async function knowledgeGapsRoutes(app: FastifyInstance) {
         Buffer.from(note.text, 'utf8'),
         note.fileName,
       );
+      // The answer also wins for this question and its paraphrases from now on (a correction).
+      const embedder = embedderFor(opts.env);
+      const vector = embedder ? await embedder.embedQuery(request.body.question).catch(() => null) : null;
+      await saveCorrection(app.db, {
+        creatorId: creator.id,
+        question: request.body.question,
+        answer: request.body.answer,
+        embedding: vector,
+        embeddingModel: vector && embedder ? embedder.model : null,
+      });
       const closed = await closeKnowledgeGaps(app.db, creator.id, open);
       let sentTo = 0;
       if (request.body.sendToFans) {
         const fanIds = [...new Set(closed.map((c) => c.fanId).filter((id): id is string => id !== null))];
         const fans = await fansByIds(app.db, creator.id, fanIds);
         for (const fan of fans) {
-          const sent = await sendToFan(
+          await sendToFan(
             { db: app.db },
             { creatorId: creator.id, to: fan, text: request.body.answer.trim() },
           );
-          await requestPush(app.jobs, { kind: 'message', id: sent.messageId }, request.log);
           sentTo++;
         }
       }

@@ -1,5 +1,14 @@
 import { calls, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
-import { assertKnowledgeRoom, knowledgeRepository, setFansMayDownload } from '@fanpilot/core';
+import {
+  assertKnowledgeRoom,
+  assertNewAddress,
+  assertResyncable,
+  assertRetryable,
+  knowledgeRepository,
+  offerFileToFans,
+  ownKnowledgeFile,
+  requeueKnowledgeItem,
+} from '@fanpilot/core';
 import {
   fetchYoutubeTitle,
   type IngestEnv,
@@ -9,7 +18,7 @@ import {
 } from '@fanpilot/knowledge';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { badRequest, conflict, HttpError, notFound } from '../../errors.ts';
+import { badRequest, HttpError, notFound } from '../../errors.ts';
 import { ownChatbotByParam } from '../../plugins/changes.ts';
 import { assertCleanMultipart } from '../../plugins/clean-input.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
@@ -65,6 +74,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
   r.post(calls.addKnowledge.path, { schema: calls.addKnowledge.schema }, async (request, reply) => {
     const { chatbot } = await ownedChatbot(app, request, request.body.chatbotId);
     const source = parseSource(request.body.url);
+    await assertNewAddress(app.db, chatbot.id, source.type === 'url' ? source.url : source.link.url);
     await assertKnowledgeRoom(app.db, chatbot.id, 1);
     const item = await items().insert(toNewItem(chatbot.id, source));
     await enqueueItems(app.jobs, request.log, [item]);
@@ -87,6 +97,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
           'invalid_youtube_url',
         );
       }
+      await assertNewAddress(app.db, chatbot.id, link.url);
       await assertKnowledgeRoom(app.db, chatbot.id, 1);
       // The title is asked for now (the answer carries it); a slow or silent YouTube leaves it to the worker.
       const title = await fetchYoutubeTitle(link.videoId, {
@@ -202,42 +213,53 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
 
   r.patch(calls.updateKnowledge.path, { schema: calls.updateKnowledge.schema }, async (request) => {
     const item = await ownedKnowledgeItem(app, request, request.params.id);
-    if (item.type !== 'file') {
-      throw badRequest('Only a file can be offered for download.', 'not_a_file');
-    }
-    const updated = await setFansMayDownload(app.db, item.id, request.body.fansMayDownload);
-    if (!updated) throw notFound('This knowledge source was deleted.');
-    return toKnowledgeItem(updated);
+    return toKnowledgeItem(await offerFileToFans(app.db, item, request.body.fansMayDownload));
   });
 
   r.post(calls.retryKnowledge.path, { schema: calls.retryKnowledge.schema }, async (request) => {
     const item = await ownedKnowledgeItem(app, request, request.params.id);
-    if (item.status !== 'failed') {
-      throw conflict('Only a failed knowledge source can be retried.', 'not_failed');
-    }
+    assertRetryable(item);
     await countRefetch(request);
-    const updated = await items().requeue(item.id, ingestRunId(item.id, 'retry'), ['failed']);
-    if (!updated) throw conflict('This knowledge source changed meanwhile; reload and try again.');
+    const updated = await requeueKnowledgeItem(app.db, item.id, ingestRunId(item.id, 'retry'), ['failed']);
     await enqueueItems(app.jobs, request.log, [updated]);
     return toKnowledgeItem(updated);
   });
 
   r.post(calls.resyncKnowledge.path, { schema: calls.resyncKnowledge.schema }, async (request) => {
     const item = await ownedKnowledgeItem(app, request, request.params.id);
-    if (item.type === 'file') {
-      throw badRequest('A file cannot be re-synced; upload the new version instead.', 'not_resyncable');
-    }
-    if (item.status === 'pending' || item.status === 'processing') {
-      throw conflict('This knowledge source is already being processed.', 'in_progress');
-    }
+    assertResyncable(item);
     await countRefetch(request);
-    const updated = await items().requeue(item.id, ingestRunId(item.id, 'resync'), [
+    const updated = await requeueKnowledgeItem(app.db, item.id, ingestRunId(item.id, 'resync'), [
       'completed',
       'active',
       'failed',
     ]);
-    if (!updated) throw conflict('This knowledge source changed meanwhile; reload and try again.');
     await enqueueItems(app.jobs, request.log, [updated]);
     return toKnowledgeItem(updated);
+  });
+
+  /**
+   * The creator's own file, to open from the Knowledge Base (issue 29): PDFs and plain text shown
+   * by the browser, other types downloaded; never cached by anything shared.
+   */
+  r.get(calls.knowledgeFile.path, { schema: calls.knowledgeFile.schema }, async (request, reply) => {
+    const creator = await app.requireCreator(request);
+    const file = await ownKnowledgeFile(app.db, creator.id, request.params.id);
+    const object = await app.storage.get(file.file_key);
+    if (!object) throw notFound('This file is no longer available.');
+    const type = object.contentType ?? 'application/octet-stream';
+    const name = file.file_name ?? 'document';
+    const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+    const inline = type === 'application/pdf' || type.startsWith('text/plain');
+    reply
+      .type(type.startsWith('text/plain') ? 'text/plain; charset=utf-8' : type)
+      .header(
+        'content-disposition',
+        `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      )
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, no-store');
+    if (object.contentLength !== undefined) reply.header('content-length', String(object.contentLength));
+    return reply.send(object.body);
   });
 }

@@ -1,18 +1,17 @@
-import { requestPush } from '@fanpilot/background';
-import { calls, FAN_ATTACHMENT_MIME_TYPES, isUuid } from '@fanpilot/contracts';
+import { calls, FAN_ATTACHMENT_MIME_TYPES } from '@fanpilot/contracts';
 import {
   answerAsCreator,
-  attachmentsRepository,
+  creatorsFan,
   deleteConversation,
+  downloadableAttachment,
   fansRepository,
-  mayActAsFan,
   messagesRepository,
   sendToFan,
 } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFan, toMessage } from '../../conversation-serializers.ts';
-import { forbidden, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { ownInboxByParam, ownInboxByQuery } from '../../plugins/changes.ts';
 import { fanRequester } from '../../services/conversations.ts';
 
@@ -81,8 +80,7 @@ export async function messagesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
-      const fan = await fans.findByKey(creator.id, request.params.fanId);
-      if (!fan) throw notFound('Cannot find fan ID. Please try again.');
+      const fan = await creatorsFan(app.db, creator.id, request.params.fanId);
       reply.header('cache-control', 'no-store');
       return (await messages.conversation([fan.id], CONVERSATION_LIMIT)).map(toMessage);
     },
@@ -123,7 +121,6 @@ export async function messagesRoutes(app: FastifyInstance) {
       { db: app.db },
       { creatorId: creator.id, messageId: request.body.messageId, text: request.body.response },
     );
-    await requestPush(app.jobs, { kind: 'message', id: replyId }, request.log);
     const stored = await messages.findView(replyId);
     return {
       success: true as const,
@@ -138,7 +135,6 @@ export async function messagesRoutes(app: FastifyInstance) {
       { db: app.db },
       { creatorId: creator.id, to: request.body.fanId, text: request.body.message },
     );
-    await requestPush(app.jobs, { kind: 'message', id: sent.messageId }, request.log);
     const stored = await messages.findView(sent.messageId);
     return {
       success: true as const,
@@ -152,13 +148,7 @@ export async function messagesRoutes(app: FastifyInstance) {
     { schema: calls.downloadAttachment.schema },
     async (request, reply) => {
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('No such file.');
-      const file = await attachmentsRepository(app.db).findWithOwners(id);
-      if (!file) throw notFound('No such file.');
-      // The creator it was sent to, or the browser that holds the fan's conversation; nobody else.
-      if (!mayActAsFan(await fanRequester(request), file, 'read')) {
-        throw forbidden('You cannot download this file.');
-      }
+      const file = await downloadableAttachment(app.db, await fanRequester(request), id);
       const object = await app.storage.get(file.storage_key);
       if (!object) throw notFound('This file is no longer available.');
       const type = (FAN_ATTACHMENT_MIME_TYPES as readonly string[]).includes(file.mime_type)

@@ -1,8 +1,7 @@
 import { calls } from '@fanpilot/contracts';
-import { creatorsRepository, fansRepository, mayActAsFan, pushSubscriptions } from '@fanpilot/core';
+import { creatorsRepository, pushSubscriptions, reachableCreator, subscribingFan } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { forbidden, notFound } from '../../errors.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { asFanOnly } from '../../services/conversations.ts';
 import { fanTokenHash } from '../../services/fan-identity.ts';
@@ -26,7 +25,6 @@ export interface PushRoutesOptions {
 export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const creators = creatorsRepository(app.db);
-  const fans = fansRepository(app.db);
 
   r.get(calls.pushKey.path, { schema: calls.pushKey.schema }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=3600');
@@ -65,11 +63,8 @@ export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) 
     },
     async (request) => {
       const { creator: username, fanId, subscription } = request.body;
-      const creator = await creators.findByUsername(username);
-      if (!creator?.onboarding_complete) throw notFound(`No creator is called '${username}'.`);
-      const fan = await fans.findByKey(creator.id, fanId);
-      if (!fan) throw notFound('Ask a question first; then you can be told when it is answered.');
-      if (!mayActAsFan(asFanOnly(request), fan, 'write')) throw forbidden();
+      const creator = reachableCreator(await creators.findByUsername(username), username);
+      const fan = await subscribingFan(app.db, asFanOnly(request), creator.id, fanId);
       checkSubscriptionKeys(subscription.keys);
       await checkPushEndpoint(subscription.endpoint, opts.allowedHosts);
       const preview = request.body.preview ?? true;

@@ -1,8 +1,7 @@
 import { usernameParamsSchema, webAppManifestSchema } from '@fanpilot/contracts';
-import { creatorsRepository } from '@fanpilot/core';
+import { creatorsRepository, reachableCreator } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { notFound } from '../../errors.ts';
 import { toCreator } from '../../serializers.ts';
 import { webManifestFor } from '../../services/webManifest.ts';
 
@@ -14,8 +13,11 @@ export async function pwaRoutes(app: FastifyInstance) {
     '/pwa/:username/manifest.webmanifest',
     { schema: { params: usernameParamsSchema, response: { 200: webAppManifestSchema } } },
     async (request, reply) => {
-      const row = await creatorsRepository(app.db).findByUsername(request.params.username);
-      if (!row?.onboarding_complete) throw notFound('This creator could not be found.');
+      const row = reachableCreator(
+        await creatorsRepository(app.db).findByUsername(request.params.username),
+        request.params.username,
+        'This creator could not be found.',
+      );
       reply.type('application/manifest+json; charset=utf-8').header('cache-control', 'no-cache');
       return webManifestFor(toCreator(row));
     },

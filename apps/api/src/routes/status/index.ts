@@ -1,11 +1,16 @@
 import { requeueAwaitingAnswers } from '@fanpilot/answers';
-import { requestPush } from '@fanpilot/background';
-import { calls, DEFAULT_STATUS_TEXT_OFFLINE, isUuid, TEMPLATES_MAX_PER_CREATOR } from '@fanpilot/contracts';
-import { creditsRepository, noticesRepository, statusRepository, templatesRepository } from '@fanpilot/core';
+import { calls, DEFAULT_STATUS_TEXT_OFFLINE } from '@fanpilot/contracts';
+import {
+  addTemplate,
+  creditsRepository,
+  deleteTemplate,
+  noticesRepository,
+  statusRepository,
+  templatesRepository,
+} from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toCreatorNotice, toNotice, toTemplate } from '../../conversation-serializers.ts';
-import { conflict, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
 
 const NOTICE_HISTORY_LIMIT = 200;
@@ -78,12 +83,8 @@ export async function statusRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
-      let notice = await notices.insert(creator.id, request.body.message);
-      if (request.body.push) {
-        notice = { ...notice, push: true };
-        await notices.markPushed(notice.id);
-        await requestPush(app.jobs, { kind: 'notice', id: notice.id }, request.log);
-      }
+      // A pushed announcement is asked for by its commit (the push outbox).
+      const notice = await notices.insert(creator.id, request.body.message, request.body.push === true);
       return { success: true as const, notice: toCreatorNotice(notice) };
     },
   );
@@ -108,21 +109,14 @@ export async function statusRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
-      if ((await templates.count(creator.id)) >= TEMPLATES_MAX_PER_CREATOR) {
-        throw conflict(
-          `You can keep at most ${TEMPLATES_MAX_PER_CREATOR} templates; delete one first.`,
-          'too_many_templates',
-        );
-      }
-      const row = await templates.insert(creator.id, request.body.title, request.body.content);
+      const row = await addTemplate(app.db, creator.id, request.body.title, request.body.content);
       return reply.send(toTemplate(row));
     },
   );
 
   r.delete(calls.deleteTemplate.path, { schema: calls.deleteTemplate.schema }, async (request) => {
     const creator = await app.requireOwner(request, request.params.username);
-    const removed = isUuid(request.params.id) && (await templates.remove(creator.id, request.params.id));
-    if (!removed) throw notFound('No such template.');
+    await deleteTemplate(app.db, creator.id, request.params.id);
     return { success: true as const };
   });
 

@@ -1,5 +1,9 @@
 import { creatorLinks } from '../../lib/destinations.ts';
 import { TEXT } from '../../texts.ts';
+import { copyToClipboard } from './ShareFanLink.tsx';
+
+const copyClasses =
+  'ml-2 rounded-md border border-slate-300 px-2 py-0.5 text-xs font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
 
 /** The /admin/{username} and /pwa/{username} addresses, as links. */
 export function CreatorLinks({ username }: { username: string }) {
@@ -12,6 +16,9 @@ export function CreatorLinks({ username }: { username: string }) {
           <a href={links.admin} className="text-brand-700 underline-offset-2 hover:underline">
             {links.admin}
           </a>
+          <button type="button" className={copyClasses} onClick={() => void copyToClipboard(links.admin)}>
+            {TEXT.share.copyDashboardLink}
+          </button>
         </dd>
       </div>
       <div>
@@ -26,6 +33,9 @@ export function CreatorLinks({ username }: { username: string }) {
             {links.pwa}
             <span className="sr-only"> {TEXT.dashboard.quickActions.opensInNewTab}</span>
           </a>
+          <button type="button" className={copyClasses} onClick={() => void copyToClipboard(links.pwa)}>
+            {TEXT.share.copyFanLink}
+          </button>
         </dd>
       </div>
     </dl>

@@ -1,4 +1,5 @@
 import type { Chatbot } from '@fanpilot/contracts';
+import { SITE_MAX_PAGES } from '@fanpilot/contracts';
 import { Button, Modal, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
@@ -39,6 +40,8 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
     onSuccess: () => {
       setUrl('');
       toast({ title: t.urlAdded, description: t.processingNote, variant: 'success' });
+      // Added: the dialog has done its work (issue 29); progress shows on the Knowledge Base card.
+      onOpenChange(false);
       return refresh();
     },
     onError: (error) =>
@@ -50,6 +53,7 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
       api.call('addYoutubeKnowledge', { params: { id: chatbot.id }, body: { youtubeUrl: value } }),
     onSuccess: (item) => {
       setYoutubeUrl('');
+      onOpenChange(false);
       toast({
         title: t.youtubeAdded(item?.title || TEXT.knowledge.titles.youtube),
         description: t.processingNote,
@@ -100,12 +104,16 @@ export function AddKnowledgeModal({ username, chatbot, open, onOpenChange }: Add
               value={url}
               placeholder={t.urlPlaceholder}
               onChange={(e) => setUrl(e.target.value)}
+              aria-describedby={`${ids.url}-hint`}
               className={textFieldClass}
             />
             <Button type="submit" disabled={addUrl.isPending} className="shrink-0">
               {addUrl.isPending ? t.adding : t.addUrl}
             </Button>
           </div>
+          <p id={`${ids.url}-hint`} className="mt-1.5 text-xs text-slate-600">
+            {t.siteHint(SITE_MAX_PAGES)}
+          </p>
         </form>
 
         <form onSubmit={submitYoutube} noValidate className={fieldset}>

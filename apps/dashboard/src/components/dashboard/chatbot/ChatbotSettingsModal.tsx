@@ -9,13 +9,14 @@ import {
   TEMPERATURE_STEP,
 } from '@fanpilot/contracts';
 import { Button, Modal, toast } from '@fanpilot/ui';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { budgetNumber, settingsBody } from '../../../lib/chatbot-settings.ts';
-import { chatbotQuery, usageQuery } from '../../../lib/queries.ts';
+import { answererQuery, chatbotQuery, usageQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
+import { AnswererNote } from '../answers/AnswererNote.tsx';
 
 interface ChatbotSettingsModalProps {
   username: string;
@@ -53,6 +54,7 @@ function SettingsForm({
   const [temp, setTemp] = useState(chatbot.temp);
   const [initialMessages, setInitialMessages] = useState(chatbot.initialMessages.join('\n'));
   const [dailyAiBudget, setDailyAiBudget] = useState(String(chatbot.dailyAiBudget));
+  const answerer = useQuery(answererQuery(username));
 
   const save = useMutation({
     mutationFn: (body: ReturnType<typeof settingsBody>) =>
@@ -135,6 +137,10 @@ function SettingsForm({
               </option>
             ))}
           </select>
+          {/* Which model really answers now (the saved setting, and whether its key is set). */}
+          <div className="mt-2">
+            <AnswererNote answerer={answerer.data} />
+          </div>
         </div>
         <div>
           <div className="flex items-center justify-between">

@@ -29,6 +29,8 @@ import { conversationQuery, fetchConversationPage } from '../../../lib/queries.t
 import type { ResponseMode } from '../../../lib/response-mode.ts';
 import { TEXT } from '../../../texts.ts';
 import { DownloadIcon, FileIcon, ImageIcon } from '../../icons.tsx';
+import { CitedAnswerText } from '../answers/CitedAnswerText.tsx';
+import { CorrectionForm } from '../answers/CorrectionForm.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
 import { ReplyComposer } from './ReplyComposer.tsx';
@@ -99,6 +101,9 @@ function ConversationBody({
     ? { kind: 'answer', messageId: pendingQuestion.id }
     : { kind: 'direct', fanId };
   const send = useSendToFan(username, () => setText(''));
+  const [correcting, setCorrecting] = useState<Message | null>(null);
+  const questionOf = (answer: Message) =>
+    messages.find((m) => m.id === answer.replyTo && m.from === 'fan')?.message ?? '';
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
   const loadEarlier = useCallback(() => {
@@ -146,7 +151,7 @@ function ConversationBody({
             className="relative max-h-[45vh] space-y-3 overflow-y-auto rounded-xl bg-slate-50 p-3 [overflow-anchor:none]"
           >
             {messages.map((message) => (
-              <MessageBubble key={message.id} message={message} fanName={fanName} />
+              <MessageBubble key={message.id} message={message} fanName={fanName} onCorrect={setCorrecting} />
             ))}
           </ol>
           {scroll.newBelow && (
@@ -159,6 +164,17 @@ function ConversationBody({
             </Button>
           )}
         </div>
+      )}
+
+      {correcting && (
+        <CorrectionForm
+          key={correcting.id}
+          username={username}
+          question={questionOf(correcting)}
+          messageId={correcting.id}
+          canSendToFan
+          onDone={() => setCorrecting(null)}
+        />
       )}
 
       <ReplyComposer
@@ -246,8 +262,19 @@ function useHistoryScroll(messages: readonly Message[], onNearTop: (() => void) 
 }
 
 /** One message of the history; a fan's carries the conversation's fan name (`fanName`), when it has one. */
-export function MessageBubble({ message, fanName }: { message: Message; fanName: string | null }) {
+export function MessageBubble({
+  message,
+  fanName,
+  onCorrect,
+}: {
+  message: Message;
+  fanName: string | null;
+  /** The creator corrects this AI answer (no button without it). */
+  onCorrect?: ((message: Message) => void) | undefined;
+}) {
   const fromFan = message.from === 'fan';
+  const fromAi = message.from === AI_SENDER;
+  const [openCitation, setOpenCitation] = useState<number | null>(null);
   const author = fromFan
     ? fanMessageAuthor(fanName, message.fanName)
     : message.from === AI_SENDER
@@ -264,7 +291,18 @@ export function MessageBubble({ message, fanName }: { message: Message; fanName:
       >
         <p className={cn('text-xs font-semibold', fromFan ? 'text-slate-600' : 'text-brand-100')}>{author}</p>
         <p className="mt-0.5 break-words whitespace-pre-wrap">
-          {fromFan ? message.message : <LinkifiedText text={message.message} />}
+          {fromFan ? (
+            message.message
+          ) : fromAi ? (
+            <CitedAnswerText
+              text={message.message}
+              sources={message.sources}
+              tone="dark"
+              onOpenFile={message.fanId ? (n) => setOpenCitation(openCitation === n ? null : n) : undefined}
+            />
+          ) : (
+            <LinkifiedText text={message.message} />
+          )}
         </p>
         {attachment && (
           <div
@@ -295,7 +333,12 @@ export function MessageBubble({ message, fanName }: { message: Message; fanName:
           </div>
         )}
         {message.sources?.some((c) => c.url || isFileCitation(c)) && (
-          <Citations message={message} sources={message.sources} />
+          <Citations
+            message={message}
+            sources={message.sources}
+            open={openCitation}
+            setOpen={setOpenCitation}
+          />
         )}
         <div
           className={cn(
@@ -305,6 +348,23 @@ export function MessageBubble({ message, fanName }: { message: Message; fanName:
         >
           <TimeAgo iso={message.timestamp} />
           {isPending(message) && <Badge tone="warning">{t.awaiting}</Badge>}
+          {message.rating && (
+            <span data-testid="answer-rating" className="rounded-full bg-white/90 px-2 py-0.5 text-slate-900">
+              {message.rating.rating === 'up' ? TEXT.answers.ratedUp : TEXT.answers.ratedDown}
+              {message.rating.comment ? `: “${message.rating.comment}”` : ''}
+            </span>
+          )}
+          {fromAi && onCorrect && (
+            <button
+              type="button"
+              data-testid="correct-answer"
+              aria-label={TEXT.answers.correctLabel}
+              onClick={() => onCorrect(message)}
+              className="rounded-full bg-white/90 px-2 py-0.5 font-semibold text-brand-800 hover:bg-white"
+            >
+              {TEXT.answers.correct}
+            </button>
+          )}
         </div>
       </div>
     </li>
@@ -326,8 +386,17 @@ function citationWhere(c: MessageSource): string {
  * An AI answer's citations: a web page or a video opens at the passage; a file's shows, below, the
  * passage the answer quoted (what the fan sees of the file, docs/decisions/0019-a-creator-s-files-are-theirs.md).
  */
-function Citations({ message, sources }: { message: Message; sources: MessageSource[] }) {
-  const [open, setOpen] = useState<number | null>(null);
+function Citations({
+  message,
+  sources,
+  open,
+  setOpen,
+}: {
+  message: Message;
+  sources: MessageSource[];
+  open: number | null;
+  setOpen: (n: number | null) => void;
+}) {
   return (
     <>
       <ul aria-label={t.sources} className="mt-2 flex flex-wrap gap-1.5">

@@ -1,8 +1,9 @@
-import type { Chatbot, Usage } from '@fanpilot/contracts';
+import type { Answerer, Chatbot, Usage } from '@fanpilot/contracts';
 import { Button } from '@fanpilot/ui';
 import { creditState } from '../../../lib/billing.ts';
 import { TEXT } from '../../../texts.ts';
 import { BotIcon } from '../../icons.tsx';
+import { AnswererNote } from '../answers/AnswererNote.tsx';
 import { Card } from '../Card.tsx';
 
 interface ChatbotStatusCardProps {
@@ -16,6 +17,10 @@ interface ChatbotStatusCardProps {
   usage?: Usage | undefined;
   /** Opens the Billing section (buy credits); no button without it. */
   onBuyCredits?: (() => void) | undefined;
+  /** Who really answers fans, when read. */
+  answerer?: Answerer | undefined;
+  /** Asks to delete the chatbot (with a confirmation); no button without it. */
+  onDeleteChatbot?: (() => void) | undefined;
 }
 
 const t = TEXT.dashboard.chatbot;
@@ -26,6 +31,8 @@ export function ChatbotStatusCard({
   onCreateChatbot,
   usage,
   onBuyCredits,
+  answerer,
+  onDeleteChatbot,
 }: ChatbotStatusCardProps) {
   const credits = usage ? creditState(usage.creditsRemaining) : 'ok';
   // Out of credits or over today's budget: the AI answers nobody until that changes.
@@ -49,6 +56,11 @@ export function ChatbotStatusCard({
               {paused ? t.paused : t.active}
             </p>
             <p className="mt-0.5 text-sm text-slate-600">{t.activeDetail(chatbot.name)}</p>
+            {answerer && (
+              <div className="mt-2">
+                <AnswererNote answerer={answerer} />
+              </div>
+            )}
             {usage && (
               <p className="mt-2 text-sm text-slate-700">
                 {TEXT.dashboard.credits(usage.creditsRemaining)} ·{' '}
@@ -84,6 +96,11 @@ export function ChatbotStatusCard({
                   {TEXT.dashboard.budgetReachedDetail(usage.dailyAiBudget)}
                 </p>
               </div>
+            )}
+            {onDeleteChatbot && (
+              <Button variant="secondary" size="sm" className="mt-3" onClick={onDeleteChatbot}>
+                {t.remove}
+              </Button>
             )}
           </div>
         </div>

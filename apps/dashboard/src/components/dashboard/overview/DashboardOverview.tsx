@@ -1,16 +1,22 @@
 import type { CurrentUser, InboxStats, Message } from '@fanpilot/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { ConfirmDialog, toast } from '@fanpilot/ui';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Ref, useState } from 'react';
 import type { ResponseStatus } from '../../../hooks/useResponseStatus.ts';
-import { chatbotQuery, usageQuery } from '../../../lib/queries.ts';
+import { api, serverMessage } from '../../../lib/api.ts';
+import { firstDashboardVisit } from '../../../lib/first-visit.ts';
+import { answererQuery, chatbotQuery, creatorPath, usageQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { ExternalIcon } from '../../icons.tsx';
+import { PoorAnswersCard } from '../answers/PoorAnswersCard.tsx';
+import { TryChatbotCard } from '../answers/TryChatbotCard.tsx';
 import { Card } from '../Card.tsx';
 import { CreatorLinks } from '../CreatorLinks.tsx';
 import { AddKnowledgeModal } from '../chatbot/AddKnowledgeModal.tsx';
 import { ChatbotSettingsModal } from '../chatbot/ChatbotSettingsModal.tsx';
 import { CreateChatbotModal } from '../chatbot/CreateChatbotModal.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
+import { ShareFanLink } from '../ShareFanLink.tsx';
 import type { DashboardSection } from '../sections.ts';
 import { ChatbotStatusCard } from './ChatbotStatusCard.tsx';
 import { KnowledgeBaseCard } from './KnowledgeBaseCard.tsx';
@@ -30,7 +36,7 @@ interface DashboardOverviewProps {
   headingRef?: Ref<HTMLHeadingElement>;
 }
 
-type OpenModal = 'create' | 'settings' | 'knowledge' | null;
+type OpenModal = 'create' | 'settings' | 'knowledge' | 'delete' | null;
 
 /** The Dashboard section: stats, chatbot status, quick actions, knowledge, recent activity and the creator's links. */
 export function DashboardOverview({
@@ -43,15 +49,33 @@ export function DashboardOverview({
 }: DashboardOverviewProps) {
   const chatbot = useQuery(chatbotQuery(user.username));
   const usage = useQuery(usageQuery(user.username));
+  const answerer = useQuery({ ...answererQuery(user.username), enabled: Boolean(chatbot.data) });
   const [modal, setModal] = useState<OpenModal>(null);
   const onOpenChange = (which: Exclude<OpenModal, null>) => (open: boolean) => setModal(open ? which : null);
+  // 'Welcome back' from the second visit on (issue 29); read once per page load.
+  const [firstVisit] = useState(() => firstDashboardVisit(user.username));
+  const queryClient = useQueryClient();
+  const removeChatbot = useMutation({
+    mutationFn: (id: string) => api.call('deleteChatbot', { params: { id } }),
+    onSuccess: () => {
+      toast({ title: TEXT.dashboard.chatbot.removed, variant: 'success' });
+      queryClient.setQueryData(chatbotQuery(user.username).queryKey, null);
+      return queryClient.invalidateQueries({ queryKey: creatorPath(user.username) });
+    },
+    onError: (error) =>
+      toast({
+        title: TEXT.dashboard.chatbot.removeFailedTitle,
+        description: serverMessage(error) ?? TEXT.dashboard.chatbot.removeFailedDescription,
+        variant: 'error',
+      }),
+  });
 
   return (
     <>
       <SectionHeading
         ref={headingRef}
         title={TEXT.shell.sections.dashboard}
-        lead={TEXT.dashboard.welcome(user.name)}
+        lead={firstVisit ? TEXT.dashboard.welcomeFirst(user.name) : TEXT.dashboard.welcome(user.name)}
       />
       <div className="space-y-6">
         <StatCards
@@ -64,8 +88,10 @@ export function DashboardOverview({
             chatbot={chatbot.data}
             failed={chatbot.isError}
             usage={usage.data ?? undefined}
+            answerer={answerer.data}
             onCreateChatbot={() => setModal('create')}
             onBuyCredits={() => onSelect('billing')}
+            onDeleteChatbot={() => setModal('delete')}
           />
           <QuickActions
             username={user.username}
@@ -80,10 +106,15 @@ export function DashboardOverview({
             onAddKnowledge={() => setModal('knowledge')}
           />
           <RecentActivityCard messages={messages} />
+          {chatbot.data && <TryChatbotCard username={user.username} />}
           {chatbot.data && <KnowledgeGapsCard username={user.username} chatbotId={chatbot.data.id} />}
+          {chatbot.data && <PoorAnswersCard username={user.username} />}
           {/* The product description (docs/product.md#dashboard-section): the profile modal and the dashboard show the /admin/{username} and /pwa/{username} addresses. */}
           <Card title={TEXT.profile.linksHeading} Icon={ExternalIcon} className="xl:col-span-2">
-            <CreatorLinks username={user.username} />
+            <div className="space-y-4">
+              <CreatorLinks username={user.username} />
+              <ShareFanLink username={user.username} />
+            </div>
           </Card>
         </div>
       </div>
@@ -94,6 +125,17 @@ export function DashboardOverview({
       />
       {chatbot.data && (
         <>
+          <ConfirmDialog
+            open={modal === 'delete'}
+            onOpenChange={onOpenChange('delete')}
+            question={TEXT.dashboard.chatbot.confirmRemove(chatbot.data.name)}
+            description={TEXT.dashboard.chatbot.confirmRemoveDetail}
+            cancelLabel={TEXT.common.cancel}
+            confirmLabel={TEXT.common.delete}
+            onConfirm={() => {
+              if (chatbot.data) removeChatbot.mutate(chatbot.data.id);
+            }}
+          />
           <ChatbotSettingsModal
             username={user.username}
             chatbot={chatbot.data}

@@ -20,7 +20,7 @@ const paragraphs = (html: string) =>
   [...html.matchAll(/<p\b[^>]*>([\s\S]*?)<\/p>/g)].map((m) => (m[1] ?? '').replace(/<[^>]*>/g, '').trim());
 
 describe('KnowledgeBaseCard empty state', () => {
-  it("shows SPEC's empty text on its own, and the no-chatbot note as a separate paragraph", () => {
+  it('shows the empty-knowledge text on its own, and the no-chatbot note as a separate paragraph', () => {
     const texts = paragraphs(render(null));
     expect(texts).toContain('No knowledge sources added yet');
     expect(texts).toContain(TEXT.knowledge.noChatbot);

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { knowledgeLink, knowledgeSource, knowledgeTitle, progressTexts } from '../../../lib/knowledge.ts';
 import { chatbotQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
+import { toastWhenFree } from '../../../lib/toast-when-free.ts';
 import { TEXT } from '../../../texts.ts';
 import {
   BookIcon,
@@ -50,7 +51,7 @@ export function KnowledgeBaseCard({ username, chatbot, onAddKnowledge }: Knowled
   const progress = useQuery({ ...knowledgeProgressQuery(chatbot?.id ?? ''), enabled: Boolean(chatbot) });
   const items = progress.data?.items ?? chatbot?.knowledge ?? [];
 
-  useFailureToasts(items);
+  useOutcomeToasts(items);
   // The item whose deletion is being confirmed.
   const [confirming, setConfirming] = useState<string | null>(null);
 
@@ -230,16 +231,19 @@ function KnowledgeRow({
         {item.status === 'failed' && (
           <div className="mt-2 flex flex-wrap items-center gap-2">
             <p className="text-xs text-red-800">{item.error || t.failedFallback}</p>
-            <Button
-              size="sm"
-              variant="secondary"
-              onClick={onRetry}
-              disabled={retrying}
-              aria-label={t.retryLabel(title)}
-            >
-              <RetryIcon className="size-4" />
-              {t.retry}
-            </Button>
+            {/* Failed for good (network rules, not found, robots.txt): trying again cannot help. */}
+            {!item.failedForGood && (
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={onRetry}
+                disabled={retrying}
+                aria-label={t.retryLabel(title)}
+              >
+                <RetryIcon className="size-4" />
+                {t.retry}
+              </Button>
+            )}
           </div>
         )}
       </div>
@@ -282,8 +286,8 @@ function KnowledgeRow({
   );
 }
 
-/** docs/product.md#processing: processing runs in the background and its failure is reported by toast. */
-function useFailureToasts(items: readonly KnowledgeItem[]) {
+/** docs/product.md#processing: processing runs in the background; completion and failure are reported by toast. */
+function useOutcomeToasts(items: readonly KnowledgeItem[]) {
   const previous = useRef<Map<string, KnowledgeStatus> | null>(null);
   useEffect(() => {
     const before = previous.current;
@@ -299,6 +303,15 @@ function useFailureToasts(items: readonly KnowledgeItem[]) {
         description: failed.error || TEXT.addKnowledge.retryHint,
         variant: 'error',
       });
+      return;
     }
+    const done = items.find((item) => {
+      const was = before.get(item.id);
+      return (
+        (item.status === 'completed' || item.status === 'active') &&
+        (was === 'pending' || was === 'processing')
+      );
+    });
+    if (done) toastWhenFree({ title: t.sourceReady(knowledgeTitle(done)), variant: 'success' });
   }, [items]);
 }

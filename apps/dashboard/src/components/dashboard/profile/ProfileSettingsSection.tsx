@@ -5,6 +5,7 @@ import { ExternalIcon, UserIcon } from '../../icons.tsx';
 import { Card } from '../Card.tsx';
 import { CreatorLinks } from '../CreatorLinks.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
+import { DescriptionCard } from './DescriptionCard.tsx';
 import { ProfileImageCard } from './ProfileImageCard.tsx';
 
 const t = TEXT.profile;
@@ -50,6 +51,7 @@ export function ProfileSettingsSection({
             <ReadOnlyField label={t.username} value={user.username} note={t.usernameNote} />
           </div>
         </Card>
+        <DescriptionCard user={user} />
         <Card title={t.linksHeading} Icon={ExternalIcon} className="xl:col-span-2">
           <CreatorLinks username={user.username} />
           <p className="mt-4 text-sm text-slate-600">{t.pwaNote}</p>

@@ -1,0 +1,225 @@
+import type { MessageFrom, StoredSource } from '@fanpilot/contracts';
+import { type Correction, matchCorrection } from '@fanpilot/core';
+import type { Database } from '@fanpilot/db';
+import { embedderFor, type RetrievedChunk, retrievePassages } from '@fanpilot/knowledge';
+import type { Kysely } from 'kysely';
+import { citationFor } from './citations.ts';
+import { citeUsed, withoutMarkers } from './cite.ts';
+import { searchQuery } from './followup.ts';
+import { createChatModel, type ModelEnv, modelRoute, providerKey } from './models.ts';
+import { offlineAnswer } from './offline.ts';
+import { buildPrompt, contentText, type KnowledgeExcerpt, withoutGapTag } from './prompt.ts';
+
+// One answer to one question, whoever asked it (a fan through the answer job, the creator in "Try
+// your chatbot"): a correction of the creator's first, then the retrieved knowledge, then the model
+// (or the embedded answerer), with the citations of what the answer used. Nothing is stored here.
+
+/** The chatbot settings an answer needs. */
+export interface AnsweringChatbot {
+  id: string;
+  name: string;
+  instructions: string;
+  model: string;
+  temperature: number;
+  initial_messages: string[];
+}
+
+export interface ComposeInput {
+  db: Kysely<Database>;
+  env: ModelEnv;
+  chatbot: AnsweringChatbot;
+  creatorId: string;
+  creatorName: string;
+  question: string;
+  /** The conversation before the question, oldest first (empty in the playground). */
+  history?: { from: MessageFrom; text: string }[];
+  attachment?: { filename: string; fileType: string } | null;
+  /** The characters of knowledge that go into the prompt (KNOWLEDGE_BUDGET_CHARS). */
+  knowledgeBudgetChars?: number;
+  timeoutMs?: number;
+  /** Told the answer as the model writes it (markers left out); must not throw. */
+  onDraft?: (text: string) => void;
+}
+
+/** Who really answers for a chatbot: its model when a key is configured, else the embedded answerer. */
+export interface Answerer {
+  /** The chatbot's model setting. */
+  model: string;
+  /** The provider's own name for it. */
+  providerModel: string;
+  provider: string;
+  /** A key for the provider is configured: the model answers. False: the embedded answerer does. */
+  configured: boolean;
+  /** The environment variable that would turn the model on. */
+  keyVariable: string;
+}
+
+const KEY_VARIABLES = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  google: 'GOOGLE_GENAI_API_KEY',
+  deepseek: 'DEEPSEEK_API_KEY',
+} as const;
+
+export function answererFor(model: string, env: ModelEnv): Answerer {
+  const route = modelRoute(model);
+  return {
+    model: route.choice,
+    providerModel: route.name,
+    provider: route.provider,
+    configured: providerKey(route.provider, env) !== undefined,
+    keyVariable: KEY_VARIABLES[route.provider],
+  };
+}
+
+export interface ComposedAnswer {
+  body: string;
+  /** Exactly the sources the answer used; [k] in `body` cites sources[k - 1]. */
+  sources: StoredSource[];
+  /** The answer rests on nothing of the creator's (the material does not cover the question). */
+  gap: boolean;
+  /**
+   * The answer tells the fan the material does not cover the question and the creator will see it
+   * (the model's not-in-knowledge tag, or the embedded answerer's fallback): the question waits for
+   * the creator.
+   */
+  handOver: boolean;
+  /** The passages retrieved for the question, best first (what the model was shown). */
+  passages: RetrievedChunk[];
+  /** The creator's correction that answered, if one matched the question. */
+  correction: Correction | null;
+  /** The model that wrote the answer; null: the embedded answerer. */
+  model: string | null;
+}
+
+/** The citation of a correction: the creator's own answer (nothing to open). */
+const correctionSource = (creatorName: string): StoredSource => ({
+  title: `${creatorName}'s own answer`,
+  source: `Answer by ${creatorName}`,
+});
+
+const CORRECTION_KEY = 'correction';
+const sourceKey = (c: RetrievedChunk) => `item:${c.knowledgeItemId}`;
+
+export async function composeAnswer(input: ComposeInput): Promise<ComposedAnswer> {
+  const { db, env, chatbot, creatorName, question } = input;
+  const embedder = embedderFor(env);
+  const model = await createChatModel(chatbot.model, env, {
+    temperature: chatbot.temperature,
+    ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
+  });
+  // A follow-up is searched with the conversation: rewritten by the model, or with the fan's turns.
+  const query = await searchQuery(model, input.history ?? [], question);
+  const [matched, passages] = await Promise.all([
+    matchCorrection(db, input.creatorId, question, async () => {
+      if (!embedder) return null;
+      try {
+        return { vector: await embedder.embedQuery(question), model: embedder.model };
+      } catch {
+        // No embedding (the endpoint failed): the correction still matches by its words.
+        return null;
+      }
+    }),
+    retrievePassages(db, {
+      embedder,
+      chatbotId: chatbot.id,
+      question: query.question,
+      context: query.context,
+      ...(input.knowledgeBudgetChars ? { budgetChars: input.knowledgeBudgetChars } : {}),
+    }),
+  ]);
+  const correction: Correction | null = matched ?? null;
+  const excerpts: { excerpt: KnowledgeExcerpt; key: string; chunk: RetrievedChunk | null }[] = [
+    ...(correction
+      ? [
+          {
+            excerpt: {
+              title: `${creatorName}'s own answer to “${correction.question}”`,
+              source: '',
+              content: correction.answer,
+              authoritative: true,
+            },
+            key: CORRECTION_KEY,
+            chunk: null,
+          },
+        ]
+      : []),
+    ...passages.map((c) => ({
+      excerpt: { title: c.title, source: c.source, content: c.content },
+      key: sourceKey(c),
+      chunk: c,
+    })),
+  ];
+  const sourceFor = (key: string): StoredSource => {
+    if (key === CORRECTION_KEY) return correctionSource(creatorName);
+    const chunk = excerpts.find((e) => e.key === key)!.chunk!;
+    return citationFor(chunk, question);
+  };
+
+  if (!model) {
+    // The embedded answerer: the creator's correction as it is, else their material quoted.
+    if (correction) {
+      return {
+        body: `${correction.answer} [1]`,
+        sources: [correctionSource(creatorName)],
+        gap: false,
+        handOver: false,
+        passages,
+        correction,
+        model: null,
+      };
+    }
+    const quoted = offlineAnswer(
+      creatorName,
+      question,
+      passages.map((c) => ({ title: c.title, source: c.source, content: c.content })),
+    );
+    const chunk = quoted.from === null ? undefined : passages[quoted.from];
+    return {
+      body: quoted.text,
+      sources: chunk ? [citationFor(chunk, question)] : [],
+      gap: !chunk,
+      handOver: !chunk,
+      passages,
+      correction: null,
+      model: null,
+    };
+  }
+
+  const prompt = buildPrompt({
+    instructions: chatbot.instructions,
+    chatbotName: chatbot.name,
+    creatorName,
+    initialMessages: chatbot.initial_messages,
+    history: input.history ?? [],
+    question,
+    attachment: input.attachment ?? null,
+    knowledge: excerpts.map((e) => e.excerpt),
+  });
+  let written = '';
+  for await (const chunk of await model.stream(prompt)) {
+    written += contentText(chunk.content);
+    input.onDraft?.(withoutMarkers(withoutGapTag(written).text));
+  }
+  const tagged = withoutGapTag(written.trim());
+  if (!tagged.text) throw new Error('The model returned an empty answer');
+  const route = modelRoute(chatbot.model);
+  // Material the model said does not cover the question is not cited.
+  if (tagged.gap || excerpts.length === 0) {
+    const body = withoutMarkers(tagged.text);
+    if (!body) throw new Error('The model returned an empty answer');
+    return { body, sources: [], gap: true, handOver: tagged.gap, passages, correction, model: route.name };
+  }
+  const cited = citeUsed(tagged.text, (n) => excerpts[n - 1]?.key);
+  // No marker: the single best source (the correction when one matched, else the best passage).
+  const keys = cited.sources.length > 0 ? cited.sources : [excerpts[0]!.key];
+  return {
+    body: cited.text,
+    sources: keys.map(sourceFor),
+    gap: false,
+    handOver: false,
+    passages,
+    correction,
+    model: route.name,
+  };
+}

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import {
+  CORRECTION_ANSWER_MAX_LENGTH,
+  CORRECTION_QUESTION_MAX_LENGTH,
+  PLAYGROUND_QUESTION_MAX_LENGTH,
+  RATING_COMMENT_MAX_LENGTH,
+} from './constants.ts';
+import { fanIdSchema, messageSourceSchema } from './messages.ts';
+
+// The creator tries, corrects and reads ratings of the AI's answers; fans rate them
+// (docs/product.md#try-your-chatbot, #corrections, #fans-rate-answers).
+
+const messageIdSchema = z.string().regex(/^[1-9][0-9]{0,17}$/, 'messageId must be a message id');
+
+/** Who really answers fans: the chatbot's model when its provider's key is set, else the embedded answerer. */
+export const answererSchema = z.object({
+  /** The chatbot's model setting. */
+  model: z.string(),
+  /** The provider's own name for it. */
+  providerModel: z.string(),
+  provider: z.string(),
+  /** True: the model answers. False: no key is set, and the embedded answerer quotes the material. */
+  configured: z.boolean(),
+  /** The environment variable that turns the model on (e.g. OPENAI_API_KEY). */
+  keyVariable: z.string(),
+});
+export type Answerer = z.infer<typeof answererSchema>;
+
+export const playgroundRequestSchema = z.object({
+  question: z
+    .string()
+    .trim()
+    .min(1, 'Write a question to try.')
+    .max(
+      PLAYGROUND_QUESTION_MAX_LENGTH,
+      `A question has at most ${PLAYGROUND_QUESTION_MAX_LENGTH} characters.`,
+    ),
+});
+
+/** A passage retrieved for the question, best first: what the model was shown. */
+export const retrievedPassageSchema = z.object({
+  title: z.string(),
+  source: z.string(),
+  content: z.string(),
+  score: z.number(),
+});
+
+export const playgroundResponseSchema = z.object({
+  question: z.string(),
+  /** The answer a fan would get now; [n] cites sources[n - 1]. */
+  answer: z.string(),
+  sources: z.array(messageSourceSchema),
+  passages: z.array(retrievedPassageSchema),
+  /** The answer says the material does not cover the question: a fan's question would wait for the creator. */
+  handedOver: z.boolean(),
+  /** The model that wrote it; null: the embedded answerer (no key configured). */
+  model: z.string().nullable(),
+  /** The creator's correction that answered, if one matched. */
+  correction: z.object({ id: z.string(), question: z.string() }).nullable(),
+});
+export type PlaygroundResponse = z.infer<typeof playgroundResponseSchema>;
+
+export const correctionSchema = z.object({
+  id: z.string(),
+  question: z.string(),
+  answer: z.string(),
+  /** The AI answer it corrected (null from the playground or the gaps card). */
+  correctedMessageId: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Correction = z.infer<typeof correctionSchema>;
+
+export const correctAnswerRequestSchema = z.object({
+  question: z
+    .string()
+    .trim()
+    .min(1, 'Write the question.')
+    .max(
+      CORRECTION_QUESTION_MAX_LENGTH,
+      `A question has at most ${CORRECTION_QUESTION_MAX_LENGTH} characters.`,
+    ),
+  answer: z
+    .string()
+    .trim()
+    .min(1, 'Write the right answer.')
+    .max(CORRECTION_ANSWER_MAX_LENGTH, `An answer has at most ${CORRECTION_ANSWER_MAX_LENGTH} characters.`),
+  /** The AI answer being corrected (or the fan question it answered). */
+  messageId: messageIdSchema.optional(),
+  /** Also send the correction to the fan who got that answer, as a message from the creator. */
+  sendToFan: z.boolean().optional(),
+});
+export type CorrectAnswerRequest = z.infer<typeof correctAnswerRequestSchema>;
+
+export const correctAnswerResponseSchema = z.object({
+  correction: correctionSchema,
+  /** Fans the correction was sent to. */
+  sentTo: z.number().int(),
+});
+
+export const correctionsResponseSchema = z.object({ corrections: z.array(correctionSchema) });
+
+export const correctionParamsSchema = z.object({
+  username: z.string().min(1).max(100),
+  id: z.string().uuid('This correction does not exist.'),
+});
+
+export const ratingValueSchema = z.enum(['up', 'down']);
+export type RatingValue = z.infer<typeof ratingValueSchema>;
+
+export const rateAnswerParamsSchema = z.object({ fanId: fanIdSchema, messageId: messageIdSchema });
+
+export const rateAnswerRequestSchema = z.object({
+  /** null takes the rating back. */
+  rating: ratingValueSchema.nullable(),
+  comment: z
+    .string()
+    .trim()
+    .max(RATING_COMMENT_MAX_LENGTH, `A comment has at most ${RATING_COMMENT_MAX_LENGTH} characters.`)
+    .optional(),
+});
+export type RateAnswerRequest = z.infer<typeof rateAnswerRequestSchema>;
+
+export const answerRatingSchema = z.object({ rating: ratingValueSchema, comment: z.string().nullable() });
+export type AnswerRating = z.infer<typeof answerRatingSchema>;
+
+export const rateAnswerResponseSchema = z.object({
+  rating: ratingValueSchema.nullable(),
+  comment: z.string().nullable(),
+});
+
+export const poorAnswerSchema = z.object({
+  answerId: z.string(),
+  answer: z.string(),
+  questionId: z.string().nullable(),
+  question: z.string().nullable(),
+  comment: z.string().nullable(),
+  ratedAt: z.string(),
+  fanId: z.string().nullable(),
+  fanName: z.string().nullable(),
+  /** The creator has written a correction for this answer. */
+  corrected: z.boolean(),
+});
+export type PoorAnswer = z.infer<typeof poorAnswerSchema>;
+
+export const poorAnswersResponseSchema = z.object({ answers: z.array(poorAnswerSchema) });
