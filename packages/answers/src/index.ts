@@ -8,4 +8,5 @@ export * from './offline.ts';
 export * from './playground.ts';
 export * from './prompt.ts';
 export * from './recover.ts';
+export * from './reply-draft.ts';
 export * from './retry.ts';

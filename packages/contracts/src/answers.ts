@@ -144,3 +144,29 @@ export const poorAnswerSchema = z.object({
 export type PoorAnswer = z.infer<typeof poorAnswerSchema>;
 
 export const poorAnswersResponseSchema = z.object({ answers: z.array(poorAnswerSchema) });
+
+/**
+ * An AI draft of the creator's reply to a pending fan question (docs/product.md#ai-drafted-replies):
+ * written from the creator's content, shown only to the creator, sent only as the creator's own
+ * message (one credit when sent, nothing when discarded).
+ */
+export const replyDraftSchema = z.object({
+  questionId: z.string(),
+  /** The draft, without citation markers; empty when the content does not cover the question. */
+  text: z.string(),
+  /** What the draft rests on, for the creator to check (never sent to the fan). */
+  sources: z.array(messageSourceSchema),
+  /** False: the creator's content does not cover the question, and there is no draft to send. */
+  covered: z.boolean(),
+  /** The model that wrote it; null: the embedded answerer. */
+  model: z.string().nullable(),
+  /** open: in the reply box; sent: used in a reply (charged); discarded: set aside (free). */
+  status: z.enum(['open', 'sent', 'discarded']),
+});
+export type ReplyDraft = z.infer<typeof replyDraftSchema>;
+
+export const replyDraftParamsSchema = z.object({
+  username: z.string().min(1).max(100),
+  messageId: messageIdSchema,
+});
+export const replyDraftResponseSchema = z.object({ draft: replyDraftSchema });

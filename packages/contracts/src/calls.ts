@@ -14,6 +14,8 @@ import {
   rateAnswerParamsSchema,
   rateAnswerRequestSchema,
   rateAnswerResponseSchema,
+  replyDraftParamsSchema,
+  replyDraftResponseSchema,
 } from './answers.ts';
 import { billingSchema, checkoutRequestSchema, checkoutResponseSchema } from './billing.ts';
 import {
@@ -366,6 +368,19 @@ export const calls = {
       body: correctAnswerRequestSchema,
       response: { 200: correctAnswerResponseSchema },
     },
+  },
+  replyDraft: {
+    ...routes.replyDraft,
+    tag: 'Answers',
+    summary:
+      "An AI draft of the creator's reply to a pending fan question, from their content: written once, then read back (one credit when a reply uses it).",
+    schema: { params: replyDraftParamsSchema, response: { 200: replyDraftResponseSchema } },
+  },
+  discardReplyDraft: {
+    ...routes.discardReplyDraft,
+    tag: 'Answers',
+    summary: 'Sets the AI draft of a reply aside: nothing is charged and it is not offered again.',
+    schema: { params: replyDraftParamsSchema, response: { 200: replyDraftResponseSchema } },
   },
   deleteCorrection: {
     ...routes.deleteCorrection,

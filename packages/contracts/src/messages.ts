@@ -250,6 +250,8 @@ export const answerRequestSchema = z.object({
     .trim()
     .min(1, 'A response must not be empty')
     .max(CREATOR_MESSAGE_MAX_LENGTH),
+  /** The reply was written from the AI's draft of this question: the draft is used (one credit). */
+  draftFor: messageIdSchema.optional(),
 });
 export type AnswerRequest = z.input<typeof answerRequestSchema>;
 export const answerResponseSchema = z.object({
@@ -269,6 +271,8 @@ export const sendMessageRequestSchema = z.object({
     .min(1, 'A message must not be empty')
     .max(CREATOR_MESSAGE_MAX_LENGTH),
   creatorUsername: creatorUsernameFieldSchema,
+  /** The message was written from the AI's draft of this question: the draft is used (one credit). */
+  draftFor: messageIdSchema.optional(),
 });
 export type SendMessageRequest = z.input<typeof sendMessageRequestSchema>;
 export const sendMessageResponseSchema = z.object({

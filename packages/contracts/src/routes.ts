@@ -43,6 +43,8 @@ export const creatorRoutes = {
   correctAnswer: { method: 'POST', path: '/api/creators/username/:username/corrections' },
   deleteCorrection: { method: 'DELETE', path: '/api/creators/username/:username/corrections/:id' },
   poorAnswers: { method: 'GET', path: '/api/creators/username/:username/poor-answers' },
+  replyDraft: { method: 'POST', path: '/api/creators/username/:username/messages/:messageId/draft' },
+  discardReplyDraft: { method: 'DELETE', path: '/api/creators/username/:username/messages/:messageId/draft' },
   knowledgeProgress: { method: 'GET', path: '/api/chatbots/:id/knowledge/progress' },
   addKnowledge: { method: 'POST', path: '/api/add-knowledge' },
   addYoutubeKnowledge: { method: 'POST', path: '/api/chatbots/:id/knowledge/youtube' },

@@ -214,7 +214,7 @@ export interface CreditLedgerTable {
   id: Generated<string>;
   creator_id: string;
   delta: number;
-  reason: 'free_grant' | 'ai_answer' | 'purchase' | 'adjustment';
+  reason: 'free_grant' | 'ai_answer' | 'purchase' | 'adjustment' | 'ai_draft';
   message_id: string | null;
   /** The purchase a 'purchase' row credits (once). */
   purchase_id: string | null;
@@ -267,6 +267,28 @@ export interface PushOutboxTable {
   created_at: CreatedAt;
 }
 
+/** A draft of the creator's reply to a pending fan question, written by the AI (migration 2026-11-27T00-00). */
+export interface ReplyDraftsTable {
+  question_id: string;
+  creator_id: string;
+  body: string;
+  sources: JSONColumnType<StoredSourceJson[], string, string>;
+  /** The creator's content covers the question (false: the draft is empty and says so). */
+  covered: boolean;
+  /** The model that wrote it; null: the embedded answerer. */
+  model: string | null;
+  status: Generated<'open' | 'sent' | 'discarded'>;
+  created_at: CreatedAt;
+  closed_at: Date | string | null;
+}
+
+/** A citation as stored (the contracts' StoredSource, without importing it here). */
+export interface StoredSourceJson {
+  title: string;
+  source: string;
+  [key: string]: unknown;
+}
+
 export interface Database {
   creators: CreatorsTable;
   sessions: SessionsTable;
@@ -282,6 +304,7 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   push_deliveries: PushDeliveriesTable;
   push_outbox: PushOutboxTable;
+  reply_drafts: ReplyDraftsTable;
   templates: TemplatesTable;
   credit_ledger: CreditLedgerTable;
   credit_totals: CreditTotalsTable;

@@ -1,10 +1,11 @@
-import { answererFor, type ModelEnv, tryChatbot } from '@fanpilot/answers';
+import { answererFor, draftReply, type ModelEnv, tryChatbot } from '@fanpilot/answers';
 import { calls } from '@fanpilot/contracts';
 import {
   type Correction,
   correctAnswer,
   DomainError,
   deleteCorrection,
+  discardReplyDraft,
   listCorrections,
   poorlyRatedAnswers,
   rateAnswerAsFan,
@@ -18,6 +19,9 @@ import { HttpError } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { fanRequester } from '../../services/conversations.ts';
+
+/** Reply drafts a creator may ask for per minute (each question is drafted once, then read back). */
+const DRAFTS_PER_MINUTE = 60;
 
 const toCorrection = (c: Correction) => ({
   id: c.id,
@@ -61,6 +65,15 @@ export async function answersRoutes(
       `${(request.params as { username?: string }).username ?? ''}`.toLowerCase(),
     message: (seconds) =>
       `You are trying your chatbot very fast. Please wait ${retryAfterWords(seconds)} and try again.`,
+  });
+  // Drafts are written once per question and read back after: this bounds a runaway client only.
+  const draftLimit = app.limiter({
+    name: 'draft-creator',
+    max: DRAFTS_PER_MINUTE,
+    windowSeconds: 60,
+    key: (request: FastifyRequest) =>
+      `${(request.params as { username?: string }).username ?? ''}`.toLowerCase(),
+    message: (seconds) => `Too many drafts at once. Please wait ${retryAfterWords(seconds)} and try again.`,
   });
   const ratingLimit = app.limiter({
     name: 'rating-ip',
@@ -108,6 +121,33 @@ export async function answersRoutes(
       model: tried.model,
       correction: tried.correction ? { id: tried.correction.id, question: tried.correction.question } : null,
     };
+  });
+
+  r.post(calls.replyDraft.path, { schema: calls.replyDraft.schema }, async (request) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    await draftLimit(request);
+    const draft = await draftReply(
+      { db: app.db, env: opts.env, timeoutMs: 30_000 },
+      { creatorId: creator.id, creatorName: creator.name, questionId: request.params.messageId },
+    ).catch((error: unknown) => {
+      if (error instanceof DomainError) throw error;
+      request.log.warn({ err: error }, 'reply draft: the model did not answer');
+      throw new HttpError(
+        502,
+        'model_unavailable',
+        'The AI could not draft a reply just now. Write your reply, or try again in a moment.',
+      );
+    });
+    return { draft };
+  });
+
+  r.delete(calls.discardReplyDraft.path, { schema: calls.discardReplyDraft.schema }, async (request) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    const draft = await discardReplyDraft(app.db, {
+      creatorId: creator.id,
+      questionId: request.params.messageId,
+    });
+    return { draft };
   });
 
   r.get(

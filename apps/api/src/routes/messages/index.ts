@@ -119,7 +119,12 @@ export async function messagesRoutes(app: FastifyInstance) {
     const creator = await app.requireOwner(request, request.body.creator);
     const replyId = await answerAsCreator(
       { db: app.db },
-      { creatorId: creator.id, messageId: request.body.messageId, text: request.body.response },
+      {
+        creatorId: creator.id,
+        messageId: request.body.messageId,
+        text: request.body.response,
+        draftFor: request.body.draftFor,
+      },
     );
     const stored = await messages.findView(replyId);
     return {
@@ -133,7 +138,12 @@ export async function messagesRoutes(app: FastifyInstance) {
     const creator = await app.requireOwner(request, request.body.creatorUsername);
     const sent = await sendToFan(
       { db: app.db },
-      { creatorId: creator.id, to: request.body.fanId, text: request.body.message },
+      {
+        creatorId: creator.id,
+        to: request.body.fanId,
+        text: request.body.message,
+        draftFor: request.body.draftFor,
+      },
     );
     const stored = await messages.findView(sent.messageId);
     return {
