@@ -545,6 +545,20 @@ export const TEXT = {
     loadFailed: 'Could not load this conversation.',
   },
 
+  draft: {
+    label: 'AI draft',
+    drafting: 'Drafting a reply from your content…',
+    ready:
+      'Drafted from your content: edit it and send it as your own, or discard it. Sending it uses 1 credit.',
+    notCovered:
+      "Your content doesn't cover this question, so there is no AI draft. Write your reply yourself.",
+    failed: 'Could not draft a reply.',
+    retry: 'Try again',
+    discard: 'Discard draft',
+    discardFailed: 'Could not discard the draft.',
+    sources: 'Drafted from',
+  },
+
   respond: {
     title: 'Respond to Fan Question',
     question: (name: string) => `Question from ${name}`,

@@ -308,4 +308,49 @@ describe('with a model key', () => {
     },
     SLOW,
   );
+
+  it(
+    'drafts the reply to a fan who asks while the creator is Online; edited and sent, it is the creator’s, for one credit',
+    async () => {
+      const toggle = await page.request.post('/api/toggle-status', { data: { creator: USERNAME } });
+      expect(((await toggle.json()) as { isOnline: boolean }).isOnline).toBe(true);
+      const usage = async () =>
+        (
+          (await (await page.request.get(`/api/creators/username/${USERNAME}/usage`)).json()) as {
+            creditsUsed: number;
+          }
+        ).creditsUsed;
+      const used = await usage();
+      const question = 'How far is the Sunday long run in week 9?';
+      const fan = await ask(api.origin, question, 'Runner Rita');
+
+      await openSection(page, 'Chat Management');
+      const row = page
+        .getByRole('list', { name: 'Fan conversations' })
+        .getByRole('article', { name: 'Runner Rita' });
+      await row.waitFor({ timeout: 20_000 });
+      await row.getByRole('button', { name: 'Chat', exact: true }).click();
+      const modal = page.getByRole('dialog', { name: 'Conversation with Runner Rita' });
+      const box = modal.getByLabel('Your message');
+      // The draft fills the empty reply box, without markers, its source named beside it.
+      await until(async () => (await box.inputValue()) === 'The Sunday long run in week 9 is 24 km.');
+      const note = modal.getByRole('region', { name: 'AI draft' });
+      await note.getByText('Drafted from: marathon-plan.txt').waitFor();
+      await screenshot(page, 'ai-draft-in-reply-box');
+      // Nothing of it reached the fan, and nothing was charged yet.
+      expect((await chatOf(api.origin, fan)).map((m) => m.from)).toEqual(['fan']);
+      expect(await usage()).toBe(used);
+
+      await box.fill('The Sunday long run in week 9 is 24 km. Keep it easy, Rita!');
+      await modal.getByRole('button', { name: 'Send Message' }).click();
+      const reply = await until(async () =>
+        (await chatOf(api.origin, fan)).find((m) => m.from === 'creator'),
+      );
+      expect(reply.message).toBe('The Sunday long run in week 9 is 24 km. Keep it easy, Rita!');
+      expect(await usage()).toBe(used + 1);
+      await note.waitFor({ state: 'detached' });
+      await screenshot(page, 'ai-draft-sent');
+    },
+    SLOW,
+  );
 });

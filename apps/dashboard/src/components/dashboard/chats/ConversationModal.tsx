@@ -34,6 +34,7 @@ import { CorrectionForm } from '../answers/CorrectionForm.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
 import { ReplyComposer } from './ReplyComposer.tsx';
+import { ReplyDraftNote, useReplyDraft } from './ReplyDraft.tsx';
 import { useSendToFan } from './useSendToFan.ts';
 
 interface ConversationModalProps {
@@ -101,6 +102,7 @@ function ConversationBody({
     ? { kind: 'answer', messageId: pendingQuestion.id }
     : { kind: 'direct', fanId };
   const send = useSendToFan(username, () => setText(''));
+  const replyDraft = useReplyDraft(username, pendingQuestion ?? null, setText);
   const [correcting, setCorrecting] = useState<Message | null>(null);
   const questionOf = (answer: Message) =>
     messages.find((m) => m.id === answer.replyTo && m.from === 'fan')?.message ?? '';
@@ -177,6 +179,7 @@ function ConversationBody({
         />
       )}
 
+      <ReplyDraftNote state={replyDraft} />
       <ReplyComposer
         username={username}
         text={text}
@@ -190,7 +193,13 @@ function ConversationBody({
           </>
         }
         pending={send.isPending}
-        onSend={(value) => send.mutate({ mode, text: value })}
+        onSend={(value) =>
+          send.mutate({
+            mode,
+            text: value,
+            ...(replyDraft.draftFor ? { draftFor: replyDraft.draftFor } : {}),
+          })
+        }
         dismissLabel={t.close}
         onDismiss={onClose}
         sendLabel={t.send}

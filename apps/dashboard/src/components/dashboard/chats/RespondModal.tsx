@@ -3,6 +3,7 @@ import { Modal } from '@fanpilot/ui';
 import { useState } from 'react';
 import { TEXT } from '../../../texts.ts';
 import { ReplyComposer } from './ReplyComposer.tsx';
+import { ReplyDraftNote, useReplyDraft } from './ReplyDraft.tsx';
 import { useSendToFan } from './useSendToFan.ts';
 
 interface RespondModalProps {
@@ -41,6 +42,7 @@ function RespondForm({
 }) {
   const [text, setText] = useState('');
   const send = useSendToFan(username, onClose);
+  const replyDraft = useReplyDraft(username, question.message, setText);
 
   return (
     <div className="space-y-4">
@@ -52,6 +54,7 @@ function RespondForm({
           {question.message.message}
         </blockquote>
       </figure>
+      <ReplyDraftNote state={replyDraft} />
       <ReplyComposer
         username={username}
         text={text}
@@ -62,7 +65,11 @@ function RespondForm({
         hint={TEXT.conversation.keyHint}
         pending={send.isPending}
         onSend={(value) =>
-          send.mutate({ mode: { kind: 'answer', messageId: question.message.id }, text: value })
+          send.mutate({
+            mode: { kind: 'answer', messageId: question.message.id },
+            text: value,
+            ...(replyDraft.draftFor ? { draftFor: replyDraft.draftFor } : {}),
+          })
         }
         dismissLabel={t.cancel}
         onDismiss={onClose}

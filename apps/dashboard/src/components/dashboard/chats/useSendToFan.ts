@@ -19,15 +19,17 @@ export class NoFanIdError extends Error {
 export function useSendToFan(username: string, onSent?: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ mode, text }: { mode: ResponseMode; text: string }) => {
+    mutationFn: async ({ mode, text, draftFor }: { mode: ResponseMode; text: string; draftFor?: string }) => {
+      // draftFor: the text was written from the AI's draft of that question (one credit when sent).
+      const drafted = draftFor ? { draftFor } : {};
       if (mode.kind === 'answer') {
         return api.call('answer', {
-          body: { creator: username, messageId: mode.messageId, response: text },
+          body: { creator: username, messageId: mode.messageId, response: text, ...drafted },
         });
       }
       if (mode.kind === 'direct') {
         return api.call('sendMessage', {
-          body: { fanId: mode.fanId, message: text, creatorUsername: username },
+          body: { fanId: mode.fanId, message: text, creatorUsername: username, ...drafted },
         });
       }
       throw new NoFanIdError(t.noFanId);
