@@ -54,13 +54,21 @@ export function budgetReached(answers: number, budget: number): boolean {
 
 const PRICE = sql.lit(CREDITS_PER_AI_ANSWER);
 
+/**
+ * Whether a balance pays for `count` pieces of AI work at one answer's price each: answers to fans
+ * (the no_credits rule below), or a reply the AI drafts for the creator (reply-drafts.ts).
+ */
+export function creditsCover(balance: number, count = 1): boolean {
+  return balance >= count * CREDITS_PER_AI_ANSWER;
+}
+
 /** The rules, first match wins; none matching: the AI answers. */
 const RULES: readonly Rule[] = [
   { kind: 'creator_online', applies: (s) => s.creatorOnline, sql: (s) => sql`${s.creatorOnline}` },
   {
     // A credit for this answer and for every answer ahead of it.
     kind: 'no_credits',
-    applies: (s) => s.balance < (s.ahead + 1) * CREDITS_PER_AI_ANSWER,
+    applies: (s) => !creditsCover(s.balance, s.ahead + 1),
     sql: (s) => sql`${s.balance} < (${s.ahead} + 1) * ${PRICE}`,
   },
   { kind: 'no_chatbot', applies: (s) => s.dailyBudget === null, sql: (s) => sql`${s.dailyBudget} is null` },
