@@ -166,6 +166,11 @@ export const envSchema = z.object({
   ),
   /** The From header of every mail, e.g. "Fanpilot <hello@example.com>"; unset: no-reply at PUBLIC_ORIGIN's host. */
   MAIL_FROM: optionalString,
+  /**
+   * The platform's fee on fans' subscriptions to creators, in percent: Stripe's application fee on
+   * the creator's connected account (record 0043). 0 to 50, fractions allowed.
+   */
+  PLATFORM_FEE_PERCENT: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(50).default(10)),
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,
   ...processShape,

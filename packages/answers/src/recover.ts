@@ -2,8 +2,8 @@ import { ANSWER_QUEUE, answerJobId, answerJobSchema } from '@fanpilot/contracts'
 import {
   aiAnswersSql,
   answerPriority,
-  handOverToCreator,
   fanSnapshotColumns,
+  handOverToCreator,
   snapshotColumns,
   snapshotRefs,
 } from '@fanpilot/core';

@@ -13,7 +13,12 @@ export interface Payments {
   webhookSecret: string | null;
   /** No Stripe: the local test checkout grants packs without payment (never in production). */
   testCheckout: boolean;
+  /** The platform's application fee on fans' subscriptions, in percent (PLATFORM_FEE_PERCENT). */
+  feePercent: number;
 }
+
+/** The platform's fee on fans' subscriptions when PLATFORM_FEE_PERCENT is unset (record 0043). */
+export const DEFAULT_PLATFORM_FEE_PERCENT = 10;
 
 /** Whether creators can buy credits at all on this server. */
 export const purchasesEnabled = (payments: Payments) => payments.stripe !== null || payments.testCheckout;
@@ -35,6 +40,7 @@ export function createPayments(env: {
   STRIPE_SECRET_KEY?: string | undefined;
   STRIPE_WEBHOOK_SECRET?: string | undefined;
   STRIPE_API_BASE?: string | undefined;
+  PLATFORM_FEE_PERCENT?: number | undefined;
 }): Payments {
   const stripe = env.STRIPE_SECRET_KEY
     ? new Stripe(env.STRIPE_SECRET_KEY, {
@@ -47,6 +53,7 @@ export function createPayments(env: {
     stripe,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
     testCheckout: stripe === null && env.NODE_ENV !== 'production',
+    feePercent: env.PLATFORM_FEE_PERCENT ?? DEFAULT_PLATFORM_FEE_PERCENT,
   };
 }
 

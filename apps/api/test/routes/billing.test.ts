@@ -57,7 +57,12 @@ describe('credits bought with Stripe', () => {
   beforeAll(async () => {
     stripe = await startStripeService();
     t = await startTestApp({
-      payments: { stripe: stripe.client, webhookSecret: stripe.webhookSecret, testCheckout: false },
+      payments: {
+        stripe: stripe.client,
+        webhookSecret: stripe.webhookSecret,
+        testCheckout: false,
+        feePercent: 10,
+      },
     });
     cookie = await onboard(t, 'bo');
     other = await onboard(t, 'cy');

@@ -3,3 +3,4 @@ export * from './fan-state.ts';
 export * from './restore.ts';
 export * from './settings.ts';
 export * from './stripe-facts.ts';
+export * from './subscribe.ts';

@@ -97,6 +97,19 @@ export async function applyStripeFact(
   });
 }
 
+/**
+ * Applies what Stripe answered when asked directly (a Checkout read back on the fan's return, an
+ * account read on the creator's return), as of `at` (seconds): the same rules as an event, without
+ * an event id (the state's own ordering keeps it harmless to apply twice).
+ */
+export async function applyStripeReading(
+  db: Kysely<Database>,
+  at: number,
+  fact: StripeFact,
+): Promise<boolean> {
+  return db.transaction().execute((trx) => applyFact(trx, { id: '', type: 'reading', created: at }, fact));
+}
+
 async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promise<boolean> {
   switch (fact.kind) {
     case 'account': {

@@ -53,7 +53,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('state_at', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`create index fan_subscriptions_email_idx on fan_subscriptions (creator_id, lower(email))`.execute(db);
+  await sql`create index fan_subscriptions_email_idx on fan_subscriptions (creator_id, lower(email))`.execute(
+    db,
+  );
   await sql`create index fan_subscriptions_fan_idx on fan_subscriptions (fan_id)`.execute(db);
   await db.schema
     .createTable('fan_subscription_payments')
@@ -87,7 +89,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('fans').dropColumn('email').dropColumn('paywall_met_at').dropColumn('subscribed_at').execute();
+  await db.schema
+    .alterTable('fans')
+    .dropColumn('email')
+    .dropColumn('paywall_met_at')
+    .dropColumn('subscribed_at')
+    .execute();
   await db.schema.dropTable('fan_restore_links').ifExists().execute();
   await db.schema.dropTable('fan_subscription_payments').ifExists().execute();
   await db.schema.dropTable('fan_subscriptions').ifExists().execute();

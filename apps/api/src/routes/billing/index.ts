@@ -1,6 +1,12 @@
 import { requeueAwaitingAnswers } from '@fanpilot/answers';
 import { calls, isUuid } from '@fanpilot/contracts';
-import { billingOf, completePaidCheckout, completePurchase, ownPurchase } from '@fanpilot/core';
+import {
+  applyStripeFact,
+  billingOf,
+  completePaidCheckout,
+  completePurchase,
+  ownPurchase,
+} from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
@@ -8,6 +14,7 @@ import { z } from 'zod';
 import { badRequest, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
 import { type Payments, purchasesEnabled, startCheckout } from '../../services/billing.ts';
+import { eventFact } from '../../services/fan-payments.ts';
 
 export interface BillingRoutesOptions {
   payments: Payments;
@@ -77,9 +84,23 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
       }
       let event: Stripe.Event;
       try {
+        // A signature older than five minutes (Stripe's tolerance) is refused too: a replay.
         event = payments.stripe.webhooks.constructEvent(request.body, signature, payments.webhookSecret);
       } catch {
         throw badRequest('The webhook signature does not match.', 'bad_signature');
+      }
+      // Fans' subscriptions and creators' connected accounts (record 0043): applied once, in any order.
+      const fact = eventFact(event, payments.feePercent);
+      if (fact) {
+        const outcome = await applyStripeFact(
+          app.db,
+          { id: event.id, type: event.type, created: event.created },
+          fact,
+        );
+        // A subscriber's questions that met the paywall go to the AI now.
+        if (outcome === 'applied' && fact.kind !== 'account' && fact.kind !== 'reversed')
+          await answerWaiting(request.log);
+        return { received: true, applied: outcome };
       }
       if (
         event.type !== 'checkout.session.completed' &&
