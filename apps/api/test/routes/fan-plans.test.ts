@@ -445,7 +445,7 @@ describe('fan plans without Stripe or mail', () => {
       expect(restore.status).toBe(409);
       expect(await restore.json()).toMatchObject({ error: 'mail_off' });
       const connect = await call(t, 'POST', '/api/creators/username/solo/payouts/connect', cookie);
-      expect(connect.status).toBe(503);
+      expect(connect.status).toBe(409);
       expect(await connect.json()).toMatchObject({ error: 'payments_off' });
       const plan = await json(await call(t, 'GET', '/api/creators/username/solo/fan-plan', cookie));
       expect(plan).toMatchObject({ paymentsMode: 'off', live: false });

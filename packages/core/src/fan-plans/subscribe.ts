@@ -80,3 +80,14 @@ export function assertMailOn(mailOn: boolean): void {
     );
   }
 }
+
+/** Fan subscriptions need a payment provider: without one (no STRIPE_SECRET_KEY) they are off, said so. */
+export function assertFanPaymentsOn(on: boolean): void {
+  if (!on) {
+    throw new DomainError(
+      'conflict',
+      'payments_off',
+      'Fan subscriptions are off on this server: no payment provider is configured (STRIPE_SECRET_KEY).',
+    );
+  }
+}

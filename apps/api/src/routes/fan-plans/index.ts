@@ -1,6 +1,7 @@
 import { requeueAwaitingAnswers } from '@fanpilot/answers';
 import { calls, FAN_PLAN_PRESETS_CENTS, RESTORE_LINK_SENT_MESSAGE } from '@fanpilot/contracts';
 import {
+  assertFanPaymentsOn,
   assertMailOn,
   captureLead,
   creatorsRepository,
@@ -22,7 +23,6 @@ import type { CreatorRow } from '@fanpilot/db';
 import type { Mailer } from '@fanpilot/mail';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { HttpError } from '../../errors.ts';
 import { fanReadLimiter, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { objectUrl } from '../../serializers.ts';
 import type { Payments } from '../../services/billing.ts';
@@ -62,15 +62,9 @@ export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesO
   const onboarded = async (username: string): Promise<CreatorRow> =>
     reachableCreator(await creators.findByUsername(username), username);
   /** Stripe is needed for this call: without it fan subscriptions are off (502 would mislead). */
-  const needStripe = () => {
-    if (!stripe) {
-      throw new HttpError(
-        503,
-        'payments_off',
-        'Fan subscriptions need Stripe on this server (STRIPE_SECRET_KEY is not set).',
-      );
-    }
-    return stripe;
+  const needStripe = (): NonNullable<typeof stripe> => {
+    assertFanPaymentsOn(stripe !== null);
+    return stripe!;
   };
   const planResponse = async (creatorId: string) => ({
     plan: await fanPlanOf(app.db, creatorId),
