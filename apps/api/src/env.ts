@@ -142,6 +142,8 @@ export const envSchema = z.object({
    */
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
+  /** The signing secret of a Connect webhook endpoint (fans' subscriptions on connected accounts). */
+  STRIPE_CONNECT_WEBHOOK_SECRET: optionalString,
   /** A Stripe-compatible API at another address (scheme://host[:port]); unset: Stripe's own. */
   STRIPE_API_BASE: z.preprocess(
     emptyToUndefined,

@@ -11,6 +11,8 @@ import { HttpError } from '../errors.ts';
 export interface Payments {
   stripe: Stripe | null;
   webhookSecret: string | null;
+  /** The signing secret of a Connect webhook endpoint (connected accounts' events), when it is another. */
+  connectWebhookSecret?: string | null;
   /** No Stripe: the local test checkout grants packs without payment (never in production). */
   testCheckout: boolean;
   /** The platform's application fee on fans' subscriptions, in percent (PLATFORM_FEE_PERCENT). */
@@ -39,6 +41,7 @@ export function createPayments(env: {
   NODE_ENV: 'development' | 'production' | 'test';
   STRIPE_SECRET_KEY?: string | undefined;
   STRIPE_WEBHOOK_SECRET?: string | undefined;
+  STRIPE_CONNECT_WEBHOOK_SECRET?: string | undefined;
   STRIPE_API_BASE?: string | undefined;
   PLATFORM_FEE_PERCENT?: number | undefined;
 }): Payments {
@@ -52,6 +55,7 @@ export function createPayments(env: {
   return {
     stripe,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
+    ...(env.STRIPE_CONNECT_WEBHOOK_SECRET ? { connectWebhookSecret: env.STRIPE_CONNECT_WEBHOOK_SECRET } : {}),
     testCheckout: stripe === null && env.NODE_ENV !== 'production',
     feePercent: env.PLATFORM_FEE_PERCENT ?? DEFAULT_PLATFORM_FEE_PERCENT,
   };

@@ -82,13 +82,21 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
       if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
         throw badRequest('A Stripe-Signature header and a body are required.', 'bad_signature');
       }
-      let event: Stripe.Event;
-      try {
-        // A signature older than five minutes (Stripe's tolerance) is refused too: a replay.
-        event = payments.stripe.webhooks.constructEvent(request.body, signature, payments.webhookSecret);
-      } catch {
-        throw badRequest('The webhook signature does not match.', 'bad_signature');
+      // The account's endpoint, or a Connect endpoint (connected accounts' events) with its own secret.
+      // A signature older than five minutes (Stripe's tolerance) is refused too: a replay.
+      const secrets = [payments.webhookSecret, payments.connectWebhookSecret].filter((s): s is string =>
+        Boolean(s),
+      );
+      let event: Stripe.Event | undefined;
+      for (const secret of secrets) {
+        try {
+          event = payments.stripe.webhooks.constructEvent(request.body, signature, secret);
+          break;
+        } catch {
+          // The next secret, if any.
+        }
       }
+      if (!event) throw badRequest('The webhook signature does not match.', 'bad_signature');
       // Fans' subscriptions and creators' connected accounts (record 0043): applied once, in any order.
       const fact = eventFact(event, payments.feePercent);
       if (fact) {
