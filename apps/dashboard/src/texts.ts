@@ -310,6 +310,7 @@ export const TEXT = {
     activeToday: 'Active fans today',
     listLabel: 'Fan conversations',
     pendingBadge: (n: number) => `${n} pending`,
+    subscriberBadge: 'Subscriber',
     messageCount: (n: number) => count(n, 'message', 'messages'),
     lastActivity: 'Last activity',
     latestFan: 'Latest fan message',

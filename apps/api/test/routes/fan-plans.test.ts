@@ -288,6 +288,11 @@ describe('fan plans', () => {
     expect(await deliver([...paid.events].reverse())).toEqual(['applied', 'applied', 'applied']);
     expect(await deliver(paid.events)).toEqual(['duplicate', 'duplicate', 'duplicate']);
     expect((await fan.state('pay')).subscription).toMatchObject({ status: 'active' });
+    // The inbox marks the subscriber.
+    const inbox = (await json(await call(t, 'GET', '/api/creators/username/pay/conversations', cookie))) as {
+      conversations?: { fanId: string; subscriber: boolean }[];
+    };
+    expect(inbox.conversations?.find((c) => c.fanId === fan.fanId)?.subscriber).toBe(true);
     // Subscribing twice: refused, nothing charged.
     const twice = await fan.post('/api/fan-subscriptions/checkout', { creator: 'pay', fanId: fan.fanId });
     expect(twice.status).toBe(409);

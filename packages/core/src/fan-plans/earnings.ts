@@ -78,14 +78,19 @@ export async function earningsOf(
   };
 }
 
-/** Whether a fan of the creator is a subscriber now (the inbox marks them). */
-export async function subscriberFanIds(db: Db, creatorId: string, fanIds: string[], now: Date = new Date()) {
-  if (fanIds.length === 0) return new Set<string>();
+/** Which of the creator's fans (by fan id) are subscribers now: the inbox marks them. */
+export async function subscriberFanKeys(
+  db: Db,
+  creatorId: string,
+  fanKeys: string[],
+  now: Date = new Date(),
+) {
+  if (fanKeys.length === 0) return new Set<string>();
   const rows = await db
     .selectFrom('fans as f')
-    .select('f.id')
+    .select('f.fan_key')
     .where('f.creator_id', '=', creatorId)
-    .where('f.id', 'in', fanIds)
+    .where('f.fan_key', 'in', fanKeys)
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom('fan_subscriptions as s')
@@ -98,5 +103,5 @@ export async function subscriberFanIds(db: Db, creatorId: string, fanIds: string
       ),
     )
     .execute();
-  return new Set(rows.map((r) => r.id));
+  return new Set(rows.map((r) => r.fan_key));
 }
