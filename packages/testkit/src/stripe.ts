@@ -85,6 +85,10 @@ export async function startStripeService() {
           })
           .end(JSON.stringify(body));
       if (down) return send(500, { error: { type: 'api_error', message: 'Stripe is having a bad day.' } });
+      if (url.pathname.startsWith('/hosted/')) {
+        void hosted(req.method ?? 'GET', url, form, res);
+        return;
+      }
       if (!req.headers.authorization?.startsWith('Bearer sk_test_')) {
         return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       }
@@ -107,7 +111,7 @@ export async function startStripeService() {
           id: sessionId,
           object: 'checkout.session',
           mode: form.mode,
-          url: `https://checkout.stripe.test/c/pay/${sessionId}`,
+          url: `${base()}/hosted/c/pay/${sessionId}`,
           payment_status: 'unpaid',
           status: 'open',
           client_reference_id: form.client_reference_id ?? null,
@@ -187,8 +191,7 @@ export async function startStripeService() {
           object: 'account_link',
           created: nowSeconds(),
           expires_at: nowSeconds() + 300,
-          url: `https://connect.stripe.test/setup/e/${form.account}/${randomBytes(6).toString('hex')}`,
-          _return_url: form.return_url,
+          url: `${base()}/hosted/setup/${form.account}?return=${encodeURIComponent(form.return_url ?? '')}`,
         });
       }
       if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
@@ -202,7 +205,7 @@ export async function startStripeService() {
           object: 'billing_portal.session',
           customer,
           return_url: form.return_url,
-          url: `https://billing.stripe.test/p/session/${randomBytes(8).toString('hex')}`,
+          url: `${base()}/hosted/p/${subscriptionOfCustomer(customer!, account)}?return=${encodeURIComponent(form.return_url ?? '')}`,
         });
       }
       if (req.method === 'GET' && url.pathname === '/v1/payouts') {
@@ -216,6 +219,89 @@ export async function startStripeService() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  function base() {
+    return `http://127.0.0.1:${port}`;
+  }
+  const subscriptionOfCustomer = (customer: string, account: string | undefined) =>
+    [...subscriptions.values()].find((s) => s.customer === customer && s._account === account)?.id as string;
+
+  /** Where Stripe posts its events (set by a test that lets the hosted pages drive everything). */
+  let webhookUrl: string | null = null;
+  const post = async (events: SignedEvent[]) => {
+    if (!webhookUrl) return;
+    for (const e of events) {
+      await fetch(webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
+        body: e.payload,
+      });
+    }
+  };
+  const page = (title: string, body: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><p>Loopback Stripe (test)</p><h1>${title}</h1>${body}</main></body></html>`;
+  const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+  /**
+   * Stripe's hosted pages, played on loopback: Express onboarding, Checkout and the customer portal.
+   * Each form does what the real page would (and posts Stripe's signed events to the webhook), then
+   * goes back where the api asked.
+   */
+  async function hosted(
+    method: string,
+    url: URL,
+    form: Record<string, string>,
+    res: import('node:http').ServerResponse,
+  ) {
+    const html = (status: number, body: string) =>
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    const back = (to: string) => res.writeHead(303, { location: to }).end();
+    const setup = /^\/hosted\/setup\/([^/]+)$/.exec(url.pathname);
+    const pay = /^\/hosted\/c\/pay\/([^/]+)$/.exec(url.pathname);
+    const portal = /^\/hosted\/p\/([^/]+)$/.exec(url.pathname);
+    const returnTo = url.searchParams.get('return') ?? '/';
+    if (setup && accounts.has(setup[1]!)) {
+      if (method === 'GET')
+        return html(
+          200,
+          page(
+            'Set up payouts',
+            `<form method="post"><button type="submit">Finish onboarding</button></form>`,
+          ),
+        );
+      await post([service.finishOnboarding(setup[1]!)]);
+      return back(returnTo);
+    }
+    if (pay && sessions.has(pay[1]!)) {
+      const session = sessions.get(pay[1]!)!;
+      const plan = session._subscription as { amount: number; interval: string } | undefined;
+      if (method === 'GET') {
+        const price = plan ? `$${(plan.amount / 100).toFixed(2)} / ${plan.interval}` : '';
+        return html(
+          200,
+          page(
+            'Checkout',
+            `<p>${esc(price)}</p><form method="post"><label>Email <input name="email" type="email" value="${esc(String(session.customer_email ?? ''))}" required></label><button type="submit">Pay</button></form>`,
+          ),
+        );
+      }
+      const paid = service.payCheckout(pay[1]!, form.email ?? 'fan@example.com');
+      await post(paid.events);
+      return back(String(session.success_url).replace('{CHECKOUT_SESSION_ID}', pay[1]!));
+    }
+    if (portal && subscriptions.has(portal[1]!)) {
+      if (method === 'GET')
+        return html(
+          200,
+          page(
+            'Manage subscription',
+            `<form method="post"><button type="submit">Cancel subscription</button></form>`,
+          ),
+        );
+      await post([service.setCancelAtPeriodEnd(portal[1]!, true)]);
+      return back(returnTo);
+    }
+    return html(404, page('Not found', ''));
+  }
   const secretKey = `sk_test_${randomBytes(8).toString('hex')}`;
   const client = new Stripe(secretKey, {
     host: '127.0.0.1',
@@ -313,7 +399,11 @@ export async function startStripeService() {
     return invoice;
   }
 
-  return {
+  const service = {
+    /** The hosted pages post Stripe's events here (the api's /api/stripe/webhook). */
+    deliverTo(url: string) {
+      webhookUrl = url;
+    },
     calls,
     sessions,
     accounts,
@@ -506,6 +596,7 @@ export async function startStripeService() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return service;
 }
 
 export type StripeService = Awaited<ReturnType<typeof startStripeService>>;

@@ -86,7 +86,7 @@ describe('credits bought with Stripe', () => {
     expect(before.daily).toHaveLength(30);
 
     const { url, purchaseId, sessionId } = await checkout('credits-50k');
-    expect(url).toBe(`https://checkout.stripe.test/c/pay/${sessionId}`);
+    expect(url).toBe(`${stripe.url}/hosted/c/pay/${sessionId}`);
     const created = stripe.calls.find((c) => c.path === '/v1/checkout/sessions')!;
     expect(created.form).toMatchObject({
       mode: 'payment',

@@ -113,7 +113,7 @@ describe('fan plans', () => {
     const res = await call(t, 'POST', '/api/creators/username/pay/payouts/connect', cookie);
     expect(res.status).toBe(200);
     const { url } = (await res.json()) as { url: string };
-    expect(url).toMatch(/^https:\/\/connect\.stripe\.test\/setup\/e\/acct_/);
+    expect(url.startsWith(`${stripe.url}/hosted/setup/acct_`)).toBe(true);
     const created = stripe.calls.filter((c) => c.path === '/v1/accounts' && c.method === 'POST');
     expect(created).toHaveLength(1);
     expect(created[0]!.form).toMatchObject({ type: 'express', email: 'pay@example.com' });
@@ -377,7 +377,7 @@ describe('fan plans', () => {
   it('Manage subscription opens the customer portal; cancelling keeps access to the period’s end, then the paywall', async () => {
     const res = await fan.post('/api/fan-subscriptions/portal', { creator: 'pay', fanId: fan.fanId });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { url: string }).url).toMatch(/^https:\/\/billing\.stripe\.test\//);
+    expect(((await res.json()) as { url: string }).url.startsWith(`${stripe.url}/hosted/p/sub_`)).toBe(true);
     const portal = stripe.calls.find((c) => c.path === '/v1/billing_portal/sessions')!;
     expect(portal.account).toBe(accountId);
     expect(portal.form.return_url).toBe(`${t.url}/pwa/pay?subscription=managed`);

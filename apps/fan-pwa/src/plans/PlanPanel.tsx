@@ -116,14 +116,93 @@ export default function PlanPanel({
       />
     );
   }
-  if (state.freeAnswersLeft !== null && state.freeAnswersLeft < FAN_FREE_ANSWERS_SHOWN_BELOW) {
+  if (state.offer && state.freeAnswersLeft !== null) {
     return (
-      <Strip tone="quiet" testId="free-answers-left">
-        {planTexts.freeLeft(state.freeAnswersLeft)}
-      </Strip>
+      <FreeAnswers
+        creator={creator}
+        fanId={fanId}
+        left={state.freeAnswersLeft}
+        showCount={state.freeAnswersLeft < FAN_FREE_ANSWERS_SHOWN_BELOW}
+      />
     );
   }
   return null;
+}
+
+/** The free answers left when few remain, and a way back in for a subscriber on a new device. */
+function FreeAnswers({
+  creator,
+  fanId,
+  left,
+  showCount,
+}: {
+  creator: string;
+  fanId: string;
+  left: number;
+  showCount: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="shrink-0 bg-slate-50 px-4 py-1.5 text-center text-xs text-slate-700">
+      {showCount && (
+        <span role="status" data-testid="free-answers-left">
+          {planTexts.freeLeft(left)}
+          {' · '}
+        </span>
+      )}
+      {open ? (
+        <RestoreForm creator={creator} fanId={fanId} />
+      ) : (
+        <button type="button" onClick={() => setOpen(true)} className="text-brand-700 underline">
+          {planTexts.restoreQuestion}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Asks for a one-time restore link by email (a subscriber on a new device). */
+function RestoreForm({ creator, fanId }: { creator: string; fanId: string }) {
+  const [email, setEmail] = useState('');
+  const [note, setNote] = useState<string | null>(null);
+  const restore = useMutation({
+    mutationFn: () => askRestoreLink(creator, fanId, email),
+    onSuccess: ({ message }) => setNote(message),
+    onError: (err) => setNote(errorMessage(err, planTexts.somethingFailed)),
+  });
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        restore.mutate();
+      }}
+      className="mt-1 flex flex-col gap-1"
+    >
+      <div className="flex gap-2">
+        <label className="sr-only" htmlFor="restore-email">
+          {planTexts.emailFirst}
+        </label>
+        <input
+          id="restore-email"
+          type="email"
+          required
+          autoComplete="email"
+          placeholder={planTexts.emailPlaceholder}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          className="min-w-0 flex-1 rounded-full border border-slate-300 px-3 py-1.5 text-sm"
+        />
+        <button
+          type="submit"
+          disabled={restore.isPending}
+          className="rounded-full bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
+        >
+          {planTexts.restoreAction}
+        </button>
+      </div>
+      {note && <p role="status">{note}</p>}
+    </form>
+  );
 }
 
 function Strip({
