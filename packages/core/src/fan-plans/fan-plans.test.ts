@@ -288,6 +288,15 @@ describe('fans pay their creator (core)', () => {
     });
     let s = await stateOf(subId);
     expect(s.status).toBe('past_due');
+    // The subscriber is told by email (queued with the change, sent by the mail role).
+    const told = await db()
+      .selectFrom('mail_outbox')
+      .select(['to_address', 'subject', 'purpose'])
+      .where('to_address', '=', 'fan@example.com')
+      .where('purpose', '=', 'payment_failed')
+      .execute();
+    expect(told).toHaveLength(1);
+    expect(told[0]?.subject).toMatch(/did not go through/);
     expect(new Date(s.access_until!).getTime()).toBe((failedAt + SUBSCRIPTION_GRACE_DAYS * 86_400) * 1000);
     // A late copy of an older "active" update does not undo the failure.
     const [olderEvent, olderFact] = events[2]!;

@@ -3,6 +3,7 @@ import type { Database, FanSubscriptionsTable } from '@fanpilot/db';
 import type { Kysely, Updateable } from 'kysely';
 import type { Db } from '../db.ts';
 import { DomainError } from '../errors.ts';
+import { queueMail } from '../mail-outbox.ts';
 
 // Money state from Stripe's events (record 0043). The api turns each signed event into one fact;
 // applyStripeFact applies it once (the event id is remembered in the same transaction) and in any
@@ -220,6 +221,8 @@ async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promi
         next.status = 'past_due';
         next.grace_until = new Date((event.created + SUBSCRIPTION_GRACE_DAYS * 86_400) * 1000);
         next.state_at = String(event.created);
+        // The fan is told by email too (the chat says it the next time it is opened).
+        if (sub.email && event.id) await tellPaymentFailed(db, sub.creator_id, sub.email, next.grace_until);
       }
       break;
     }
@@ -272,6 +275,23 @@ export function accessUntil(sub: {
     default:
       return null;
   }
+}
+
+/** Mails the subscriber that a renewal failed and until when access lasts (once per failed invoice event). */
+async function tellPaymentFailed(db: Db, creatorId: string, email: string, until: Date): Promise<void> {
+  const creator = await db
+    .selectFrom('creators')
+    .select(['name'])
+    .where('id', '=', creatorId)
+    .executeTakeFirst();
+  if (!creator) return;
+  const date = until.toISOString().slice(0, 10);
+  await queueMail(db, {
+    purpose: 'payment_failed',
+    to: email,
+    subject: `Your payment to ${creator.name} did not go through`,
+    text: `Your card was declined when your subscription to ${creator.name} renewed. You keep access until ${date} while the card is tried again.\n\nTo update your card, open your chat with ${creator.name} and choose "Manage subscription".`,
+  });
 }
 
 const lockSubscription = (db: Db, subscriptionId: string) =>

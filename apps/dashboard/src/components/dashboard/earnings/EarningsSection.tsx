@@ -1,4 +1,4 @@
-import type { Earnings, FanPlanResponse, FanPlanSettings } from '@fanpilot/contracts';
+import { type Earnings, type FanPlanResponse, type FanPlanSettings, urlOf } from '@fanpilot/contracts';
 import { Button, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type Ref, useEffect, useState } from 'react';
@@ -255,7 +255,7 @@ function EarningsCard({ earnings, username }: { earnings: Earnings; username: st
       )}
       <a
         className="mt-4 inline-block text-sm text-brand-700 underline"
-        href={`/api/creators/username/${encodeURIComponent(username)}/fan-leads.csv`}
+        href={urlOf('fanLeads', { username })}
         download
       >
         {t.leads}
