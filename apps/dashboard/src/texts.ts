@@ -658,6 +658,8 @@ export const TEXT = {
     enabled: 'Payouts enabled: fans can subscribe.',
     pending: 'Stripe is still checking your details: fans can subscribe once charges are enabled.',
     paymentsOff: 'Fan subscriptions are off on this server (no payment provider is configured).',
+    testMode:
+      'Test mode: no STRIPE_SECRET_KEY, so onboarding, checkout and the portal are local test pages. No real money moves.',
     planHeading: 'Your plan',
     enabledLabel: 'Fans can subscribe (the paywall applies after the free answers)',
     monthly: 'Monthly price (USD)',

@@ -17,7 +17,16 @@ export interface Payments {
   testCheckout: boolean;
   /** The platform's application fee on fans' subscriptions, in percent (PLATFORM_FEE_PERCENT). */
   feePercent: number;
+  /**
+   * Without STRIPE_SECRET_KEY outside production: the local Stripe stand-in `pnpm start` runs on
+   * loopback for fans' subscriptions (record 0044); the real client talks to it. Never in production.
+   */
+  localFans?: { stripe: Stripe; webhookSecret: string };
 }
+
+/** The Stripe client fans' subscriptions use: Stripe's own, or the local stand-in; null: off. */
+export const fanStripe = (payments: Payments): Stripe | null =>
+  payments.stripe ?? payments.localFans?.stripe ?? null;
 
 /** The platform's fee on fans' subscriptions when PLATFORM_FEE_PERCENT is unset (record 0043). */
 export const DEFAULT_PLATFORM_FEE_PERCENT = 10;

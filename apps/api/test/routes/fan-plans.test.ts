@@ -461,3 +461,45 @@ describe('fan plans without Stripe or mail', () => {
     }
   });
 });
+
+describe('fan plans on `pnpm start` without Stripe keys (the local stand-in)', () => {
+  it('runs onboarding, checkout and webhooks against the local Stripe, in test mode; credits stay on the test checkout', async () => {
+    const local = await startStripeService();
+    const t = await startTestApp({
+      payments: {
+        stripe: null,
+        webhookSecret: null,
+        testCheckout: true,
+        feePercent: 10,
+        localFans: { stripe: local.client, webhookSecret: local.webhookSecret },
+      },
+    });
+    local.deliverTo(`${t.url}/api/stripe/webhook`);
+    try {
+      const cookie = await onboard(t, 'local');
+      const plan = await json(await call(t, 'GET', '/api/creators/username/local/fan-plan', cookie));
+      expect(plan).toMatchObject({ paymentsMode: 'test', payouts: { connected: false } });
+      const { url } = (await (
+        await call(t, 'POST', '/api/creators/username/local/payouts/connect', cookie)
+      ).json()) as {
+        url: string;
+      };
+      expect(url.startsWith(`${local.url}/hosted/setup/`)).toBe(true);
+      // The local onboarding page's button: the account is enabled, its event posted to the webhook.
+      const finished = await fetch(url, { method: 'POST', redirect: 'manual' });
+      expect(finished.status).toBe(303);
+      expect(finished.headers.get('location')).toBe(`${t.url}/dashboard/local?payouts=return`);
+      expect(await json(await call(t, 'GET', '/api/creators/username/local/fan-plan', cookie))).toMatchObject(
+        {
+          payouts: { chargesEnabled: true },
+        },
+      );
+      // Credit packs keep the local test checkout (no Stripe), as before.
+      const billing = await json(await call(t, 'GET', '/api/creators/username/local/billing', cookie));
+      expect(billing).toMatchObject({ testMode: true, purchasesEnabled: true });
+    } finally {
+      await t.close();
+      await local.close();
+    }
+  });
+});

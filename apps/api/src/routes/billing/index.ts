@@ -13,7 +13,7 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { type Payments, purchasesEnabled, startCheckout } from '../../services/billing.ts';
+import { fanStripe, type Payments, purchasesEnabled, startCheckout } from '../../services/billing.ts';
 import { eventFact } from '../../services/fan-payments.ts';
 
 export interface BillingRoutesOptions {
@@ -75,7 +75,8 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
       done(null, body),
     );
     webhook.post(calls.stripeWebhook.path, { schema: calls.stripeWebhook.schema }, async (request, reply) => {
-      if (!payments.stripe || !payments.webhookSecret) {
+      const verifier = fanStripe(payments);
+      if (!verifier || !(payments.webhookSecret || payments.localFans)) {
         throw notFound('Stripe is not configured on this server.');
       }
       const signature = request.headers['stripe-signature'];
@@ -90,7 +91,7 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
       let event: Stripe.Event | undefined;
       for (const secret of secrets) {
         try {
-          event = payments.stripe.webhooks.constructEvent(request.body, signature, secret);
+          event = verifier.webhooks.constructEvent(request.body, signature, secret);
           break;
         } catch {
           // The next secret, if any.
@@ -110,9 +111,11 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
           await answerWaiting(request.log);
         return { received: true, applied: outcome };
       }
+      // Credit packs are bought through Stripe's own API only (the local stand-in serves fans' plans).
       if (
-        event.type !== 'checkout.session.completed' &&
-        event.type !== 'checkout.session.async_payment_succeeded'
+        !payments.stripe ||
+        (event.type !== 'checkout.session.completed' &&
+          event.type !== 'checkout.session.async_payment_succeeded')
       ) {
         return { received: true };
       }

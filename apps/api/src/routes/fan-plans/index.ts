@@ -25,7 +25,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fanReadLimiter, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { objectUrl } from '../../serializers.ts';
-import type { Payments } from '../../services/billing.ts';
+import { fanStripe, type Payments } from '../../services/billing.ts';
 import { asFanOnly } from '../../services/conversations.ts';
 import { ensureFanToken } from '../../services/fan-identity.ts';
 import {
@@ -56,8 +56,9 @@ const RESTORE_LIMIT = { max: 10, windowSeconds: 10 * 60 };
 export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { payments } = opts;
-  const stripe = payments.stripe;
-  const mode: 'stripe' | 'test' | 'off' = stripe ? 'stripe' : payments.testCheckout ? 'test' : 'off';
+  const stripe = fanStripe(payments);
+  // 'test': the local Stripe stand-in of `pnpm start` without keys (no real money).
+  const mode: 'stripe' | 'test' | 'off' = payments.stripe ? 'stripe' : stripe ? 'test' : 'off';
   const creators = creatorsRepository(app.db);
   const onboarded = async (username: string): Promise<CreatorRow> =>
     reachableCreator(await creators.findByUsername(username), username);

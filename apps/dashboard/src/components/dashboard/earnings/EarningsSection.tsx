@@ -63,7 +63,7 @@ function PayoutsCard({ username, plan }: { username: string; plan: FanPlanRespon
   const { payouts } = plan;
   return (
     <Card title={t.payoutsHeading}>
-      {plan.paymentsMode !== 'stripe' ? (
+      {plan.paymentsMode === 'off' ? (
         <p className="text-sm text-slate-700">{t.paymentsOff}</p>
       ) : (
         <>
@@ -76,6 +76,7 @@ function PayoutsCard({ username, plan }: { username: string; plan: FanPlanRespon
             </Button>
           )}
           <p className="mt-3 text-xs text-slate-500">{t.fee(plan.feePercent)}</p>
+          {plan.paymentsMode === 'test' && <p className="mt-2 text-xs text-amber-800">{t.testMode}</p>}
         </>
       )}
     </Card>
