@@ -144,5 +144,5 @@ export async function leadsCsv(db: Db, creatorId: string): Promise<string> {
   const lines = rows.map((r) =>
     [r.email, r.name, iso(r.created_at), iso(r.paywall_met_at), iso(r.subscribed_at)].map(cell).join(','),
   );
-  return ['email,name,first_seen,met_paywall,subscribed', ...lines].join('\r\n') + '\r\n';
+  return `${['email,name,first_seen,met_paywall,subscribed', ...lines].join('\r\n')}\r\n`;
 }

@@ -268,7 +268,7 @@ export function accessUntil(sub: {
       const grace = d(sub.grace_until);
       if (!end) return grace;
       if (!grace) return end;
-      return end > grace ? end : grace;
+      return new Date(Math.max(end.getTime(), grace.getTime()));
     }
     case 'canceled':
       return d(sub.ended_at) ?? d(sub.current_period_end);
