@@ -15,7 +15,7 @@ export const fanRoutes = {
   pushKey: { method: 'GET', path: '/api/push/key' },
   subscribePush: { method: 'POST', path: '/api/push/subscriptions' },
   unsubscribePush: { method: 'DELETE', path: '/api/push/subscriptions' },
-  fanPlanState: { method: 'GET', path: '/api/chatlog/fan/:fanId/plan' },
+  fanPlanState: { method: 'GET', path: '/api/fan-plan/:fanId' },
   fanSubscribe: { method: 'POST', path: '/api/fan-subscriptions/checkout' },
   confirmFanSubscription: { method: 'POST', path: '/api/fan-subscriptions/confirm' },
   fanSubscriptionPortal: { method: 'POST', path: '/api/fan-subscriptions/portal' },

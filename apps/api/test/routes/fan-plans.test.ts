@@ -29,7 +29,7 @@ class PayingFan extends FanBrowser {
     });
   }
   plan(creator: string) {
-    return fetch(`${this.t.url}/api/chatlog/fan/${this.fanId}/plan?creator=${creator}`, {
+    return fetch(`${this.t.url}/api/fan-plan/${this.fanId}?creator=${creator}`, {
       headers: this.cookie ? { cookie: this.cookie } : {},
     });
   }
