@@ -142,6 +142,8 @@ export const envSchema = z.object({
    */
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
+  /** The signing secret of a Connect webhook endpoint (fans' subscriptions on connected accounts). */
+  STRIPE_CONNECT_WEBHOOK_SECRET: optionalString,
   /** A Stripe-compatible API at another address (scheme://host[:port]); unset: Stripe's own. */
   STRIPE_API_BASE: z.preprocess(
     emptyToUndefined,
@@ -151,6 +153,26 @@ export const envSchema = z.object({
       .refine((v) => /^https?:\/\//.test(v), 'must start with http:// or https://')
       .optional(),
   ),
+  /**
+   * Email (record 0042): an SMTP server as a URL, smtp://user:pass@host:587 or smtps://…:465
+   * (nodemailer's URL options apply). Unset: mail is written to the local outbox under
+   * DATA_DIR/outbox, or with NODE_ENV=production mail is off and the features needing it say so.
+   */
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .url()
+      .refine((v) => /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  /** The From header of every mail, e.g. "Fanpilot <hello@example.com>"; unset: no-reply at PUBLIC_ORIGIN's host. */
+  MAIL_FROM: optionalString,
+  /**
+   * The platform's fee on fans' subscriptions to creators, in percent: Stripe's application fee on
+   * the creator's connected account (record 0043). 0 to 50, fractions allowed.
+   */
+  PLATFORM_FEE_PERCENT: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(50).default(10)),
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,
   ...processShape,

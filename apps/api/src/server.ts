@@ -10,6 +10,8 @@ import {
 import { refreshChunkStatistics } from '@fanpilot/core';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { IngestEnvError, loadIngestEnv } from '@fanpilot/knowledge';
+import { startStripeService } from '@fanpilot/local-stripe';
+import { createMailer } from '@fanpilot/mail';
 import { createStorage } from '@fanpilot/storage';
 import getPort from 'get-port';
 import { buildApp, defaultWebRoots } from './app.ts';
@@ -55,6 +57,15 @@ async function main() {
   const jobs = createBackgroundJobs({ db: db.db, env, log });
   const vapid = loadVapidKeys(env, config.publicOrigin);
   const payments = createPayments(env);
+  // No STRIPE_SECRET_KEY outside production: fans' subscriptions run against the local Stripe
+  // stand-in on loopback (its own hosted test pages; no real money), like the local sign-in.
+  const localStripe =
+    !env.STRIPE_SECRET_KEY && env.NODE_ENV !== 'production' ? await startStripeService() : undefined;
+  if (localStripe) {
+    localStripe.deliverTo(`http://127.0.0.1:${port}/api/stripe/webhook`);
+    payments.localFans = { stripe: localStripe.client, webhookSecret: localStripe.webhookSecret };
+  }
+  const mailer = createMailer({ ...env, PUBLIC_ORIGIN: config.publicOrigin });
   const app = await buildApp({
     config,
     db,
@@ -64,6 +75,7 @@ async function main() {
     ingest: ingestEnv,
     vapid,
     payments,
+    mailer,
   });
 
   const periodic: PeriodicTask[] = [];
@@ -93,6 +105,8 @@ async function main() {
     try {
       await app.close();
       await (background?.close() ?? jobs.close());
+      mailer.close();
+      await localStripe?.close();
       await db.close();
       await config.stopEmbedded();
     } finally {
@@ -122,6 +136,7 @@ async function main() {
         vapid,
         allowedHosts: env.PUSH_ALLOWED_HOSTS,
       }),
+    mail: { mailer },
     periodic,
   });
   // Every part, and which of them are embedded (built in, for one machine), named at start-up.

@@ -9,3 +9,5 @@ export * from './fixtures.ts';
 export * from './lookalikes.ts';
 export * from './seed.ts';
 export * from './servers.ts';
+export * from './smtp.ts';
+export * from './stripe.ts';

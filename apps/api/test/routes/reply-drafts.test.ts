@@ -26,6 +26,11 @@ async function balance(t: TestApp, creatorId: string) {
   return { balance: Number(row.balance), used: Number(row.used) };
 }
 
+/** The draft a draft call answered with. */
+async function draftOf(res: Response) {
+  return ((await res.json()) as { draft: { status: string; text: string; covered: boolean } }).draft;
+}
+
 async function draftCharges(t: TestApp, creatorId: string) {
   return t.db.db
     .selectFrom('credit_ledger')
@@ -151,7 +156,7 @@ describe('AI-drafted replies', () => {
     expect(discarded.status).toBe(200);
     expect((await json(discarded)).draft).toMatchObject({ status: 'discarded' });
     // Not offered again, and a reply that still names it is the creator's own, free.
-    expect((await json(await call(t, 'POST', draftPath, creator.cookie))).draft.status).toBe('discarded');
+    expect((await draftOf(await call(t, 'POST', draftPath, creator.cookie))).status).toBe('discarded');
     expect(openai.requests).toHaveLength(1);
     const answered = await call(t, 'POST', '/api/answer', creator.cookie, {
       creator: 'dina',
@@ -247,7 +252,7 @@ describe('AI-drafted replies', () => {
     const notQuestion = await call(
       t,
       'POST',
-      `/api/creators/username/doug/messages/${direct.message.id}/draft`,
+      `/api/creators/username/doug/messages/${(direct.message as unknown as { id: string }).id}/draft`,
       creator.cookie,
     );
     expect(notQuestion.status).toBe(400);
@@ -306,6 +311,6 @@ describe('AI-drafted replies', () => {
     });
     expect(res.status).toBe(200);
     expect(await balance(t, creator.creatorId)).toEqual(before);
-    expect((await json(await call(t, 'POST', draftPath, creator.cookie))).draft.status).toBe('open');
+    expect((await draftOf(await call(t, 'POST', draftPath, creator.cookie))).status).toBe('open');
   });
 });

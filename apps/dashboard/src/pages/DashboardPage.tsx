@@ -6,6 +6,7 @@ import { BillingSection } from '../components/dashboard/billing/BillingSection.t
 import { CreditBanner } from '../components/dashboard/billing/CreditBanner.tsx';
 import { ChatManagementSection } from '../components/dashboard/chats/ChatManagementSection.tsx';
 import { DashboardHeader } from '../components/dashboard/DashboardHeader.tsx';
+import { EarningsSection } from '../components/dashboard/earnings/EarningsSection.tsx';
 import { DashboardOverview } from '../components/dashboard/overview/DashboardOverview.tsx';
 import { ProfileSettingsSection } from '../components/dashboard/profile/ProfileSettingsSection.tsx';
 import { Sidebar } from '../components/dashboard/Sidebar.tsx';
@@ -31,7 +32,11 @@ export function DashboardPage() {
   // docs/product.md#the-dashboard: the local view is state, not part of the address, and starts at the dashboard.
   // Back from a checkout (?billing=paid or cancelled): the Billing section, with a word on how it went.
   const [section, setSection] = useState<DashboardSection>(() =>
-    new URLSearchParams(window.location.search).has('billing') ? 'billing' : 'dashboard',
+    new URLSearchParams(window.location.search).has('billing')
+      ? 'billing'
+      : new URLSearchParams(window.location.search).has('payouts')
+        ? 'earnings'
+        : 'dashboard',
   );
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
@@ -97,6 +102,7 @@ export function DashboardPage() {
             />
           )}
           {section === 'profile' && <ProfileSettingsSection headingRef={headingRef} user={user} />}
+          {section === 'earnings' && <EarningsSection headingRef={headingRef} username={user.username} />}
           {section === 'billing' && <BillingSection headingRef={headingRef} username={user.username} />}
         </main>
       </div>

@@ -4,6 +4,7 @@ import type { FanRow } from '@fanpilot/db';
 import { forecastAnswer } from '../answer-policy.ts';
 import { attachmentsRepository } from '../attachments.ts';
 import { DomainError } from '../errors.ts';
+import { notePaywallMet } from '../fan-plans/fan-state.ts';
 import { fansRepository } from '../fans.ts';
 import { type MessageView, messagesRepository } from '../messages.ts';
 import type { CheckedAttachment } from './check-attachment.ts';
@@ -31,6 +32,8 @@ export interface Asked {
   aiWillAnswer: boolean;
   /** Set when this call stored the question and the AI answers it: the answer job's queue priority. */
   queueForAi: { priority: number } | null;
+  /** Past the free allowance without a subscription: the fan app shows the plan card (record 0043). */
+  paywall: boolean;
 }
 
 /**
@@ -58,7 +61,7 @@ export async function ask(ports: ConversationPortsWithFiles, input: AskInput): P
       stored.status === 'pending'
         ? (await forecastAnswer(db, input.creatorId, stored.id, at)).decision === 'ai'
         : await messages.hasAiReply(stored.id);
-    return { message: stored, aiWillAnswer, queueForAi: null };
+    return { message: stored, aiWillAnswer, queueForAi: null, paywall: false };
   };
 
   if (input.clientKey) {
@@ -71,7 +74,10 @@ export async function ask(ports: ConversationPortsWithFiles, input: AskInput): P
   const { decision, priority } = await forecastAnswer(db, input.creatorId, stored.messageId, at);
   const message = (await messages.findView(stored.messageId))!;
   const aiWillAnswer = decision === 'ai';
-  return { message, aiWillAnswer, queueForAi: aiWillAnswer ? { priority } : null };
+  const paywall = decision === 'paywall';
+  // The first time this fan meets the paywall: the conversion's denominator (record 0043).
+  if (paywall) await notePaywallMet(db, input.fan.id, at);
+  return { message, aiWillAnswer, queueForAi: aiWillAnswer ? { priority } : null, paywall };
 }
 
 /** Whether a resent question (same Idempotency-Key) is the question stored under that key. */
