@@ -23,7 +23,7 @@ import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
-import { securityPlugin } from './plugins/security.ts';
+import { contentSecurityPolicy, securityPlugin } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { type Storage, storagePlugin } from './plugins/storage.ts';
 import { type WebRoots, webPlugin } from './plugins/web.ts';
@@ -35,6 +35,7 @@ import { citationsRoutes } from './routes/citations/index.ts';
 import { creatorsRoutes } from './routes/creators/index.ts';
 import { eventsRoutes } from './routes/events/index.ts';
 import { fanChatRoutes } from './routes/fan-chat/index.ts';
+import { widgetRoutes } from './routes/widget/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { inboxRoutes } from './routes/inbox/index.ts';
 import { knowledgeRoutes } from './routes/knowledge/index.ts';
@@ -174,11 +175,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(changesPlugin, { feed });
   // Pre-signed URLs point at the object store: pages may load images from it and send uploads to it.
   const storeOrigin = new URL(await deps.storage.presignPut('uploads/csp-probe')).origin;
-  await app.register(securityPlugin, {
+  const security = {
     publicOrigin: deps.config.publicOrigin,
     sameHostOrigin: !deps.config.env.PUBLIC_ORIGIN,
     storeOrigins: storeOrigin === deps.config.publicOrigin ? [] : [storeOrigin],
-  });
+  };
+  await app.register(securityPlugin, security);
   // One rule for text in paths, queries, bodies and cookies (after the cookies are parsed).
   await app.register(cleanInputPlugin);
   await app.register(dbPlugin, { handle: deps.db });
@@ -275,6 +277,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(pwaRoutes);
   await app.register(uploadsRoutes);
+  await app.register(widgetRoutes, {
+    fanRoot: deps.web?.fan,
+    contentSecurityPolicy: contentSecurityPolicy(security),
+  });
 
   const pageFor = await webPlugin(app, deps.web ?? {}, {
     defaultCreator: deps.config.env.FANCHAT_DEFAULT_CREATOR,

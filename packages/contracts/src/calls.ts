@@ -108,6 +108,7 @@ import {
   toggleStatusResponseSchema,
   usageSchema,
 } from './status.ts';
+import { widgetConfigSchema, widgetSettingsSchema } from './widget.ts';
 import { filenameSchema, keyQuerySchema, partNumberSchema, typeSchema, uploadIdSchema } from './uploads.ts';
 
 /** One call: the request parts it validates and its responses by status. */
@@ -269,6 +270,25 @@ export const calls = {
     tag: 'Fan chat',
     summary: 'This browser takes over the chat a transfer link was made for.',
     schema: { body: redeemFanTransferRequestSchema, response: { 200: redeemFanTransferResponseSchema } },
+  },
+  widgetConfig: {
+    ...routes.widgetConfig,
+    tag: 'Widget',
+    summary:
+      "The widget's launcher (colour, position, text) for a site the creator allows (403 for any other site).",
+    schema: { params: usernameParamsSchema, response: { 200: widgetConfigSchema } },
+  },
+  widgetSettings: {
+    ...routes.widgetSettings,
+    tag: 'Widget',
+    summary: "The creator's website widget: allowed sites, colour, position, launcher text.",
+    schema: { params: usernameParamsSchema, response: { 200: widgetSettingsSchema } },
+  },
+  saveWidgetSettings: {
+    ...routes.saveWidgetSettings,
+    tag: 'Widget',
+    summary: "Replaces the creator's website widget settings.",
+    schema: { params: usernameParamsSchema, body: widgetSettingsSchema, response: { 200: widgetSettingsSchema } },
   },
   publicCreator: {
     ...routes.publicCreator,

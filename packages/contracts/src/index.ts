@@ -20,3 +20,4 @@ export * from './required.ts';
 export * from './routes.ts';
 export * from './status.ts';
 export * from './uploads.ts';
+export * from './widget.ts';

@@ -15,6 +15,7 @@ export const fanRoutes = {
   pushKey: { method: 'GET', path: '/api/push/key' },
   subscribePush: { method: 'POST', path: '/api/push/subscriptions' },
   unsubscribePush: { method: 'DELETE', path: '/api/push/subscriptions' },
+  widgetConfig: { method: 'GET', path: '/api/widget/:username' },
 } as const;
 
 /** The creator's calls, and the outside world's (uploads, Stripe). */
@@ -30,6 +31,8 @@ export const creatorRoutes = {
   creator: { method: 'GET', path: '/api/creators/username/:username' },
   updateProfileImage: { method: 'PUT', path: '/api/creators/username/:username/profile-image' },
   updateDescription: { method: 'PUT', path: '/api/creators/username/:username/description' },
+  widgetSettings: { method: 'GET', path: '/api/creators/username/:username/widget' },
+  saveWidgetSettings: { method: 'PUT', path: '/api/creators/username/:username/widget' },
   dashboardEvents: { method: 'GET', path: '/api/events/creators/:username' },
   inboxStats: { method: 'GET', path: '/api/creators/username/:username/stats' },
   conversations: { method: 'GET', path: '/api/creators/username/:username/conversations' },

@@ -36,3 +36,4 @@ export * from './status.ts';
 export * from './templates.ts';
 export * from './tokens.ts';
 export * from './vector-index.ts';
+export * from './widget.ts';
