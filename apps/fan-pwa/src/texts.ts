@@ -61,6 +61,12 @@ export const texts = {
   cancel: 'Cancel',
 
   moveChat: 'Move chat',
+  /** The website widget's way out to the fan app (a transfer link opened in a new tab). */
+  continueInApp: 'Continue in the app',
+  continueInAppHint: 'Open this chat in the Fanpilot app, in a new tab',
+  widgetOnlyHeading: 'This chat opens on the creator’s website',
+  widgetOnlyText: 'Open it from the chat button on the creator’s site, or from their Fanpilot link.',
+  continueInAppFailed: 'The chat could not be opened in the app. Please try again.',
   dismissAnnouncement: 'Dismiss announcement',
   aboutCreator: (name: string) => `About ${name}`,
   chatbotIntro: (chatbot: string, creator: string) => `${chatbot} · ${creator}'s AI assistant`,

@@ -108,8 +108,8 @@ import {
   toggleStatusResponseSchema,
   usageSchema,
 } from './status.ts';
-import { widgetConfigSchema, widgetSettingsSchema } from './widget.ts';
 import { filenameSchema, keyQuerySchema, partNumberSchema, typeSchema, uploadIdSchema } from './uploads.ts';
+import { widgetConfigSchema, widgetSettingsSchema } from './widget.ts';
 
 /** One call: the request parts it validates and its responses by status. */
 export interface CallDefinition {
@@ -288,7 +288,11 @@ export const calls = {
     ...routes.saveWidgetSettings,
     tag: 'Widget',
     summary: "Replaces the creator's website widget settings.",
-    schema: { params: usernameParamsSchema, body: widgetSettingsSchema, response: { 200: widgetSettingsSchema } },
+    schema: {
+      params: usernameParamsSchema,
+      body: widgetSettingsSchema,
+      response: { 200: widgetSettingsSchema },
+    },
   },
   publicCreator: {
     ...routes.publicCreator,

@@ -64,7 +64,11 @@ export const siteNotAllowed = (site: string) =>
  * The site a widget request comes from, when the creator allows it: `site` is the page's origin
  * (the Origin of the loader's request, or the widget frame's header). Refused when absent or not listed.
  */
-export async function allowedWidgetSite(db: Db, creatorId: string, site: string | undefined): Promise<string> {
+export async function allowedWidgetSite(
+  db: Db,
+  creatorId: string,
+  site: string | undefined,
+): Promise<string> {
   if (!site) {
     throw new DomainError(
       'forbidden',

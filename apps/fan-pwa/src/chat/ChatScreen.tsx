@@ -17,6 +17,8 @@ import {
   rateAnswer,
 } from '../lib/api.ts';
 import { useCreatorDocument, useOnline } from '../lib/browser.ts';
+import { continueInApp } from '../lib/continueInApp.ts';
+import { embed } from '../lib/embed.ts';
 import { clearTransferFragment, readTransferToken } from '../lib/transfer.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
 import { usePushChoice } from '../push/choice.ts';
@@ -31,8 +33,12 @@ const CitationViewer = lazy(() => import('../citations/CitationViewer.tsx'));
 // Web Push: loaded once the fan has asked something, never on page load.
 const PushOffer = lazy(() => import('../push/PushControls.tsx').then((m) => ({ default: m.PushOffer })));
 const PushToggle = lazy(() => import('../push/PushControls.tsx').then((m) => ({ default: m.PushToggle })));
+// Not in an embed: a frame on another site gets no service worker of ours to push to.
 const pushSupported = () =>
-  'serviceWorker' in navigator && 'PushManager' in window && typeof Notification !== 'undefined';
+  embed() === null &&
+  'serviceWorker' in navigator &&
+  'PushManager' in window &&
+  typeof Notification !== 'undefined';
 
 /** The fan's chat with one creator: /pwa/:username, or /fanchat-mobile and /mobile-chat with ?creator=. */
 export function ChatScreen({ username }: { username: string }) {
@@ -96,7 +102,19 @@ function Chat({ creator }: { creator: PublicCreator }) {
     <div className="app-frame mx-auto flex max-w-2xl flex-col bg-white">
       <ChatHeader
         creator={creator}
-        onMoveChat={canMove ? () => setMoving(true) : undefined}
+        {...(embed()
+          ? {
+              // The widget moves the chat to the fan app in a new tab with the same transfer link.
+              onMoveChat: canMove
+                ? () =>
+                    void continueInApp(creator.username, chat.fanId).catch(() =>
+                      chat.setError(texts.continueInAppFailed),
+                    )
+                : undefined,
+              moveLabel: texts.continueInApp,
+              moveHint: texts.continueInAppHint,
+            }
+          : { onMoveChat: canMove ? () => setMoving(true) : undefined })}
         extra={
           push && (
             <Suspense fallback={null}>

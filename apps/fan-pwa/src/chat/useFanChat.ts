@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Draft } from '../components/Composer.tsx';
 import { fetchFanChatlog, isOtherBrowsersChat, postAsk, sendOutboxItem } from '../lib/api.ts';
 import { requestBackgroundSync } from '../lib/browser.ts';
+import { embed } from '../lib/embed.ts';
 import { forgetFanId, getOrCreateFanId, readFanName, saveFanName } from '../lib/fanId.ts';
 import { newLocalId } from '../lib/format.ts';
 import { fromOutboxItem, type LocalMessage, pendingLocalMessages } from '../lib/localMessages.ts';
@@ -14,6 +15,8 @@ import { pageOutbox } from './pageOutbox.ts';
 import { useFanLive } from './useFanLive.ts';
 
 const storage = () => {
+  const embedded = embed();
+  if (embedded) return embedded.storage;
   try {
     return window.localStorage;
   } catch {

@@ -125,7 +125,11 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       const widgetSite =
         siteHeader === undefined
           ? null
-          : await allowedWidgetSite(app.db, creator.id, typeof siteHeader === 'string' ? siteHeader : undefined);
+          : await allowedWidgetSite(
+              app.db,
+              creator.id,
+              typeof siteHeader === 'string' ? siteHeader : undefined,
+            );
       const fan = await claimFan(ports, {
         widgetSite,
         creatorId: creator.id,

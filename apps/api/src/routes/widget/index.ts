@@ -44,11 +44,15 @@ export async function widgetRoutes(app: FastifyInstance, opts: WidgetRoutesOptio
     return widgetSettingsOf(app.db, creator.id);
   });
 
-  r.put(calls.saveWidgetSettings.path, { schema: calls.saveWidgetSettings.schema }, async (request, reply) => {
-    const creator = await app.requireOwner(request, request.params.username);
-    reply.header('cache-control', 'no-store');
-    return saveWidgetSettings(app.db, creator.id, request.body);
-  });
+  r.put(
+    calls.saveWidgetSettings.path,
+    { schema: calls.saveWidgetSettings.schema },
+    async (request, reply) => {
+      const creator = await app.requireOwner(request, request.params.username);
+      reply.header('cache-control', 'no-store');
+      return saveWidgetSettings(app.db, creator.id, request.body);
+    },
+  );
 
   // Read by the loader from the creator's site (a CORS request): its Origin is the site asking.
   // The answer, a refusal included, may be read by that site, so the loader can say why it shows
@@ -89,39 +93,47 @@ export async function widgetRoutes(app: FastifyInstance, opts: WidgetRoutesOptio
     const plain = readFileSync(loader);
     const gzip = existsSync(`${loader}.gz`) ? readFileSync(`${loader}.gz`) : undefined;
     const brotli = existsSync(`${loader}.br`) ? readFileSync(`${loader}.br`) : undefined;
-    app.get(WIDGET_LOADER_PATH, { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
-      const accepts = String(request.headers['accept-encoding'] ?? '');
-      reply
-        .type('text/javascript; charset=utf-8')
-        // Loaded by <script> on the creator's site: another origin.
-        .header('cross-origin-resource-policy', 'cross-origin')
-        .header('access-control-allow-origin', '*')
-        // Not fingerprinted (the snippet names it): a new build reaches sites within minutes.
-        .header('cache-control', 'public, max-age=300')
-        .header('vary', 'Accept-Encoding');
-      if (brotli && /\bbr\b/.test(accepts)) return reply.header('content-encoding', 'br').send(brotli);
-      if (gzip && /\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(gzip);
-      return reply.send(plain);
-    });
+    app.get(
+      WIDGET_LOADER_PATH,
+      { schema: { hide: true } },
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        const accepts = String(request.headers['accept-encoding'] ?? '');
+        reply
+          .type('text/javascript; charset=utf-8')
+          // Loaded by <script> on the creator's site: another origin.
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .header('access-control-allow-origin', '*')
+          // Not fingerprinted (the snippet names it): a new build reaches sites within minutes.
+          .header('cache-control', 'public, max-age=300')
+          .header('vary', 'Accept-Encoding');
+        if (brotli && /\bbr\b/.test(accepts)) return reply.header('content-encoding', 'br').send(brotli);
+        if (gzip && /\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(gzip);
+        return reply.send(plain);
+      },
+    );
   }
 
   if (framePage) {
     const html = readFileSync(framePage);
-    r.get(WIDGET_FRAME_PATH, { schema: { params: usernameParamsSchema, hide: true } }, async (request, reply) => {
-      const creator = await creators.findByUsername(request.params.username);
-      // Only the creator's sites may frame the chat; an unknown creator's page frames nowhere (it
-      // says the creator could not be found, like the fan app).
-      const sites = creator?.onboarding_complete ? (await widgetSettingsOf(app.db, creator.id)).sites : [];
-      const directives = {
-        ...opts.contentSecurityPolicy,
-        'frame-ancestors': sites.length > 0 ? sites : ["'none'"],
-      };
-      reply.removeHeader('x-frame-options');
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', policyText(directives))
-        .header('cache-control', 'no-cache')
-        .send(html);
-    });
+    r.get(
+      WIDGET_FRAME_PATH,
+      { schema: { params: usernameParamsSchema, hide: true } },
+      async (request, reply) => {
+        const creator = await creators.findByUsername(request.params.username);
+        // Only the creator's sites may frame the chat; an unknown creator's page frames nowhere (it
+        // says the creator could not be found, like the fan app).
+        const sites = creator?.onboarding_complete ? (await widgetSettingsOf(app.db, creator.id)).sites : [];
+        const directives = {
+          ...opts.contentSecurityPolicy,
+          'frame-ancestors': sites.length > 0 ? sites : ["'none'"],
+        };
+        reply.removeHeader('x-frame-options');
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', policyText(directives))
+          .header('cache-control', 'no-cache')
+          .send(html);
+      },
+    );
   }
 }
