@@ -109,7 +109,7 @@ import {
   usageSchema,
 } from './status.ts';
 import { filenameSchema, keyQuerySchema, partNumberSchema, typeSchema, uploadIdSchema } from './uploads.ts';
-import { widgetConfigSchema, widgetSettingsSchema } from './widget.ts';
+import { widgetConfigSchema, widgetSettingsResponseSchema, widgetSettingsSchema } from './widget.ts';
 
 /** One call: the request parts it validates and its responses by status. */
 export interface CallDefinition {
@@ -282,7 +282,7 @@ export const calls = {
     ...routes.widgetSettings,
     tag: 'Widget',
     summary: "The creator's website widget: allowed sites, colour, position, launcher text.",
-    schema: { params: usernameParamsSchema, response: { 200: widgetSettingsSchema } },
+    schema: { params: usernameParamsSchema, response: { 200: widgetSettingsResponseSchema } },
   },
   saveWidgetSettings: {
     ...routes.saveWidgetSettings,
@@ -291,7 +291,7 @@ export const calls = {
     schema: {
       params: usernameParamsSchema,
       body: widgetSettingsSchema,
-      response: { 200: widgetSettingsSchema },
+      response: { 200: widgetSettingsResponseSchema },
     },
   },
   publicCreator: {

@@ -79,6 +79,13 @@ export const widgetSettingsSchema = z.object({
   position: z.enum(WIDGET_POSITIONS, { error: 'Choose right or left.' }),
   launcherText: widgetLauncherTextSchema,
 });
+/** The saved settings, as the api answers them. */
+export const widgetSettingsResponseSchema = z.object({
+  sites: z.array(z.string()),
+  color: z.string(),
+  position: z.enum(WIDGET_POSITIONS),
+  launcherText: z.string(),
+});
 export type WidgetSettings = z.output<typeof widgetSettingsSchema>;
 export type WidgetSettingsInput = z.input<typeof widgetSettingsSchema>;
 
