@@ -43,6 +43,11 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
             </h3>
             {pending && <Badge tone="warning">{t.pendingBadge(conversation.pendingCount)}</Badge>}
             <span className="text-xs text-slate-600">{t.messageCount(conversation.messageCount)}</span>
+            {conversation.widgetSite && (
+              <span title={TEXT.widget.inboxSiteTitle(conversation.widgetSite)} data-testid="widget-site">
+                <Badge tone="neutral">{TEXT.widget.inboxSite(conversation.widgetSite)}</Badge>
+              </span>
+            )}
           </div>
           <p className="text-xs text-slate-600">
             {t.lastActivity} <TimeAgo iso={conversation.lastActivityAt} />
