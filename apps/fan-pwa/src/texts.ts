@@ -62,6 +62,8 @@ export const texts = {
 
   moveChat: 'Move chat',
   /** The website widget's way out to the fan app (a transfer link opened in a new tab). */
+  /** Under an AI answer that is still being written (streamed). */
+  aiWriting: 'Writing…',
   continueInApp: 'Continue in the app',
   continueInAppHint: 'Open this chat in the Fanpilot app, in a new tab',
   widgetOnlyHeading: 'This chat opens on the creator’s website',

@@ -153,6 +153,7 @@ function Chat({ creator }: { creator: PublicCreator }) {
       <MessageList
         history={chat.messages}
         locals={chat.locals}
+        drafts={chat.drafts}
         creatorName={creator.name}
         openingLines={chat.heldElsewhere ? [] : (creator.initialMessages ?? [])}
         stickToBottomSignal={chat.sendSignal}

@@ -63,11 +63,18 @@ function citationWhere(c: Citation): string | null {
   return null;
 }
 
+/** An AI answer being written (the event stream's drafts), before it is stored. */
+export interface AnswerDraft {
+  replyTo: string;
+  text: string;
+}
+
 function toBubbles(
   history: FanChatMessage[],
   locals: LocalMessage[],
   creatorName: string,
   openingLines: string[],
+  drafts: AnswerDraft[] = [],
 ): Bubble[] {
   // The chatbot's opening lines start every conversation (not stored, not charged).
   const opening = openingLines
@@ -121,7 +128,22 @@ function toBubbles(
       kind: local.state,
     }),
   );
-  return [...opening, ...fromServer, ...pending];
+  // A draft shows until its question's stored answer arrives (then that answer replaces it).
+  const answered = new Set(history.filter((m) => m.from !== 'fan' && m.replyTo).map((m) => m.replyTo));
+  const writing = drafts
+    .filter((draft) => draft.text.trim() && !answered.has(draft.replyTo))
+    .map(
+      (draft): Bubble => ({
+        key: `d-${draft.replyTo}`,
+        side: 'reply',
+        sender: texts.aiLabel,
+        text: draft.text,
+        time: '',
+        kind: 'ai',
+        note: texts.aiWriting,
+      }),
+    );
+  return [...opening, ...fromServer, ...writing, ...pending];
 }
 
 export function MessageList({
@@ -131,11 +153,14 @@ export function MessageList({
   stickToBottomSignal,
   showEmptyHint = true,
   openingLines = [],
+  drafts = [],
   onOpenCitation,
   onRate,
   intro,
 }: {
   history: FanChatMessage[];
+  /** AI answers being written, streamed from the chat's event stream. */
+  drafts?: AnswerDraft[];
   /** The fan rates an AI answer (no thumbs without it). */
   onRate?: RateHandler | undefined;
   /** Above the conversation: who the fan is talking to, in the creator's own words (issue 29). */
@@ -153,9 +178,10 @@ export function MessageList({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
-  const bubbles = toBubbles(history, locals, creatorName, openingLines);
+  const bubbles = toBubbles(history, locals, creatorName, openingLines, drafts);
   const hasConversation = bubbles.some((b) => b.kind !== 'opening');
-  const newestKey = `${bubbles.length}:${bubbles[bubbles.length - 1]?.key ?? ''}`;
+  // A growing draft keeps the newest words in view, as a new message does.
+  const newestKey = `${bubbles.length}:${bubbles[bubbles.length - 1]?.key ?? ''}:${drafts.map((d) => d.text.length).join()}`;
 
   useLayoutEffect(() => {
     nearBottom.current = true;

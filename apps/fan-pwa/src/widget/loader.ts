@@ -17,11 +17,20 @@ const CHAT_ICON =
 const CLOSE_ICON =
   'M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6L19 6.4 17.6 5 12 10.6z';
 
+/** Black or white, whichever reads on the creator's colour (WCAG relative luminance). */
+function inkOn(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const v = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 ? 'black' : 'white';
+}
+
 const css = (c: LauncherConfig) => `
 :host{all:initial}
 *{box-sizing:border-box}
 .launcher{position:fixed;bottom:20px;${c.position}:20px;z-index:2147483000;display:flex;align-items:center;gap:8px;
-max-width:calc(100vw - 40px);min-height:52px;padding:0 20px 0 16px;border:0;border-radius:26px;background:${c.color};color:#fff;
+max-width:calc(100vw - 40px);min-height:52px;padding:0 20px 0 16px;border:0;border-radius:26px;background:${c.color};color:${inkOn(c.color)};
 font:600 15px/1.2 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;cursor:pointer;box-shadow:0 6px 24px rgba(15,23,42,.25)}
 .launcher:hover{filter:brightness(1.08)}
 .launcher:focus-visible{outline:3px solid ${c.color};outline-offset:3px}
@@ -30,7 +39,7 @@ font:600 15px/1.2 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;cursor:po
 .launcher[aria-expanded=true]{padding:0;width:52px;justify-content:center}
 .launcher[aria-expanded=true] span{display:none}
 .panel{position:fixed;bottom:84px;${c.position}:20px;z-index:2147483000;width:min(400px,calc(100vw - 40px));
-height:min(640px,calc(100vh - 110px));border-radius:16px;overflow:hidden;background:#fff;box-shadow:0 12px 48px rgba(15,23,42,.3)}
+height:min(640px,calc(100vh - 110px));border-radius:16px;overflow:hidden;background:white;box-shadow:0 12px 48px rgba(15,23,42,.3)}
 .panel[hidden]{display:none}
 iframe{display:block;width:100%;height:100%;border:0}
 @media (max-width:480px){.panel{inset:0;width:100%;height:100%;border-radius:0}
@@ -87,7 +96,7 @@ function mount(script: HTMLScriptElement) {
   function draw(config: LauncherConfig) {
     const host = document.createElement('div');
     host.setAttribute('data-fanpilot-widget', username);
-    const root = host.attachShadow({ mode: 'closed' });
+    const root = host.attachShadow({ mode: 'open' });
     const text = css(config);
     // A constructed sheet, where the browser has them: the page's CSP (no inline styles) allows it.
     if (
