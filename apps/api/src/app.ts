@@ -179,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicOrigin: deps.config.publicOrigin,
     sameHostOrigin: !deps.config.env.PUBLIC_ORIGIN,
     storeOrigins: storeOrigin === deps.config.publicOrigin ? [] : [storeOrigin],
+    extensionOrigins: deps.config.env.EXTENSION_ORIGINS,
   };
   await app.register(securityPlugin, security);
   // One rule for text in paths, queries, bodies and cookies (after the cookies are parsed).

@@ -7,6 +7,7 @@ import { call, FanBrowser, json, onboard, setCookies, startTestApp, type TestApp
 
 const SITE = 'https://cara-music.example';
 const OTHER_SITE = 'https://copycat.example';
+const EXTENSION = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 const token = () => randomBytes(32).toString('base64url');
 
 /** A built fan app stand-in: the files the widget's routes serve (the real build is the e2e test's). */
@@ -25,7 +26,7 @@ describe('website widget', () => {
   const settings = '/api/creators/username/cara/widget';
 
   beforeAll(async () => {
-    t = await startTestApp({ web: { fan: fanRoot() } });
+    t = await startTestApp({ web: { fan: fanRoot() }, env: { EXTENSION_ORIGINS: EXTENSION } });
     cara = await onboard(t, 'cara');
     dino = await onboard(t, 'dino');
     // Online, so the AI stays out of these tests.
@@ -221,5 +222,22 @@ describe('website widget', () => {
     const res = await fan.ask('cara', 'Hi there');
     expect(res.status).toBe(200);
     expect(setCookies(res).fp_fan).toBeDefined();
+  });
+
+  it('takes fan calls from the listed extension only with a fan token, never a cookie-driven one', async () => {
+    const fanToken = token();
+    const extension = new FanBrowser(t, undefined, { origin: EXTENSION, 'x-fan-token': fanToken });
+    expect((await extension.ask('cara', 'Hello from the side panel')).status).toBe(200);
+    // Without the token (a page driving the browser's cookies), the extension's Origin is refused.
+    const cookieOnly = new FanBrowser(t, undefined, { origin: EXTENSION });
+    const refused = await cookieOnly.ask('cara', 'Hi');
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).error).toBe('bad_origin');
+    // Another extension is refused even with a token.
+    const other = new FanBrowser(t, undefined, {
+      origin: 'chrome-extension://zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz',
+      'x-fan-token': token(),
+    });
+    expect((await other.ask('cara', 'Hi')).status).toBe(403);
   });
 });
