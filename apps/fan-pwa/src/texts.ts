@@ -62,6 +62,11 @@ export const texts = {
 
   moveChat: 'Move chat',
   /** The website widget's way out to the fan app (a transfer link opened in a new tab). */
+  /** The browser extension (docs/extension.md): follow this creator in its side panel. */
+  addToBrowser: 'Add to browser',
+  addedToBrowser: 'Added to browser',
+  addToBrowserFailed: 'Try again',
+  addToBrowserHint: 'Chat with this creator from the Fanpilot extension’s side panel',
   /** Under an AI answer that is still being written (streamed). */
   aiWriting: 'Writing…',
   continueInApp: 'Continue in the app',

@@ -1,6 +1,7 @@
 import { POLL_MOBILE_CHAT_MS } from '@fanpilot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { AddToBrowser } from '../components/AddToBrowser.tsx';
 import { AnnouncementBanner } from '../components/AnnouncementBanner.tsx';
 import { useDismissedNotice, whichBanner } from '../components/banners.ts';
 import { ChatHeader } from '../components/ChatHeader.tsx';
@@ -116,11 +117,14 @@ function Chat({ creator }: { creator: PublicCreator }) {
             }
           : { onMoveChat: canMove ? () => setMoving(true) : undefined })}
         extra={
-          push && (
-            <Suspense fallback={null}>
-              <PushToggle {...push} />
-            </Suspense>
-          )
+          <>
+            {embed() === null && <AddToBrowser creator={creator.username} />}
+            {push && (
+              <Suspense fallback={null}>
+                <PushToggle {...push} />
+              </Suspense>
+            )}
+          </>
         }
       />
       {moving && (
