@@ -9,7 +9,11 @@ export interface Embed {
   /** Sent with every call of the fan's (the fan token and the widget's site). */
   headers: Record<string, string>;
   /** Where the fan id and name are kept instead of this frame's localStorage. */
-  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  storage: {
+    getItem(key: string): string | null;
+    setItem(key: string, value: string): void;
+    removeItem(key: string): void;
+  };
   /** Which embed: the website widget's frame. */
   kind: 'widget';
 }

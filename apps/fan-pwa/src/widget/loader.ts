@@ -3,6 +3,7 @@
 // It draws a launcher in a shadow root (nothing of the page's styles reaches in, nothing of ours
 // leaks out), loads nothing else until the launcher is opened, then opens the creator's chat in a
 // frame on our origin. No framework: it must stay a few KB.
+import { fanRoutes, urlIn } from '@fanpilot/contracts';
 import { CLOSE, cleanState, type KeptState, READY, SAVE, STATE } from './protocol.ts';
 
 interface LauncherConfig {
@@ -85,7 +86,7 @@ function mount(script: HTMLScriptElement) {
   const origin = new URL(script.src, location.href).origin;
   const base = `${origin}/widget/${encodeURIComponent(username)}`;
 
-  fetch(`${origin}/api/widget/${encodeURIComponent(username)}`, { credentials: 'omit' })
+  fetch(`${origin}${urlIn(fanRoutes, 'widgetConfig', { username })}`, { credentials: 'omit' })
     .then(async (response) => {
       const body = await response.json().catch(() => null);
       if (!response.ok) throw new Error(body?.message ?? `the chat could not be loaded (${response.status})`);
