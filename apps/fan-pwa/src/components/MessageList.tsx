@@ -23,7 +23,8 @@ interface Bubble {
   time: string;
   attachment?: { name: string; size: number } | undefined;
   note?: string | undefined;
-  kind: 'fan' | 'creator' | 'ai' | 'queued' | 'sent' | 'opening';
+  /** 'draft': an AI answer still being written (not stored, no sources or rating yet). */
+  kind: 'fan' | 'creator' | 'ai' | 'draft' | 'queued' | 'sent' | 'opening';
   /** An AI answer's sources, as chips the fan can open (with their position in its sources). */
   citations?: { source: Citation; n: number }[] | undefined;
   /** The server's id of the message (stored messages only). */
@@ -139,7 +140,7 @@ function toBubbles(
         sender: texts.aiLabel,
         text: draft.text,
         time: '',
-        kind: 'ai',
+        kind: 'draft',
         note: texts.aiWriting,
       }),
     );
@@ -293,7 +294,7 @@ function MessageBubble({
     ? bubble.kind === 'queued'
       ? 'border border-dashed border-brand-700 bg-brand-50 text-slate-900'
       : 'bg-brand-700 text-white'
-    : bubble.kind === 'ai' || bubble.kind === 'opening'
+    : bubble.kind === 'ai' || bubble.kind === 'draft' || bubble.kind === 'opening'
       ? 'border border-slate-200 bg-white text-slate-900'
       : 'bg-slate-200 text-slate-900';
   const linkTone = fan && bubble.kind !== 'queued' ? 'text-white underline' : 'text-brand-800 underline';
@@ -301,6 +302,7 @@ function MessageBubble({
     <div
       className={`flex flex-col ${fan ? 'items-end' : 'items-start'}`}
       data-testid={`message-${bubble.kind}`}
+      aria-busy={bubble.kind === 'draft' || undefined}
     >
       <span className={`mb-0.5 px-1 text-xs font-medium text-slate-600 ${fan ? 'sr-only' : ''}`}>
         {bubble.sender}
