@@ -63,7 +63,12 @@ export function chatbotsRepository(db: Db) {
         })
         .where('id', '=', id)
         .returningAll()
-        .executeTakeFirstOrThrow();
+        .executeTakeFirst()
+        .then((row) => {
+          // Deleted between the caller's read and this write (a delete at the same moment).
+          if (!row) throw new DomainError('not_found', 'not_found', 'This chatbot no longer exists.');
+          return row;
+        });
     },
     /** The chatbot's knowledge items, in the order they were added. */
     knowledgeFor: (chatbotId: string) => knowledgeRepository(db).listByChatbot(chatbotId),
