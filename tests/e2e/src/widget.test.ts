@@ -266,4 +266,57 @@ describe('website widget on a creator site (built api and widget)', () => {
       await new Promise<void>((resolve) => other.close(() => resolve()));
     }
   });
+
+  it('Profile Settings shows the snippet with a copy button, the settings and a live preview', async () => {
+    const dashboard = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      const desk = await dashboard.newContext({ viewport: { width: 1440, height: 1000 }, baseURL: api.url });
+      const session = /fp_session=([^;]+)/.exec(creator.cookie)?.[1] ?? '';
+      await desk.addCookies([{ name: 'fp_session', value: session, url: api.url }]);
+      const page = await desk.newPage();
+      await page.goto(`/dashboard/${creator.username}`);
+      await page.getByRole('complementary').getByRole('button', { name: 'Profile Settings' }).click();
+      const card = page.locator('section', {
+        has: page.getByRole('heading', { name: 'Chat on your website' }),
+      });
+      await card.waitFor({ timeout: 20_000 });
+      expect(await card.getByLabel('Snippet for your website').inputValue()).toBe(
+        `<script src="${api.url}/widget.js" data-creator="${creator.username}" async></script>`,
+      );
+      await card.getByRole('button', { name: 'Copy snippet' }).waitFor();
+      expect(await card.getByLabel('Sites allowed to show your chat').inputValue()).toBe(siteOrigin);
+      // The preview follows the form before anything is saved.
+      await card.getByLabel('Launcher text').fill('Talk to Cara');
+      await card.getByLabel('Bottom left').check();
+      const launcherPreview = card.getByTestId('widget-preview-launcher');
+      await expect.poll(() => launcherPreview.textContent()).toBe('Talk to Cara');
+      expect(await launcherPreview.evaluate((el) => el.className)).toContain('left-3');
+      // A line that is not a site is said so, and nothing can be saved with it.
+      await card.getByLabel('Sites allowed to show your chat').fill(`${siteOrigin}\nnot a site`);
+      await card.getByText('"not a site" is not a site address.').waitFor();
+      expect(await card.getByRole('button', { name: 'Save widget' }).isDisabled()).toBe(true);
+      await card.getByLabel('Sites allowed to show your chat').fill(siteOrigin);
+      await card.getByRole('button', { name: 'Save widget' }).click();
+      await expect
+        .poll(
+          async () =>
+            (
+              (await creatorCall(
+                api,
+                creator,
+                'GET',
+                `/api/creators/username/${creator.username}/widget`,
+              )) as { launcherText: string }
+            ).launcherText,
+        )
+        .toBe('Talk to Cara');
+      await card.scrollIntoViewIfNeeded();
+      await card.screenshot({ path: path.join(FAN_RESULTS_DIR, 'widget-profile-settings.png') });
+    } finally {
+      await dashboard.close();
+    }
+  });
 });

@@ -62,7 +62,7 @@ function WidgetForm({ username, name, saved }: { username: string; name: string;
   const [launcherText, setLauncherText] = useState(saved.launcherText);
   const snippet = widgetSnippet(window.location.origin, username);
   const sites = sitesText
-    .split(/[\s,]+/)
+    .split(/[\n,]+/)
     .map((s) => s.trim())
     .filter(Boolean);
   const notSites = sites.filter((s) => siteOrigin(s) === null);
