@@ -5,6 +5,7 @@ export * from './chatbot.ts';
 export * from './client.ts';
 export * from './constants.ts';
 export * from './creator.ts';
+export * from './embed.ts';
 export * from './errors.ts';
 export * from './fan-transfer.ts';
 export * from './gaps.ts';
