@@ -9,7 +9,8 @@
 //   3. retrieval over 100,000 chunks: hybrid search time and recall against exact search (PGlite, PostgreSQL);
 //      the local sentence encoder (a 200-page PDF, a question) and the paraphrase set's figures
 //   3b. an AI answer's server time, from the question to the model request (PGlite, local encoder)
-//   4. the fan app's first-screen bundle size (when the fan app is built)
+//   4. the fan app's first-screen bundle size, and the website widget's loader and open chat beside it
+//      (when the fan app is built)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

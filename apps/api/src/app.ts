@@ -24,7 +24,7 @@ import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
-import { securityPlugin } from './plugins/security.ts';
+import { contentSecurityPolicy, securityPlugin } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { type Storage, storagePlugin } from './plugins/storage.ts';
 import { type WebRoots, webPlugin } from './plugins/web.ts';
@@ -48,6 +48,7 @@ import { pushRoutes } from './routes/push/index.ts';
 import { pwaRoutes } from './routes/pwa/index.ts';
 import { statusRoutes } from './routes/status/index.ts';
 import { uploadsRoutes } from './routes/uploads/index.ts';
+import { widgetRoutes } from './routes/widget/index.ts';
 import { createPayments, type Payments } from './services/billing.ts';
 import { ChangeFeed } from './services/changes.ts';
 import { LiveHub, rightsFromDb } from './services/live.ts';
@@ -178,11 +179,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(changesPlugin, { feed });
   // Pre-signed URLs point at the object store: pages may load images from it and send uploads to it.
   const storeOrigin = new URL(await deps.storage.presignPut('uploads/csp-probe')).origin;
-  await app.register(securityPlugin, {
+  const security = {
     publicOrigin: deps.config.publicOrigin,
     sameHostOrigin: !deps.config.env.PUBLIC_ORIGIN,
     storeOrigins: storeOrigin === deps.config.publicOrigin ? [] : [storeOrigin],
-  });
+    extensionOrigins: deps.config.env.EXTENSION_ORIGINS,
+  };
+  await app.register(securityPlugin, security);
   // One rule for text in paths, queries, bodies and cookies (after the cookies are parsed).
   await app.register(cleanInputPlugin);
   await app.register(dbPlugin, { handle: deps.db });
@@ -284,6 +287,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(pwaRoutes);
   await app.register(uploadsRoutes);
+  await app.register(widgetRoutes, {
+    fanRoot: deps.web?.fan,
+    contentSecurityPolicy: contentSecurityPolicy(security),
+  });
 
   const pageFor = await webPlugin(app, deps.web ?? {}, {
     defaultCreator: deps.config.env.FANCHAT_DEFAULT_CREATOR,

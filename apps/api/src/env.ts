@@ -127,6 +127,28 @@ export const envSchema = z.object({
    * comma-separated; http and private addresses allowed for these (tests: the loopback service).
    */
   PUSH_ALLOWED_HOSTS: hostList,
+  /**
+   * The browser extension's origins (chrome-extension://<id>, comma-separated): fan calls that carry
+   * a fan token may come from them (docs/extension.md).
+   */
+  EXTENSION_ORIGINS: z.preprocess(
+    (v) => (v === undefined ? '' : v),
+    z.string().transform((v, ctx) => {
+      const list = v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean);
+      for (const origin of list) {
+        if (!/^(chrome|moz)-extension:\/\/[a-z0-9-]+$/i.test(origin)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `${origin} is not an extension origin (chrome-extension://<id>)`,
+          });
+        }
+      }
+      return list;
+    }),
+  ),
   /** POST /api/push/subscriptions per minute: from one address, and from one browser (fan cookie). */
   PUSH_SUBSCRIBE_RATE_LIMIT_PER_IP: z.preprocess(
     emptyToUndefined,

@@ -356,6 +356,32 @@ export const TEXT = {
     historyLabel: 'Sent announcements',
   },
 
+  widget: {
+    heading: 'Chat on your website',
+    lead: 'Put your chat on your own website with one line. Visitors open it from a button in the corner; their conversations arrive in your inbox, marked with the site.',
+    loading: 'Loading your widget…',
+    loadFailed: 'Your widget settings could not be loaded. Reload the page to try again.',
+    snippetLabel: 'Snippet for your website',
+    copySnippet: 'Copy snippet',
+    sitesLabel: 'Sites allowed to show your chat',
+    sitesNote: 'One address per line, like https://example.com. Only these sites can show the widget.',
+    notASite: (text: string) =>
+      `"${text.slice(0, 80)}" is not a site address. Write it like https://example.com.`,
+    colorLabel: 'Colour',
+    positionLabel: 'Position',
+    positions: { right: 'Bottom right', left: 'Bottom left' },
+    launcherTextLabel: 'Launcher text',
+    save: 'Save widget',
+    saving: 'Saving…',
+    saved: 'Widget saved',
+    saveFailed: 'The widget could not be saved',
+    saveFailedFallback: 'Please try again.',
+    previewLabel: 'Preview',
+    previewChat: 'Your chat opens here, above the button.',
+    emptyLauncher: 'Chat',
+    inboxSite: (site: string) => `via ${site.replace(/^https?:\/\//, '')}`,
+    inboxSiteTitle: (site: string) => `This fan wrote from the chat on ${site}`,
+  },
   profile: {
     heading: 'Profile Settings',
     lead: 'Your public profile and the links to your dashboard and fan chat.',
@@ -374,6 +400,8 @@ export const TEXT = {
     pwaUrl: 'Fan chat (PWA)',
     pwaNote: 'Fans open this address on their phone and can install it as an app.',
     extensionNote: 'Fans can also reach your chat through the Fanpilot browser extension.',
+    extensionHowTo:
+      'Fans install the Fanpilot extension from their browser’s extension store, then press "Add to browser" in your fan chat, or type your username in the extension’s side panel.',
     descriptionHeading: 'About you',
     descriptionLabel: 'Description',
     descriptionNote: (n: number, max: number) =>

@@ -61,6 +61,19 @@ export const texts = {
   cancel: 'Cancel',
 
   moveChat: 'Move chat',
+  /** The website widget's way out to the fan app (a transfer link opened in a new tab). */
+  /** The browser extension (docs/extension.md): follow this creator in its side panel. */
+  addToBrowser: 'Add to browser',
+  addedToBrowser: 'Added to browser',
+  addToBrowserFailed: 'Try again',
+  addToBrowserHint: 'Chat with this creator from the Fanpilot extension’s side panel',
+  /** Under an AI answer that is still being written (streamed). */
+  aiWriting: 'Writing…',
+  continueInApp: 'Continue in the app',
+  continueInAppHint: 'Open this chat in the Fanpilot app, in a new tab',
+  widgetOnlyHeading: 'This chat opens on the creator’s website',
+  widgetOnlyText: 'Open it from the chat button on the creator’s site, or from their Fanpilot link.',
+  continueInAppFailed: 'The chat could not be opened in the app. Please try again.',
   dismissAnnouncement: 'Dismiss announcement',
   aboutCreator: (name: string) => `About ${name}`,
   chatbotIntro: (chatbot: string, creator: string) => `${chatbot} · ${creator}'s AI assistant`,

@@ -129,6 +129,7 @@ import {
   usageSchema,
 } from './status.ts';
 import { filenameSchema, keyQuerySchema, partNumberSchema, typeSchema, uploadIdSchema } from './uploads.ts';
+import { widgetConfigSchema, widgetSettingsResponseSchema, widgetSettingsSchema } from './widget.ts';
 
 /** One call: the request parts it validates and its responses by status. */
 export interface CallDefinition {
@@ -289,6 +290,29 @@ export const calls = {
     tag: 'Fan chat',
     summary: 'This browser takes over the chat a transfer link was made for.',
     schema: { body: redeemFanTransferRequestSchema, response: { 200: redeemFanTransferResponseSchema } },
+  },
+  widgetConfig: {
+    ...routes.widgetConfig,
+    tag: 'Widget',
+    summary:
+      "The widget's launcher (colour, position, text) for a site the creator allows (403 for any other site).",
+    schema: { params: usernameParamsSchema, response: { 200: widgetConfigSchema } },
+  },
+  widgetSettings: {
+    ...routes.widgetSettings,
+    tag: 'Widget',
+    summary: "The creator's website widget: allowed sites, colour, position, launcher text.",
+    schema: { params: usernameParamsSchema, response: { 200: widgetSettingsResponseSchema } },
+  },
+  saveWidgetSettings: {
+    ...routes.saveWidgetSettings,
+    tag: 'Widget',
+    summary: "Replaces the creator's website widget settings.",
+    schema: {
+      params: usernameParamsSchema,
+      body: widgetSettingsSchema,
+      response: { 200: widgetSettingsResponseSchema },
+    },
   },
   publicCreator: {
     ...routes.publicCreator,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 // address: a path written in an app is a path that can drift from the server's.
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const APPS = ['apps/dashboard/src', 'apps/fan-pwa/src'];
+const APPS = ['apps/dashboard/src', 'apps/fan-pwa/src', 'apps/extension/src'];
 
 /** Lines of `text` that spell an api address ("/api/…" in code, a string or a comment). */
 export function apiPathsIn(text: string): number[] {

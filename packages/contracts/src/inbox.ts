@@ -86,6 +86,8 @@ export const conversationSummarySchema = z.object({
   /** The latest message either way, or the fan's first visit when there is none. */
   lastActivityAt: z.string(),
   firstSeenAt: z.string(),
+  /** The site (an origin) whose website widget the conversation began on; null for the fan app. */
+  widgetSite: z.string().nullable().default(null),
   /** The fan's newest message. */
   latestFanMessage: messageSchema.nullable(),
   /** The newest reply (the creator's or the AI's). */

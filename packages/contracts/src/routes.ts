@@ -22,6 +22,7 @@ export const fanRoutes = {
   requestRestoreLink: { method: 'POST', path: '/api/fan-subscriptions/restore' },
   redeemRestoreLink: { method: 'POST', path: '/api/fan-subscriptions/restore/redeem' },
   captureLead: { method: 'POST', path: '/api/fan-leads' },
+  widgetConfig: { method: 'GET', path: '/api/widget/:username' },
 } as const;
 
 /** The creator's calls, and the outside world's (uploads, Stripe). */
@@ -42,6 +43,8 @@ export const creatorRoutes = {
   creator: { method: 'GET', path: '/api/creators/username/:username' },
   updateProfileImage: { method: 'PUT', path: '/api/creators/username/:username/profile-image' },
   updateDescription: { method: 'PUT', path: '/api/creators/username/:username/description' },
+  widgetSettings: { method: 'GET', path: '/api/creators/username/:username/widget' },
+  saveWidgetSettings: { method: 'PUT', path: '/api/creators/username/:username/widget' },
   dashboardEvents: { method: 'GET', path: '/api/events/creators/:username' },
   inboxStats: { method: 'GET', path: '/api/creators/username/:username/stats' },
   conversations: { method: 'GET', path: '/api/creators/username/:username/conversations' },

@@ -63,7 +63,12 @@ export function chatbotsRepository(db: Db) {
         })
         .where('id', '=', id)
         .returningAll()
-        .executeTakeFirstOrThrow();
+        .executeTakeFirst()
+        .then((row) => {
+          // Deleted between the caller's read and this write (a delete at the same moment).
+          if (!row) throw new DomainError('not_found', 'not_found', 'This chatbot no longer exists.');
+          return row;
+        });
     },
     /** The chatbot's knowledge items, in the order they were added. */
     knowledgeFor: (chatbotId: string) => knowledgeRepository(db).listByChatbot(chatbotId),
@@ -89,7 +94,14 @@ export async function saveChatbotWithSources(
 ): Promise<{ bot: ChatbotRow; added: KnowledgeItemRow[] }> {
   return db.transaction().execute(async (trx) => {
     const bots = chatbotsRepository(trx);
-    let bot = await bots.findByCreator(creatorId);
+    // Locked: a delete of the chatbot running at the same moment either finishes first (and this
+    // creates a new one) or waits for this; found unlocked, the update below found no row (a 500).
+    let bot = await trx
+      .selectFrom('chatbots')
+      .selectAll()
+      .where('creator_id', '=', creatorId)
+      .forUpdate()
+      .executeTakeFirst();
     if (bot) {
       bot = await bots.update(bot.id, { name });
     } else {

@@ -47,6 +47,8 @@ export function fansRepository(db: Db) {
       fanKey: string;
       name: string | null;
       cookieHash: string;
+      /** The site whose widget the conversation begins on (null: the fan app). */
+      widgetSite?: string | null;
     }) {
       await db
         .insertInto('fans')
@@ -55,6 +57,7 @@ export function fansRepository(db: Db) {
           fan_key: values.fanKey,
           name: values.name,
           cookie_hash: values.cookieHash,
+          widget_site: values.widgetSite ?? null,
         })
         .onConflict((oc) => oc.columns(['creator_id', 'fan_key']).doNothing())
         .execute();

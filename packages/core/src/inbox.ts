@@ -90,6 +90,8 @@ export interface ConversationRow {
   pendingCount: number;
   lastActivityAt: Date;
   createdAt: Date;
+  /** The site whose widget the conversation began on; null for the fan app. */
+  widgetSite: string | null;
   latestFanMessage: MessageView | null;
   latestReply: MessageView | null;
   newestPending: MessageView | null;
@@ -148,6 +150,7 @@ export function inboxRepository(db: Db) {
           'f.pending_count',
           'f.last_activity_at',
           'f.created_at',
+          'f.widget_site',
           microIso('f.last_activity_at').as('activity_key'),
         ])
         .where('f.creator_id', '=', creatorId);
@@ -240,6 +243,7 @@ export function inboxRepository(db: Db) {
             pendingCount: f.pending_count,
             lastActivityAt: new Date(f.last_activity_at),
             createdAt: new Date(f.created_at),
+            widgetSite: f.widget_site,
             latestFanMessage: view(l?.fan_message_id),
             latestReply: view(l?.reply_id),
             newestPending: view(l?.pending_id),

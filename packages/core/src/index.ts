@@ -38,3 +38,4 @@ export * from './status.ts';
 export * from './templates.ts';
 export * from './tokens.ts';
 export * from './vector-index.ts';
+export * from './widget.ts';

@@ -23,6 +23,7 @@ import * as knowledgeFailedForGood from './migrations/2026-11-25T04-00_knowledge
 import * as pushOutbox from './migrations/2026-11-25T05-00_push_outbox.ts';
 import * as mailOutbox from './migrations/2026-11-26T00-00_mail_outbox.ts';
 import * as fanPlans from './migrations/2026-11-26T00-10_fan_plans.ts';
+import * as widgetSites from './migrations/2026-11-26T20-00_widget_sites.ts';
 import * as replyDrafts from './migrations/2026-11-27T00-00_reply_drafts.ts';
 import type { Database } from './types.ts';
 
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T05-00_push_outbox': pushOutbox,
   '2026-11-26T00-00_mail_outbox': mailOutbox,
   '2026-11-26T00-10_fan_plans': fanPlans,
+  '2026-11-26T20-00_widget_sites': widgetSites,
   '2026-11-27T00-00_reply_drafts': replyDrafts,
 };
 

@@ -102,6 +102,19 @@ export interface FansTable {
   /** When this fan first met the paywall, and when they subscribed (the measured conversion). */
   paywall_met_at: Generated<Date | null>;
   subscribed_at: Generated<Date | null>;
+  /** The site (an origin) whose widget the conversation began on; null for the fan app. */
+  widget_site: Generated<string | null>;
+}
+
+/** A creator's website widget (docs/widget.md): the sites allowed to embed it and its look. */
+export interface WidgetSettingsTable {
+  creator_id: string;
+  /** Origins, as JSON: `["https://example.com"]`. */
+  sites: ColumnType<string[], string, string>;
+  color: string;
+  position: string;
+  launcher_text: string;
+  updated_at: Generated<Date>;
 }
 
 /** A one-time link that moves a fan's conversations to another browser; only its token's hash is kept. */
@@ -411,6 +424,7 @@ export interface Database {
   change_versions: ChangeVersionsTable;
   credit_purchases: CreditPurchasesTable;
   stripe_events: StripeEventsTable;
+  widget_settings: WidgetSettingsTable;
 }
 
 export type CreatorRow = Selectable<CreatorsTable>;
@@ -420,6 +434,7 @@ export type ChatbotRow = Selectable<ChatbotsTable>;
 export type KnowledgeItemRow = Selectable<KnowledgeItemsTable>;
 export type ChunkRow = Selectable<ChunksTable>;
 export type FanRow = Selectable<FansTable>;
+export type WidgetSettingsRow = Selectable<WidgetSettingsTable>;
 export type FanTransferRow = Selectable<FanTransfersTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type AnswerCorrectionRow = Selectable<AnswerCorrectionsTable>;

@@ -34,7 +34,8 @@ export async function startFanTestApi(extraEnv: Record<string, string> = {}): Pr
   for (const built of [server, fanIndex]) {
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`pnpm build\` first`);
   }
-  const port = await fanFreePort();
+  // A test that must know the origin first (the extension is built for it) passes its PORT.
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await fanFreePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-fan-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   let output = '';

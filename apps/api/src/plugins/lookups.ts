@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../services/changes.ts';
+import { headerFanToken } from '../services/fan-identity.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -152,6 +153,11 @@ export const lookupsPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
-/** The hash of this browser's fan token (as fanTokenHash), from the instance's cookie cache. */
-export const cachedFanTokenHash = (request: FastifyRequest): string | null =>
-  request.server.signedCookieHash(request, FAN_COOKIE);
+/**
+ * The hash of this browser's fan token (as fanTokenHash): an embed's header token, else the fan
+ * cookie's from the instance's cookie cache.
+ */
+export const cachedFanTokenHash = (request: FastifyRequest): string | null => {
+  const fromHeader = headerFanToken(request);
+  return fromHeader ? hashToken(fromHeader) : request.server.signedCookieHash(request, FAN_COOKIE);
+};

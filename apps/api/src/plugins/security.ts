@@ -1,3 +1,4 @@
+import { FAN_TOKEN_HEADER } from '@fanpilot/contracts';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,6 +14,11 @@ export interface SecurityOptions {
   sameHostOrigin?: boolean;
   /** Origins browsers load from and send to besides ours: the object store's, for pre-signed URLs. */
   storeOrigins: string[];
+  /**
+   * The browser extension's origins (EXTENSION_ORIGINS): accepted only for requests that carry a fan
+   * token header, which a cookie-driven forgery cannot add (docs/decisions/0052-the-browser-extension.md).
+   */
+  extensionOrigins?: string[];
 }
 
 /**
@@ -73,6 +79,8 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: SecurityOpti
     const site = request.headers['sec-fetch-site'];
     if (origin !== undefined) {
       if (origin === opts.publicOrigin) return;
+      if (opts.extensionOrigins?.includes(origin) && typeof request.headers[FAN_TOKEN_HEADER] === 'string')
+        return;
       if (opts.sameHostOrigin && URL.canParse(origin) && new URL(origin).host === request.headers.host)
         return;
       throw new HttpError(

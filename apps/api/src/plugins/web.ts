@@ -70,8 +70,9 @@ export async function webPlugin(app: FastifyInstance, roots: WebRoots, options: 
       setHeaders: (res, file) => {
         if (file.includes(`${path.sep}assets${path.sep}`))
           res.header('cache-control', 'public, max-age=31536000, immutable');
-        // The service worker may control the fan routes at the origin's root.
-        if (file.endsWith('sw.js')) res.header('service-worker-allowed', '/');
+        // The service worker may control the fan routes at the origin's root (sent as it is or
+        // precompressed: later build steps compress it too).
+        if (/sw\.js(\.br|\.gz)?$/.test(file)) res.header('service-worker-allowed', '/');
       },
     });
   }

@@ -22,6 +22,7 @@ function row(fanId: string, at: number): ConversationSummary {
     messageCount: 1,
     pendingCount: 0,
     lastActivityAt: minute(at),
+    widgetSite: null,
     firstSeenAt: minute(0),
     latestFanMessage: null,
     latestReply: null,

@@ -1,6 +1,7 @@
 import { POLL_MOBILE_CHAT_MS } from '@fanpilot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { AddToBrowser } from '../components/AddToBrowser.tsx';
 import { AnnouncementBanner } from '../components/AnnouncementBanner.tsx';
 import { useDismissedNotice, whichBanner } from '../components/banners.ts';
 import { ChatHeader } from '../components/ChatHeader.tsx';
@@ -17,6 +18,8 @@ import {
   rateAnswer,
 } from '../lib/api.ts';
 import { useCreatorDocument, useOnline } from '../lib/browser.ts';
+import { continueInApp } from '../lib/continueInApp.ts';
+import { embed } from '../lib/embed.ts';
 import { clearTransferFragment, readTransferToken } from '../lib/transfer.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
 import { readRestoreToken } from '../plans/api.ts';
@@ -35,8 +38,12 @@ const CitationViewer = lazy(() => import('../citations/CitationViewer.tsx'));
 // Web Push: loaded once the fan has asked something, never on page load.
 const PushOffer = lazy(() => import('../push/PushControls.tsx').then((m) => ({ default: m.PushOffer })));
 const PushToggle = lazy(() => import('../push/PushControls.tsx').then((m) => ({ default: m.PushToggle })));
+// Not in an embed: a frame on another site gets no service worker of ours to push to.
 const pushSupported = () =>
-  'serviceWorker' in navigator && 'PushManager' in window && typeof Notification !== 'undefined';
+  embed() === null &&
+  'serviceWorker' in navigator &&
+  'PushManager' in window &&
+  typeof Notification !== 'undefined';
 
 /** The fan's chat with one creator: /pwa/:username, or /fanchat-mobile and /mobile-chat with ?creator=. */
 export function ChatScreen({ username }: { username: string }) {
@@ -112,13 +119,28 @@ function Chat({ creator }: { creator: PublicCreator }) {
     <div className="app-frame mx-auto flex max-w-2xl flex-col bg-white">
       <ChatHeader
         creator={creator}
-        onMoveChat={canMove ? () => setMoving(true) : undefined}
+        {...(embed()
+          ? {
+              // The widget moves the chat to the fan app in a new tab with the same transfer link.
+              onMoveChat: canMove
+                ? () =>
+                    void continueInApp(creator.username, chat.fanId).catch(() =>
+                      chat.setError(texts.continueInAppFailed),
+                    )
+                : undefined,
+              moveLabel: texts.continueInApp,
+              moveHint: texts.continueInAppHint,
+            }
+          : { onMoveChat: canMove ? () => setMoving(true) : undefined })}
         extra={
-          push && (
-            <Suspense fallback={null}>
-              <PushToggle {...push} />
-            </Suspense>
-          )
+          <>
+            {embed() === null && <AddToBrowser creator={creator.username} />}
+            {push && (
+              <Suspense fallback={null}>
+                <PushToggle {...push} />
+              </Suspense>
+            )}
+          </>
         }
       />
       {moving && (
@@ -151,6 +173,7 @@ function Chat({ creator }: { creator: PublicCreator }) {
       <MessageList
         history={chat.messages}
         locals={chat.locals}
+        drafts={chat.drafts}
         creatorName={creator.name}
         openingLines={chat.heldElsewhere ? [] : (creator.initialMessages ?? [])}
         stickToBottomSignal={chat.sendSignal}

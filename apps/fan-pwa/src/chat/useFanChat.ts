@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Draft } from '../components/Composer.tsx';
 import { fetchFanChatlog, isOtherBrowsersChat, postAsk, sendOutboxItem } from '../lib/api.ts';
 import { requestBackgroundSync } from '../lib/browser.ts';
+import { embed } from '../lib/embed.ts';
 import { forgetFanId, getOrCreateFanId, readFanName, saveFanName } from '../lib/fanId.ts';
 import { newLocalId } from '../lib/format.ts';
 import { fromOutboxItem, type LocalMessage, pendingLocalMessages } from '../lib/localMessages.ts';
@@ -14,6 +15,8 @@ import { pageOutbox } from './pageOutbox.ts';
 import { useFanLive } from './useFanLive.ts';
 
 const storage = () => {
+  const embedded = embed();
+  if (embedded) return embedded.storage;
   try {
     return window.localStorage;
   } catch {
@@ -56,10 +59,22 @@ export function useFanChat(creator: string) {
   });
   const { refetch } = history;
   const queryClient = useQueryClient();
+  // The AI's answers as they are written (the stream's 'draft' events), by the question they answer.
+  const [drafts, setDrafts] = useState<Record<string, string>>({});
   useFanLive({
     fanId,
     creator,
-    enabled: (history.data?.messages.length ?? 0) > 0,
+    // Open from the first question on (as soon as it is taken), so its answer is seen being written.
+    enabled: (history.data?.messages.length ?? 0) > 0 || sent.length > 0,
+    onDraft: (draft) => {
+      // Done with no text: the answer is stored (or failed). The draft stays until the chat log
+      // read says what became of it, so the answer never blinks out in between.
+      if (draft.done && !draft.text) {
+        void refetch().finally(() => setDrafts(({ [draft.replyTo]: _dropped, ...rest }) => rest));
+        return;
+      }
+      setDrafts((previous) => ({ ...previous, [draft.replyTo]: draft.text }));
+    },
     onChange: () => {
       void refetch();
       void queryClient.invalidateQueries({ queryKey: ['creator', creator.toLowerCase()] });
@@ -228,6 +243,8 @@ export function useFanChat(creator: string) {
       window.location.reload();
     },
     locals,
+    /** AI answers being written, shown until the stored answer replaces them. */
+    drafts: Object.entries(drafts).map(([replyTo, text]) => ({ replyTo, text })),
     send,
     error,
     hint,

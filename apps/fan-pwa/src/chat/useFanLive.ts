@@ -1,5 +1,7 @@
 import { decodeLiveEvent, fanRoutes, LIVE_EVENT_NAMES, type LiveDraft, urlIn } from '@fanpilot/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { embed } from '../lib/embed.ts';
+import { FetchEventSource } from '../lib/fetchEventSource.ts';
 
 /** How long after a stream was refused (no conversation yet, offline) it is tried again; doubling to the cap. */
 const RETRY_FIRST_MS = 10_000;
@@ -58,7 +60,11 @@ export function useFanLive(options: {
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
     const url = urlIn(fanRoutes, 'fanEvents', { fanId }, { creator });
-    const source = new EventSource(url, { withCredentials: true });
+    // An embed sends its fan token as a header, which EventSource cannot: the same stream through fetch.
+    const embedded = embed();
+    const source = embedded
+      ? new FetchEventSource(url, embedded.headers)
+      : new EventSource(url, { withCredentials: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
     source.onopen = () => {
       delay.current = RETRY_FIRST_MS;
@@ -71,7 +77,7 @@ export function useFanLive(options: {
     source.onerror = () => {
       setConnected(false);
       // CONNECTING: the browser is reconnecting. CLOSED: refused for good; try again later.
-      if (source.readyState === EventSource.CLOSED) {
+      if (source.readyState === FetchEventSource.CLOSED) {
         // The poll goes on meanwhile, at the specified interval.
         timer = setTimeout(() => setAttempt((n) => n + 1), delay.current);
         delay.current = Math.min(delay.current * 2, RETRY_MAX_MS);

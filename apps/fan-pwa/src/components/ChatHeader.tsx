@@ -7,8 +7,13 @@ import { CreatorAvatar } from './CreatorAvatar.tsx';
 export function ChatHeader({
   creator,
   onMoveChat,
+  moveLabel = texts.moveChat,
+  moveHint = texts.moveChatHint,
   extra,
 }: {
+  /** The move button's words (the widget: "Continue in the app"). */
+  moveLabel?: string;
+  moveHint?: string;
   creator: PublicCreator;
   /** More controls at the right (the notifications bell). */
   extra?: ReactNode;
@@ -36,10 +41,10 @@ export function ChatHeader({
           type="button"
           onClick={onMoveChat}
           // The visible label is the accessible name (WCAG 2.5.3 Label in Name); the hint describes it.
-          title={texts.moveChatHint}
+          title={moveHint}
           className="shrink-0 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
         >
-          {texts.moveChat}
+          {moveLabel}
         </button>
       )}
       {canInstall && (

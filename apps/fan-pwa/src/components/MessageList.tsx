@@ -23,7 +23,8 @@ interface Bubble {
   time: string;
   attachment?: { name: string; size: number } | undefined;
   note?: string | undefined;
-  kind: 'fan' | 'creator' | 'ai' | 'queued' | 'sent' | 'opening';
+  /** 'draft': an AI answer still being written (not stored, no sources or rating yet). */
+  kind: 'fan' | 'creator' | 'ai' | 'draft' | 'queued' | 'sent' | 'opening';
   /** An AI answer's sources, as chips the fan can open (with their position in its sources). */
   citations?: { source: Citation; n: number }[] | undefined;
   /** The server's id of the message (stored messages only). */
@@ -63,11 +64,18 @@ function citationWhere(c: Citation): string | null {
   return null;
 }
 
+/** An AI answer being written (the event stream's drafts), before it is stored. */
+export interface AnswerDraft {
+  replyTo: string;
+  text: string;
+}
+
 function toBubbles(
   history: FanChatMessage[],
   locals: LocalMessage[],
   creatorName: string,
   openingLines: string[],
+  drafts: AnswerDraft[] = [],
 ): Bubble[] {
   // The chatbot's opening lines start every conversation (not stored, not charged).
   const opening = openingLines
@@ -121,7 +129,22 @@ function toBubbles(
       kind: local.state,
     }),
   );
-  return [...opening, ...fromServer, ...pending];
+  // A draft shows until its question's stored answer arrives (then that answer replaces it).
+  const answered = new Set(history.filter((m) => m.from !== 'fan' && m.replyTo).map((m) => m.replyTo));
+  const writing = drafts
+    .filter((draft) => draft.text.trim() && !answered.has(draft.replyTo))
+    .map(
+      (draft): Bubble => ({
+        key: `d-${draft.replyTo}`,
+        side: 'reply',
+        sender: texts.aiLabel,
+        text: draft.text,
+        time: '',
+        kind: 'draft',
+        note: texts.aiWriting,
+      }),
+    );
+  return [...opening, ...fromServer, ...writing, ...pending];
 }
 
 export function MessageList({
@@ -131,11 +154,14 @@ export function MessageList({
   stickToBottomSignal,
   showEmptyHint = true,
   openingLines = [],
+  drafts = [],
   onOpenCitation,
   onRate,
   intro,
 }: {
   history: FanChatMessage[];
+  /** AI answers being written, streamed from the chat's event stream. */
+  drafts?: AnswerDraft[];
   /** The fan rates an AI answer (no thumbs without it). */
   onRate?: RateHandler | undefined;
   /** Above the conversation: who the fan is talking to, in the creator's own words (issue 29). */
@@ -153,9 +179,10 @@ export function MessageList({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
-  const bubbles = toBubbles(history, locals, creatorName, openingLines);
+  const bubbles = toBubbles(history, locals, creatorName, openingLines, drafts);
   const hasConversation = bubbles.some((b) => b.kind !== 'opening');
-  const newestKey = `${bubbles.length}:${bubbles[bubbles.length - 1]?.key ?? ''}`;
+  // A growing draft keeps the newest words in view, as a new message does.
+  const newestKey = `${bubbles.length}:${bubbles[bubbles.length - 1]?.key ?? ''}:${drafts.map((d) => d.text.length).join()}`;
 
   useLayoutEffect(() => {
     nearBottom.current = true;
@@ -267,7 +294,7 @@ function MessageBubble({
     ? bubble.kind === 'queued'
       ? 'border border-dashed border-brand-700 bg-brand-50 text-slate-900'
       : 'bg-brand-700 text-white'
-    : bubble.kind === 'ai' || bubble.kind === 'opening'
+    : bubble.kind === 'ai' || bubble.kind === 'draft' || bubble.kind === 'opening'
       ? 'border border-slate-200 bg-white text-slate-900'
       : 'bg-slate-200 text-slate-900';
   const linkTone = fan && bubble.kind !== 'queued' ? 'text-white underline' : 'text-brand-800 underline';
@@ -275,6 +302,7 @@ function MessageBubble({
     <div
       className={`flex flex-col ${fan ? 'items-end' : 'items-start'}`}
       data-testid={`message-${bubble.kind}`}
+      aria-busy={bubble.kind === 'draft' || undefined}
     >
       <span className={`mb-0.5 px-1 text-xs font-medium text-slate-600 ${fan ? 'sr-only' : ''}`}>
         {bubble.sender}

@@ -13,6 +13,7 @@ import {
   type SubscribePushRequest,
   type UnsubscribePushRequest,
 } from '@fanpilot/contracts';
+import { embedFetch } from './embed.ts';
 import type { OutboxItem, SendOutcome } from './outbox.ts';
 import { isKeptAnswer } from './routes.ts';
 
@@ -24,7 +25,7 @@ export { ApiError };
  * typed by the call's schema but not parsed with it here, so the first screen loads no zod and no
  * table of the creator's calls (docs/decisions/0015-one-owner-for-each-rule.md).
  */
-const client = clientIn(fanRoutes);
+const client = clientIn(fanRoutes, { fetch: embedFetch });
 
 /** The creator's card (publicCreator). */
 export function fetchCreatorProfile(username: string): Promise<PublicCreator> {

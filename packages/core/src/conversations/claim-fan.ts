@@ -26,6 +26,8 @@ export async function claimFan(
     fanName: string | undefined;
     browser: AskingBrowser;
     beforeNewFan: () => Promise<void>;
+    /** The allowed site whose widget asks (allowedWidgetSite); a new fan's conversation is marked with it. */
+    widgetSite?: string | null;
   },
 ): Promise<FanRow> {
   const fans = fansRepository(ports.db);
@@ -47,6 +49,7 @@ export async function claimFan(
         fanKey: input.fanKey,
         name: input.fanName ?? null,
         cookieHash: hash,
+        widgetSite: input.widgetSite ?? null,
       });
   if (row.cookie_hash !== hash) throw notThisBrowsers();
   return row;

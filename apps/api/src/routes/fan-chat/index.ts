@@ -1,7 +1,13 @@
 import { enqueueAnswer } from '@fanpilot/answers';
-import { calls, DEFAULT_STATUS_TEXT_OFFLINE, FAN_ATTACHMENT_MAX_BASE64_LENGTH } from '@fanpilot/contracts';
+import {
+  calls,
+  DEFAULT_STATUS_TEXT_OFFLINE,
+  FAN_ATTACHMENT_MAX_BASE64_LENGTH,
+  WIDGET_SITE_HEADER,
+} from '@fanpilot/contracts';
 import {
   aiRefusal,
+  allowedWidgetSite,
   ask,
   chatbotsRepository,
   checkAttachment,
@@ -114,7 +120,18 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       const attachment = body.attachment
         ? await checkAttachment(body.attachment.filename, body.attachment.contentBase64)
         : null;
+      // A question from the website widget names its site: one the creator allows, or refused.
+      const siteHeader = request.headers[WIDGET_SITE_HEADER];
+      const widgetSite =
+        siteHeader === undefined
+          ? null
+          : await allowedWidgetSite(
+              app.db,
+              creator.id,
+              typeof siteHeader === 'string' ? siteHeader : undefined,
+            );
       const fan = await claimFan(ports, {
+        widgetSite,
         creatorId: creator.id,
         fanKey: body.fanId,
         fanName: body.fanName,

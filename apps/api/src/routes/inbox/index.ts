@@ -74,6 +74,7 @@ export async function inboxRoutes(app: FastifyInstance) {
           pendingCount: row.pendingCount,
           lastActivityAt: row.lastActivityAt.toISOString(),
           firstSeenAt: row.createdAt.toISOString(),
+          widgetSite: row.widgetSite,
           latestFanMessage: row.latestFanMessage ? toMessage(row.latestFanMessage) : null,
           latestReply: row.latestReply ? toMessage(row.latestReply) : null,
           newestPending: row.newestPending ? toMessage(row.newestPending) : null,

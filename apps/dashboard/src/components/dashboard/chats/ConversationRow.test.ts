@@ -23,6 +23,7 @@ const conversation: ConversationSummary = {
   pendingCount: 1,
   lastActivityAt: question.timestamp,
   firstSeenAt: question.timestamp,
+  widgetSite: null,
   latestFanMessage: question,
   latestReply: null,
   newestPending: question,

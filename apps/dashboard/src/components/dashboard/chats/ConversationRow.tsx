@@ -44,6 +44,11 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
             {conversation.subscriber && <Badge tone="success">{t.subscriberBadge}</Badge>}
             {pending && <Badge tone="warning">{t.pendingBadge(conversation.pendingCount)}</Badge>}
             <span className="text-xs text-slate-600">{t.messageCount(conversation.messageCount)}</span>
+            {conversation.widgetSite && (
+              <span title={TEXT.widget.inboxSiteTitle(conversation.widgetSite)} data-testid="widget-site">
+                <Badge tone="neutral">{TEXT.widget.inboxSite(conversation.widgetSite)}</Badge>
+              </span>
+            )}
           </div>
           <p className="text-xs text-slate-600">
             {t.lastActivity} <TimeAgo iso={conversation.lastActivityAt} />

@@ -7,6 +7,7 @@ import { CreatorLinks } from '../CreatorLinks.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
 import { DescriptionCard } from './DescriptionCard.tsx';
 import { ProfileImageCard } from './ProfileImageCard.tsx';
+import { WidgetCard } from './WidgetCard.tsx';
 
 const t = TEXT.profile;
 
@@ -56,7 +57,9 @@ export function ProfileSettingsSection({
           <CreatorLinks username={user.username} />
           <p className="mt-4 text-sm text-slate-600">{t.pwaNote}</p>
           <p className="mt-1 text-sm text-slate-600">{t.extensionNote}</p>
+          <p className="mt-1 text-sm text-slate-600">{t.extensionHowTo}</p>
         </Card>
+        <WidgetCard username={user.username} name={user.name} />
       </div>
     </>
   );

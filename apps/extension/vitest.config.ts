@@ -1,0 +1,4 @@
+import { defineConfig } from 'vitest/config';
+import { readSources } from '../../vitest.shared.ts';
+
+export default defineConfig({ ...readSources, test: { environment: 'node', include: ['src/**/*.test.ts'] } });

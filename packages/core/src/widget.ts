@@ -1,0 +1,98 @@
+import {
+  WIDGET_DEFAULTS,
+  WIDGET_POSITIONS,
+  type WidgetConfig,
+  type WidgetPosition,
+  type WidgetSettings,
+} from '@fanpilot/contracts';
+import type { CreatorRow } from '@fanpilot/db';
+import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
+
+// The website widget (docs/widget.md; docs/decisions/0050-the-website-widget.md): the creator lists
+// the sites allowed to embed their chat; everything a widget asks is checked against that list here.
+
+const isPosition = (value: string): value is WidgetPosition =>
+  (WIDGET_POSITIONS as readonly string[]).includes(value);
+
+/** The creator's widget settings; a creator who never saved any has the defaults and no site. */
+export async function widgetSettingsOf(db: Db, creatorId: string): Promise<WidgetSettings> {
+  const row = await db
+    .selectFrom('widget_settings')
+    .selectAll()
+    .where('creator_id', '=', creatorId)
+    .executeTakeFirst();
+  if (!row) return { sites: [], ...WIDGET_DEFAULTS };
+  const sites = Array.isArray(row.sites) ? row.sites.filter((s): s is string => typeof s === 'string') : [];
+  return {
+    sites,
+    color: row.color,
+    position: isPosition(row.position) ? row.position : WIDGET_DEFAULTS.position,
+    launcherText: row.launcher_text,
+  };
+}
+
+/** Replaces the creator's widget settings (already checked by the contract's schema). */
+export async function saveWidgetSettings(
+  db: Db,
+  creatorId: string,
+  settings: WidgetSettings,
+): Promise<WidgetSettings> {
+  const values = {
+    sites: JSON.stringify(settings.sites),
+    color: settings.color,
+    position: settings.position,
+    launcher_text: settings.launcherText,
+  };
+  await db
+    .insertInto('widget_settings')
+    .values({ creator_id: creatorId, ...values })
+    .onConflict((oc) => oc.column('creator_id').doUpdateSet({ ...values, updated_at: new Date() }))
+    .execute();
+  return widgetSettingsOf(db, creatorId);
+}
+
+/** Words a visitor of a site that is not on the creator's list reads (the loader logs them). */
+export const siteNotAllowed = (site: string) =>
+  new DomainError(
+    'forbidden',
+    'site_not_allowed',
+    `This chat is not enabled on ${site.slice(0, 200)}. The creator can add the site in Profile Settings.`,
+  );
+
+/**
+ * The site a widget request comes from, when the creator allows it: `site` is the page's origin
+ * (the Origin of the loader's request, or the widget frame's header). Refused when absent or not listed.
+ */
+export async function allowedWidgetSite(
+  db: Db,
+  creatorId: string,
+  site: string | undefined,
+): Promise<string> {
+  if (!site) {
+    throw new DomainError(
+      'forbidden',
+      'site_not_allowed',
+      'This chat can only be embedded on a site the creator allows.',
+    );
+  }
+  const { sites } = await widgetSettingsOf(db, creatorId);
+  if (!sites.includes(site)) throw siteNotAllowed(site);
+  return site;
+}
+
+/** What the loader on an allowed site draws: the launcher's colour, position and text. */
+export async function widgetConfigFor(
+  db: Db,
+  creator: Pick<CreatorRow, 'id' | 'name'>,
+  site: string | undefined,
+): Promise<WidgetConfig> {
+  await allowedWidgetSite(db, creator.id, site);
+  const settings = await widgetSettingsOf(db, creator.id);
+  return {
+    name: creator.name,
+    color: settings.color,
+    position: settings.position,
+    launcherText: settings.launcherText,
+  };
+}
