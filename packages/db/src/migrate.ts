@@ -21,6 +21,8 @@ import * as answerStateFromCore from './migrations/2026-11-25T01-00_answer_state
 import * as correctionsAndRatings from './migrations/2026-11-25T03-10_corrections_and_ratings.ts';
 import * as knowledgeFailedForGood from './migrations/2026-11-25T04-00_knowledge_failed_for_good.ts';
 import * as pushOutbox from './migrations/2026-11-25T05-00_push_outbox.ts';
+import * as correctionSends from './migrations/2026-11-26T40-00_correction_sends.ts';
+import * as chunksTsvWithoutPendingList from './migrations/2026-11-26T40-10_chunks_tsv_without_pending_list.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -46,6 +48,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T03-10_corrections_and_ratings': correctionsAndRatings,
   '2026-11-25T04-00_knowledge_failed_for_good': knowledgeFailedForGood,
   '2026-11-25T05-00_push_outbox': pushOutbox,
+  '2026-11-26T40-00_correction_sends': correctionSends,
+  '2026-11-26T40-10_chunks_tsv_without_pending_list': chunksTsvWithoutPendingList,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {
