@@ -42,6 +42,8 @@ export const creatorRoutes = {
   corrections: { method: 'GET', path: '/api/creators/username/:username/corrections' },
   correctAnswer: { method: 'POST', path: '/api/creators/username/:username/corrections' },
   deleteCorrection: { method: 'DELETE', path: '/api/creators/username/:username/corrections/:id' },
+  correctionFans: { method: 'GET', path: '/api/creators/username/:username/corrections/:id/fans' },
+  sendCorrection: { method: 'POST', path: '/api/creators/username/:username/corrections/:id/send' },
   poorAnswers: { method: 'GET', path: '/api/creators/username/:username/poor-answers' },
   knowledgeProgress: { method: 'GET', path: '/api/chatbots/:id/knowledge/progress' },
   addKnowledge: { method: 'POST', path: '/api/add-knowledge' },
