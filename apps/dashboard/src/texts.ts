@@ -583,7 +583,7 @@ export const TEXT = {
     correctionAnswer: 'The right answer',
     correctionHint:
       'The AI answers this question (and the same question in other words) with it from now on.',
-    correctionSend: 'Also send it to the fans who got a wrong answer to this question',
+    correctionSend: 'Also send it to every fan who got the wrong answer',
     correctionSave: 'Save correction',
     correctionSaving: 'Saving…',
     correctionSaved: (sent: number) =>
@@ -617,7 +617,7 @@ export const TEXT = {
         'No corrections yet. Correct an AI answer (in Try your chatbot, a conversation or the answers rated down) and it shows here.',
       listLabel: 'Corrections',
       question: (q: string) => `Q: ${q}`,
-      updated: 'Saved',
+      updated: 'Last saved:',
       fans: 'Fans who got a wrong answer',
       fansLoading: 'Looking for fans who got a wrong answer…',
       fansNone: 'No fan got a wrong answer to this question.',
