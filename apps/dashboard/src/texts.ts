@@ -627,7 +627,7 @@ export const TEXT = {
     correctionAnswer: 'The right answer',
     correctionHint:
       'The AI answers this question (and the same question in other words) with it from now on.',
-    correctionSend: 'Also send it to the fan who got this answer',
+    correctionSend: 'Also send it to every fan who got the wrong answer',
     correctionSave: 'Save correction',
     correctionSaving: 'Saving…',
     correctionSaved: (sent: number) =>
@@ -653,6 +653,33 @@ export const TEXT = {
       passages: (n: number) => `Passages found (${n})`,
       noPassages: 'No passage of your material matched.',
       failed: 'Could not try the question.',
+    },
+    list: {
+      heading: 'Your corrections',
+      lead: 'Your own answers. Each wins over your other material for its question and the same question in other words.',
+      empty:
+        'No corrections yet. Correct an AI answer (in Try your chatbot, a conversation or the answers rated down) and it shows here.',
+      listLabel: 'Corrections',
+      question: (q: string) => `Q: ${q}`,
+      updated: 'Last saved:',
+      fans: 'Fans who got a wrong answer',
+      fansLoading: 'Looking for fans who got a wrong answer…',
+      fansNone: 'No fan got a wrong answer to this question.',
+      fansFailed: 'Could not look for the fans who got a wrong answer.',
+      fanSent: 'sent',
+      fanAsked: (name: string | null, question: string) => `${name || 'A fan'} asked “${question}”`,
+      send: (n: number) => (n === 1 ? 'Send to 1 fan' : `Send to ${n} fans`),
+      sending: 'Sending…',
+      sentTo: (n: number) =>
+        n === 0 ? 'Every fan was already sent it.' : `Correction sent to ${count(n, 'fan', 'fans')}.`,
+      sendFailed: 'Could not send the correction.',
+      hide: 'Hide',
+      delete: 'Delete',
+      confirmDelete: 'Delete this correction?',
+      confirmDeleteDetail:
+        'The AI answers this question from your material again. Messages already sent stay.',
+      deleted: 'Correction deleted',
+      deleteFailed: 'Could not delete the correction.',
     },
     poor: {
       heading: 'Answers fans rated down',

@@ -87,7 +87,10 @@ export const correctAnswerRequestSchema = z.object({
     .max(CORRECTION_ANSWER_MAX_LENGTH, `An answer has at most ${CORRECTION_ANSWER_MAX_LENGTH} characters.`),
   /** The AI answer being corrected (or the fan question it answered). */
   messageId: messageIdSchema.optional(),
-  /** Also send the correction to the fan who got that answer, as a message from the creator. */
+  /**
+   * Also send the correction, as a message from the creator, to every fan who got a wrong answer to
+   * this question or a paraphrase (the fan of `messageId` among them).
+   */
   sendToFan: z.boolean().optional(),
 });
 export type CorrectAnswerRequest = z.infer<typeof correctAnswerRequestSchema>;
@@ -103,6 +106,27 @@ export const correctionsResponseSchema = z.object({ corrections: z.array(correct
 export const correctionParamsSchema = z.object({
   username: z.string().min(1).max(100),
   id: z.string().uuid('This correction does not exist.'),
+});
+
+/** A fan who got a wrong answer that a correction corrects (the newest such answer of theirs). */
+export const correctionFanSchema = z.object({
+  fanId: z.string(),
+  fanName: z.string().nullable(),
+  /** The fan's question the AI answered. */
+  question: z.string(),
+  /** The AI answer. */
+  answerId: z.string(),
+  answeredAt: z.string(),
+  /** Already sent this correction (as it reads now). */
+  sent: z.boolean(),
+});
+export type CorrectionFan = z.infer<typeof correctionFanSchema>;
+
+export const correctionFansResponseSchema = z.object({ fans: z.array(correctionFanSchema) });
+
+export const sendCorrectionResponseSchema = z.object({
+  /** Fans the correction was sent to now (those sent it before are not sent it again). */
+  sentTo: z.number().int(),
 });
 
 export const ratingValueSchema = z.enum(['up', 'down']);

@@ -6,6 +6,7 @@ import {
   answererSchema,
   correctAnswerRequestSchema,
   correctAnswerResponseSchema,
+  correctionFansResponseSchema,
   correctionParamsSchema,
   correctionsResponseSchema,
   playgroundRequestSchema,
@@ -16,6 +17,7 @@ import {
   rateAnswerResponseSchema,
   replyDraftParamsSchema,
   replyDraftResponseSchema,
+  sendCorrectionResponseSchema,
 } from './answers.ts';
 import { billingSchema, checkoutRequestSchema, checkoutResponseSchema } from './billing.ts';
 import {
@@ -404,7 +406,7 @@ export const calls = {
     ...routes.correctAnswer,
     tag: 'Answers',
     summary:
-      'Corrects an AI answer: the right answer wins for the question and its paraphrases; optionally sent to the fan who got the wrong one.',
+      'Corrects an AI answer: the right answer wins for the question and its paraphrases; optionally sent to every fan who got a wrong answer to it.',
     schema: {
       params: usernameParamsSchema,
       body: correctAnswerRequestSchema,
@@ -429,6 +431,19 @@ export const calls = {
     tag: 'Answers',
     summary: 'Deletes a correction.',
     schema: { params: correctionParamsSchema, response: { 200: successSchema } },
+  },
+  correctionFans: {
+    ...routes.correctionFans,
+    tag: 'Answers',
+    summary:
+      'The fans who got a wrong answer that a correction corrects (their question asks it, or a paraphrase), and whether each was sent it.',
+    schema: { params: correctionParamsSchema, response: { 200: correctionFansResponseSchema } },
+  },
+  sendCorrection: {
+    ...routes.sendCorrection,
+    tag: 'Answers',
+    summary: 'Sends a correction to every fan who got a wrong answer to it and was not sent it yet.',
+    schema: { params: correctionParamsSchema, response: { 200: sendCorrectionResponseSchema } },
   },
   poorAnswers: {
     ...routes.poorAnswers,

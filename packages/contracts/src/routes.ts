@@ -57,6 +57,8 @@ export const creatorRoutes = {
   corrections: { method: 'GET', path: '/api/creators/username/:username/corrections' },
   correctAnswer: { method: 'POST', path: '/api/creators/username/:username/corrections' },
   deleteCorrection: { method: 'DELETE', path: '/api/creators/username/:username/corrections/:id' },
+  correctionFans: { method: 'GET', path: '/api/creators/username/:username/corrections/:id/fans' },
+  sendCorrection: { method: 'POST', path: '/api/creators/username/:username/corrections/:id/send' },
   poorAnswers: { method: 'GET', path: '/api/creators/username/:username/poor-answers' },
   replyDraft: { method: 'POST', path: '/api/creators/username/:username/messages/:messageId/draft' },
   discardReplyDraft: { method: 'DELETE', path: '/api/creators/username/:username/messages/:messageId/draft' },

@@ -1,9 +1,7 @@
 import { AI_SENDER, CORRECTION_ANSWER_MAX_LENGTH, CORRECTION_QUESTION_MAX_LENGTH } from '@fanpilot/contracts';
 import type { AnswerCorrectionRow } from '@fanpilot/db';
-import { sendToFan } from './conversations/send-to-fan.ts';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
-import { fansByIds } from './fans.ts';
 
 // Corrections (docs/decisions/0036-try-and-correct-the-chatbot.md): the creator writes the right answer to a
 // question the AI answered; it wins over every other piece of knowledge for that question and its
@@ -80,6 +78,63 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
     nb += b[i]! * b[i]!;
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/** The cosine of a question's embedding with a correction's, when one model made both; else 0. */
+export function embeddingSimilarity(
+  question: { vector: readonly number[]; model: string } | null,
+  correction: Pick<AnswerCorrectionRow, 'embedding' | 'embedding_model'>,
+): number {
+  if (!comparable(question, correction)) return 0;
+  return cosine(question!.vector, correction.embedding!);
+}
+
+/** Both embeddings exist and one model made them. */
+const comparable = (
+  question: { vector: readonly number[]; model: string } | null,
+  correction: Pick<AnswerCorrectionRow, 'embedding' | 'embedding_model'>,
+) => Boolean(question && correction.embedding && correction.embedding_model === question.model);
+
+/** The numbers a question names ("week 9", "2 hours"): questions naming other numbers ask other things. */
+const numbersIn = (normalized: string) => [...new Set(normalized.match(/\p{N}+/gu) ?? [])].sort().join(' ');
+
+/**
+ * How surely `question` asks what `correction` answers (0: another question), the one rule answers and
+ * the sending of corrections use:
+ *
+ * - the same normalised question: 1;
+ * - questions naming other numbers ("week 9" and "week 10") never match otherwise: sentence
+ *   encoders hardly tell numbers apart (0.997 for those two);
+ * - when one model embedded both: their cosine, if at least CORRECTION_SIMILARITY (measured with
+ *   the local encoder on paraphrases and look-alike questions: packages/knowledge/quality/
+ *   correction-threshold.test.ts);
+ * - else (no embedder, or another one): the content words' overlap, if at least
+ *   CORRECTION_WORD_OVERLAP.
+ */
+export function sameQuestionScore(
+  question: string,
+  embedding: { vector: readonly number[]; model: string } | null,
+  correction: Pick<AnswerCorrectionRow, 'normalized' | 'question' | 'embedding' | 'embedding_model'>,
+): number {
+  const normalized = normalizeQuestion(question);
+  if (!normalized) return 0;
+  if (normalized === correction.normalized) return 1;
+  if (numbersIn(normalized) !== numbersIn(correction.normalized)) return 0;
+  if (comparable(embedding, correction)) {
+    const score = cosine(embedding!.vector, correction.embedding!);
+    return score >= CORRECTION_SIMILARITY ? score : 0;
+  }
+  const score = jaccard(contentWords(question), contentWords(correction.question));
+  return score >= CORRECTION_WORD_OVERLAP ? score : 0;
+}
+
+/** Whether `question` asks what `correction` answers (sameQuestionScore above 0). */
+export function asksSameQuestion(
+  question: string,
+  embedding: { vector: readonly number[]; model: string } | null,
+  correction: Pick<AnswerCorrectionRow, 'normalized' | 'question' | 'embedding' | 'embedding_model'>,
+): boolean {
+  return sameQuestionScore(question, embedding, correction) > 0;
 }
 
 export interface NewCorrection {
@@ -241,62 +296,17 @@ export async function matchCorrection(
   if (rows.length === 0) return undefined;
   const same = rows.find((r) => r.normalized === normalized);
   if (same) return { ...toCorrection(same), similarity: 1 };
-  let best: { row: AnswerCorrectionRow; score: number } | undefined;
+  // By meaning where one model embedded both questions, else by words (sameQuestionScore); a match
+  // by meaning wins over one by words.
   const embedding = rows.some((r) => r.embedding) ? await embed() : null;
-  if (embedding) {
-    for (const r of rows) {
-      if (!r.embedding || r.embedding_model !== embedding.model) continue;
-      const score = cosine(embedding.vector, r.embedding);
-      if (score >= CORRECTION_SIMILARITY && (!best || score > best.score)) best = { row: r, score };
-    }
-  }
-  if (!best) {
-    const words = contentWords(question);
-    for (const r of rows) {
-      const score = jaccard(words, contentWords(r.question));
-      if (score >= CORRECTION_WORD_OVERLAP && (!best || score > best.score)) best = { row: r, score };
+  let best: { row: AnswerCorrectionRow; score: number; byMeaning: boolean } | undefined;
+  for (const r of rows) {
+    const score = sameQuestionScore(question, embedding, r);
+    if (score === 0) continue;
+    const byMeaning = comparable(embedding, r);
+    if (!best || (byMeaning && !best.byMeaning) || (byMeaning === best.byMeaning && score > best.score)) {
+      best = { row: r, score, byMeaning };
     }
   }
   return best ? { ...toCorrection(best.row), similarity: best.score } : undefined;
-}
-
-/**
- * Sends the creator's corrected answer to the fans who got the answers `messageIds` (AI answers, or
- * the fan questions they answered), once per fan: a creator message in each conversation (it answers
- * the fan's waiting question, if any). Returns the messages sent, for the caller to push.
- */
-export async function sendCorrectionToFans(
-  db: Db,
-  creatorId: string,
-  messageIds: string[],
-  text: string,
-): Promise<string[]> {
-  const body = checkText(text, 'answer', CORRECTION_ANSWER_MAX_LENGTH);
-  const fanIds = new Set<string>();
-  for (const id of messageIds) {
-    const answer = await answerBeingCorrected(db, creatorId, id);
-    if (answer.fanId) fanIds.add(answer.fanId);
-  }
-  const fans = await fansByIds(db, creatorId, [...fanIds]);
-  const sent: string[] = [];
-  for (const fan of fans) {
-    sent.push((await sendToFan({ db }, { creatorId, to: fan, text: body })).messageId);
-  }
-  return sent;
-}
-
-/**
- * The creator corrects an AI answer: saves the correction and, with `sendToFan` and a `messageId`,
- * sends it to the fan who got that answer. Returns the correction and the messages sent (to push).
- */
-export async function correctAnswer(
-  db: Db,
-  input: NewCorrection & { sendToFan?: boolean | undefined },
-): Promise<{ correction: Correction; sent: string[] }> {
-  const correction = await saveCorrection(db, input);
-  const sent =
-    input.sendToFan && input.messageId
-      ? await sendCorrectionToFans(db, input.creatorId, [input.messageId], correction.answer)
-      : [];
-  return { correction, sent };
 }

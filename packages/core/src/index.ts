@@ -8,6 +8,7 @@ export * from './change-versions.ts';
 export * from './chatbots.ts';
 export * from './citations.ts';
 export * from './conversations/index.ts';
+export * from './correction-fans.ts';
 export * from './corrections.ts';
 export * from './creators.ts';
 export * from './credits.ts';

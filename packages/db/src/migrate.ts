@@ -24,6 +24,8 @@ import * as pushOutbox from './migrations/2026-11-25T05-00_push_outbox.ts';
 import * as mailOutbox from './migrations/2026-11-26T00-00_mail_outbox.ts';
 import * as fanPlans from './migrations/2026-11-26T00-10_fan_plans.ts';
 import * as widgetSites from './migrations/2026-11-26T20-00_widget_sites.ts';
+import * as correctionSends from './migrations/2026-11-26T40-00_correction_sends.ts';
+import * as chunksTsvWithoutPendingList from './migrations/2026-11-26T40-10_chunks_tsv_without_pending_list.ts';
 import * as replyDrafts from './migrations/2026-11-27T00-00_reply_drafts.ts';
 import type { Database } from './types.ts';
 
@@ -53,6 +55,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T00-00_mail_outbox': mailOutbox,
   '2026-11-26T00-10_fan_plans': fanPlans,
   '2026-11-26T20-00_widget_sites': widgetSites,
+  '2026-11-26T40-00_correction_sends': correctionSends,
+  '2026-11-26T40-10_chunks_tsv_without_pending_list': chunksTsvWithoutPendingList,
   '2026-11-27T00-00_reply_drafts': replyDrafts,
 };
 

@@ -174,6 +174,15 @@ export interface AnswerCorrectionsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** A correction sent to a fan who got the wrong answer: once per correction and fan (until it changes). */
+export interface AnswerCorrectionSendsTable {
+  correction_id: string;
+  fan_id: string;
+  /** The creator message that carried it (null once that message is gone). */
+  message_id: string | null;
+  sent_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface FileAttachmentsTable {
   id: Generated<string>;
   message_id: string;
@@ -406,6 +415,7 @@ export interface Database {
   fan_transfers: FanTransfersTable;
   messages: MessagesTable;
   answer_corrections: AnswerCorrectionsTable;
+  answer_correction_sends: AnswerCorrectionSendsTable;
   file_attachments: FileAttachmentsTable;
   notices: NoticesTable;
   push_subscriptions: PushSubscriptionsTable;

@@ -1,6 +1,6 @@
 import { hasVectorColumn, typedEmbedding } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Embedder, vectorLiteral } from './ingest/embeddings.ts';
 
 export interface RetrievedChunk {
@@ -308,29 +308,53 @@ function readyChunks(db: Kysely<Database>, chatbotId: string) {
     .where('knowledge_items.status', 'in', ['completed', 'active']);
 }
 
-/** Chunks matching a tsquery, best rank first; with `cap`, ranking at most that many matches. */
-function matching(
+/** The ids of a chatbot's ready items (only their chunks answer). */
+const readyItems = (chatbotId: string) =>
+  sql`select id from knowledge_items where chatbot_id = ${chatbotId} and status in ('completed', 'active')`;
+
+/**
+ * The chunks matching each full-text query, best rank first (`ts_rank_cd`, then id), at most `limit`
+ * each, in one statement: passages holding every word of the question (`every`, when it has more
+ * than one) and passages holding its telling words (`some`, ranking at most `cap` matches). Each
+ * list is ranked on the chunks' ids and full-text column alone, so only the rows that make it are
+ * read whole (their text, metadata, item and lexemes).
+ */
+async function matchingLists(
   db: Kysely<Database>,
   chatbotId: string,
-  tsquery: RawBuilder<unknown>,
+  every: string[] | null,
+  some: { lexemes: string[]; operator: '&' | '|' },
   limit: number,
-  cap?: number,
-) {
-  let query = readyChunks(db, chatbotId)
-    .select(sql<number>`ts_rank_cd(chunks.tsv, ${tsquery})`.as('score'))
-    .select(sql<string[]>`tsvector_to_array(chunks.tsv)`.as('lexemes'))
-    .where(sql<boolean>`chunks.tsv @@ ${tsquery}`);
-  if (cap) {
-    query = query.where('chunks.id', 'in', (eb) =>
-      eb
-        .selectFrom('chunks as c')
-        .select('c.id')
-        .where('c.chatbot_id', '=', chatbotId)
-        .where(sql<boolean>`c.tsv @@ ${tsquery}`)
-        .limit(cap),
-    );
-  }
-  return query.orderBy('score', 'desc').orderBy('chunks.id', 'asc').limit(limit).execute();
+  cap: number,
+): Promise<{ all: Row[]; some: Row[] }> {
+  const allList = every
+    ? sql`(select 0 as list, c.id, ts_rank_cd(c.tsv, q.q) as score
+        from chunks c, (select ${tsquery(every, '&')} as q) q
+        where c.chatbot_id = ${chatbotId} and c.tsv @@ q.q and c.knowledge_item_id in (${readyItems(chatbotId)})
+        order by score desc, c.id limit ${limit})
+      union all `
+    : sql``;
+  const r = await sql<Row & { list: number }>`
+    with some_q as materialized (select ${tsquery(some.lexemes, some.operator)} as q),
+    some_pool as (
+      select c.id, c.tsv, c.knowledge_item_id from chunks c, some_q
+      where c.chatbot_id = ${chatbotId} and c.tsv @@ some_q.q limit ${cap}),
+    hits as (
+      ${allList}(select 1 as list, p.id, ts_rank_cd(p.tsv, some_q.q) as score
+        from some_pool p, some_q
+        where p.knowledge_item_id in (${readyItems(chatbotId)})
+        order by score desc, p.id limit ${limit}))
+    select h.list, chunks.id as "chunkId", chunks.knowledge_item_id as "knowledgeItemId", chunks.content,
+      chunks.metadata, chunks.ordinal, k.title, k.url, k.youtube_url, k.file_name, h.score,
+      tsvector_to_array(chunks.tsv) as lexemes
+    from hits h
+    join chunks on chunks.id = h.id
+    join knowledge_items k on k.id = chunks.knowledge_item_id
+    order by h.list, h.score desc, h.id`.execute(db);
+  return {
+    all: r.rows.filter((row) => row.list === 0),
+    some: r.rows.filter((row) => row.list === 1),
+  };
 }
 
 interface TextList {
@@ -356,10 +380,14 @@ async function fullText(
   ]);
   // Passages with every word of the question first, then those with its telling words: a look-alike
   // that repeats the question's words must not crowd out the passage that answers it in other words.
-  const [all, some] = await Promise.all([
-    own.length > 1 ? matching(db, chatbotId, tsquery(own, '&'), limit) : Promise.resolve([]),
-    matching(db, chatbotId, tsquery(telling.lexemes, telling.operator), limit, RANKED_CHUNKS_CAP),
-  ]);
+  const { all, some } = await matchingLists(
+    db,
+    chatbotId,
+    own.length > 1 ? own : null,
+    telling,
+    limit,
+    RANKED_CHUNKS_CAP,
+  );
   const seen = new Set(all.map((r) => String(r.chunkId)));
   const rows = [...all, ...some.filter((r) => !seen.has(String(r.chunkId)))].slice(0, limit);
   const weight = new Map<string, number>();
@@ -514,6 +542,11 @@ export async function tellingLexemes(
 /**
  * A chatbot's ready chunks nearest to a vector (cosine), through the HNSW index of the vector's size:
  * the cast and the size condition are the index's own expression and predicate.
+ *
+ * With `efSearch`, the statement sets its own HNSW search settings (transaction-local, so for this
+ * statement only when it runs alone): the query vector is a one-row subquery that sets them as it is
+ * read, and the index scan reads it before it starts walking the graph. One round trip instead of a
+ * transaction of four (begin, settings, query, commit).
  */
 export function nearestChunks(
   db: Kysely<Database>,
@@ -522,10 +555,17 @@ export function nearestChunks(
   limit: number,
   /** Only vectors this embedder made (an item's content hash ends with it); any when omitted. */
   embedderId?: string,
+  options: { efSearch?: number } = {},
 ) {
   const dimensions = query.length;
   const embedding = typedEmbedding(dimensions);
-  const target = sql`${vectorLiteral(query)}::vector(${sql.lit(dimensions)})`;
+  const literal = sql`${vectorLiteral(query)}::vector(${sql.lit(dimensions)})`;
+  // The HNSW index (packages/core/src/vector-index.ts) is walked further when the chatbot and status
+  // filters drop its nearest rows (iterative scan), instead of answering with fewer than asked for.
+  const target = options.efSearch
+    ? sql`(select ${literal} from (select set_config('hnsw.iterative_scan', 'relaxed_order', true),
+        set_config('hnsw.ef_search', ${String(options.efSearch)}, true)) as settings)`
+    : literal;
   let q = readyChunks(db, chatbotId)
     .select(sql<number>`1 - (${embedding} <=> ${target})`.as('score'))
     .where(sql<boolean>`embedding is not null and vector_dims(embedding) = ${sql.lit(dimensions)}`);
@@ -565,14 +605,15 @@ async function similar(
     return [];
   }
   if (query.length === 0) return [];
+  const efSearch = Math.max(40, limit * 2);
+  // relaxed_order may hand rows back slightly out of order.
+  const inOrder = (rows: Row[]) =>
+    rows.sort((a, b) => Number(b.score) - Number(a.score) || Number(a.chunkId) - Number(b.chunkId));
+  if (!exact)
+    return inOrder(await nearestChunks(db, chatbotId, query, limit, embedder.model, { efSearch }).execute());
+  // Exact search (the bench's reference): the same query with index scans turned off.
   return db.transaction().execute(async (trx) => {
-    // The HNSW index (packages/core/src/vector-index.ts) is walked further when the chatbot and status filters
-    // drop its nearest rows, instead of answering with fewer than asked for.
-    await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true),
-      set_config('hnsw.ef_search', ${String(Math.max(40, limit * 2))}, true),
-      set_config('enable_indexscan', ${exact ? 'off' : 'on'}, true)`.execute(trx);
-    const rows = await nearestChunks(trx, chatbotId, query, limit, embedder.model).execute();
-    // relaxed_order may hand rows back slightly out of order.
-    return rows.sort((a, b) => Number(b.score) - Number(a.score) || Number(a.chunkId) - Number(b.chunkId));
+    await sql`select set_config('enable_indexscan', 'off', true)`.execute(trx);
+    return inOrder(await nearestChunks(trx, chatbotId, query, limit, embedder.model).execute());
   });
 }

@@ -241,6 +241,23 @@ describe('without a model key (the embedded answerer)', () => {
       await page.getByText('Correction saved and sent to the fan.').first().waitFor();
       await item.getByText('Corrected').waitFor();
 
+      // The corrections card lists it, with the fans who got a wrong answer (this one already sent it).
+      const corrections = page.locator('section', {
+        has: page.getByRole('heading', { name: 'Your corrections' }),
+      });
+      // (The correction of the test before is listed too.)
+      const correction = corrections
+        .getByTestId('correction')
+        .filter({ hasText: 'Q: How long is the Sunday long run in week 9?' });
+      await correction.waitFor({ timeout: 15_000 });
+      await correction.getByText('24 km at 6:30 per km.').waitFor();
+      await correction.getByRole('button', { name: 'Fans who got a wrong answer' }).click();
+      await correction
+        .getByTestId('correction-fans')
+        .getByText(/asked “How long is the Sunday long run in week 9\?”.*sent/)
+        .waitFor();
+      await screenshot(page, 'corrections-card');
+
       await openSection(page, 'Chat Management');
       const rows = page.getByRole('list', { name: 'Fan conversations' });
       await rows.getByRole('article').first().getByRole('button', { name: 'Chat', exact: true }).click();
@@ -250,6 +267,22 @@ describe('without a model key (the embedded answerer)', () => {
         .getByText(/not helpful: “I wanted the pace too”/)
         .waitFor();
       await modal.getByRole('button', { name: 'Close' }).first().click();
+
+      // Deleted from the corrections card, after a confirmation.
+      await openSection(page, 'Dashboard');
+      await corrections
+        .getByRole('button', { name: 'Delete: How long is the Sunday long run in week 9?' })
+        .click();
+      await page
+        .getByRole('alertdialog', { name: 'Delete this correction?' })
+        .getByRole('button', { name: 'Delete' })
+        .click();
+      await page.getByText('Correction deleted').first().waitFor();
+      await correction.waitFor({ state: 'detached' });
+      const left = await page.request.get(`/api/creators/username/${USERNAME}/corrections`);
+      expect(
+        ((await left.json()) as { corrections: { question: string }[] }).corrections.map((c) => c.question),
+      ).toEqual(['Do you ship the plan to Canada?']);
     },
     SLOW,
   );

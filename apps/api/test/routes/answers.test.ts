@@ -234,6 +234,83 @@ describe('without a model key', () => {
     expect((await call(t, 'DELETE', `${path}/${id}`, cal.cookie)).status).toBe(200);
     expect((await json(await call(t, 'GET', path, cal.cookie))).corrections).toEqual([]);
   });
+
+  it('a correction reaches every fan who got the wrong answer to its question or a paraphrase, once', async () => {
+    const dee = await onboardedCreator(t, 'dee');
+    await teach(t, dee.chatbotId, dee.username);
+    const aiAnswer = async (fan: FanBrowser, question: string) => {
+      await fan.ask(dee.username, question);
+      return eventually(async () => (await fan.messages(dee.username)).find((m) => m.from === 'Creatorai'));
+    };
+    const asker = new FanBrowser(t);
+    const wrong = await aiAnswer(asker, 'How often should I feed my sourdough starter?');
+    // The same question in other words (by meaning, with the local encoder), and by its words.
+    const paraphrase = new FanBrowser(t);
+    await aiAnswer(paraphrase, 'How frequently do you feed a sourdough starter?');
+    const sameWords = new FanBrowser(t);
+    await aiAnswer(sameWords, 'how often should i feed the sourdough starter??');
+    // Another question about the same starter, and one about something else: not sent.
+    const other = new FanBrowser(t);
+    await aiAnswer(other, 'What flour should I feed my sourdough starter?');
+    const unrelated = new FanBrowser(t);
+    await aiAnswer(unrelated, 'Do you sell sourdough bread at the market?');
+
+    const path = `/api/creators/username/${dee.username}/corrections`;
+    const saved = await json(
+      await call(t, 'POST', path, dee.cookie, {
+        question: 'How often should I feed my sourdough starter?',
+        answer: 'Every 12 hours, with rye flour.',
+        messageId: wrong.id,
+      }),
+    );
+    expect(saved.sentTo).toBe(0);
+    const id = (saved.correction as { id: string }).id;
+    const fans = await json(await call(t, 'GET', `${path}/${id}/fans`, dee.cookie));
+    expect((fans.fans as { fanId: string; sent: boolean }[]).map((f) => [f.fanId, f.sent]).sort()).toEqual(
+      [
+        [asker.fanId, false],
+        [paraphrase.fanId, false],
+        [sameWords.fanId, false],
+      ].sort(),
+    );
+
+    const sent = await call(t, 'POST', `${path}/${id}/send`, dee.cookie);
+    expect(sent.status).toBe(200);
+    expect(await json(sent)).toEqual({ sentTo: 3 });
+    for (const fan of [asker, paraphrase, sameWords]) {
+      expect((await fan.messages(dee.username)).at(-1)).toMatchObject({
+        from: 'creator',
+        message: 'Every 12 hours, with rye flour.',
+      });
+    }
+    for (const fan of [other, unrelated]) {
+      expect((await fan.messages(dee.username)).some((m) => m.from === 'creator')).toBe(false);
+    }
+    // Once: sending again (or saving it with "send" again unchanged) sends nothing more…
+    expect(await json(await call(t, 'POST', `${path}/${id}/send`, dee.cookie))).toEqual({ sentTo: 0 });
+    const listed = await json(await call(t, 'GET', `${path}/${id}/fans`, dee.cookie));
+    expect((listed.fans as { sent: boolean }[]).every((f) => f.sent)).toBe(true);
+    // …until the creator changes the answer: then each of them gets the new one.
+    const changed = await json(
+      await call(t, 'POST', path, dee.cookie, {
+        question: 'How often should I feed my sourdough starter?',
+        answer: 'Every 12 hours; rye or wheat flour both work.',
+        sendToFan: true,
+      }),
+    );
+    expect(changed.sentTo).toBe(3);
+    expect((await paraphrase.messages(dee.username)).at(-1)?.message).toBe(
+      'Every 12 hours; rye or wheat flour both work.',
+    );
+
+    // Only the owner, only their own corrections.
+    const eve = await onboardedCreator(t, 'eve');
+    expect((await call(t, 'GET', `${path}/${id}/fans`, eve.cookie)).status).toBe(403);
+    const evePath = `/api/creators/username/${eve.username}/corrections`;
+    expect((await call(t, 'GET', `${evePath}/${id}/fans`, eve.cookie)).status).toBe(404);
+    expect((await call(t, 'POST', `${evePath}/${id}/send`, eve.cookie)).status).toBe(404);
+    expect((await call(t, 'POST', `${path}/not-a-uuid/send`, dee.cookie)).status).toBe(400);
+  });
 });
 
 describe('with a model key', () => {

@@ -231,6 +231,20 @@ export const answererQuery = (username: string) =>
     staleTime: 60_000,
   });
 
+/** The creator's corrections, newest first (the corrections call). */
+export const correctionsQuery = (username: string) =>
+  queryOptions({
+    queryKey: [...creatorPath(username), 'corrections'],
+    queryFn: () => api.call('corrections', { params: { username } }),
+  });
+
+/** The fans who got a wrong answer that a correction corrects (the correctionFans call). */
+export const correctionFansQuery = (username: string, id: string) =>
+  queryOptions({
+    queryKey: [...creatorPath(username), 'corrections', id, 'fans'],
+    queryFn: () => api.call('correctionFans', { params: { username, id } }),
+  });
+
 /** AI answers fans rated down (the poorAnswers call). */
 export const poorAnswersQuery = (username: string) =>
   queryOptions({

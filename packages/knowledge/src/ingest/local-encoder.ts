@@ -58,10 +58,12 @@ const clean = (text: string) => {
 /** Encodes texts on this thread, a batch at a time (unit-length vectors). */
 export async function encodeLocally(texts: string[]): Promise<number[][]> {
   const m = await model();
-  const out: number[][] = [];
-  for (let i = 0; i < texts.length; i += BATCH) {
-    const vectors = await m.embed(texts.slice(i, i + BATCH).map(clean));
-    for (const v of vectors) out.push(normalise(v));
+  const out: number[][] = new Array(texts.length);
+  const order = texts.length > BATCH ? byLength(texts) : texts.map((_, i) => i);
+  for (let i = 0; i < order.length; i += BATCH) {
+    const batch = order.slice(i, i + BATCH);
+    const vectors = await m.embed(batch.map((k) => clean(texts[k]!)));
+    for (const [k, v] of vectors.entries()) out[batch[k]!] = normalise(v);
   }
   return out;
 }
@@ -125,17 +127,29 @@ function onThread(t: EncoderThread, texts: string[]): Promise<number[][]> {
   });
 }
 
+/**
+ * The order to encode texts in: longest first. The model pads a batch to its longest text, so
+ * batches of texts of about the same length waste less (16% of a PDF's tokens were padding in
+ * batches taken in document order, about 1% sorted).
+ */
+const byLength = (texts: string[]) =>
+  texts.map((_, i) => i).sort((a, b) => texts[b]!.length - texts[a]!.length || a - b);
+
 /** Encodes many texts on the encoder threads, each thread taking the next batch when done. */
 async function encodeOnThreads(texts: string[]): Promise<number[][]> {
   const out: number[][] = new Array(texts.length);
+  const order = byLength(texts);
   let next = 0;
   await Promise.all(
     encoderThreads().map(async (t) => {
-      while (next < texts.length) {
-        const start = next;
+      while (next < order.length) {
+        const batch = order.slice(next, next + THREAD_BATCH);
         next += THREAD_BATCH;
-        const vectors = await onThread(t, texts.slice(start, start + THREAD_BATCH));
-        for (const [i, v] of vectors.entries()) out[start + i] = v;
+        const vectors = await onThread(
+          t,
+          batch.map((i) => texts[i]!),
+        );
+        for (const [k, v] of vectors.entries()) out[batch[k]!] = v;
       }
     }),
   );

@@ -6,10 +6,13 @@ import {
   DomainError,
   deleteCorrection,
   discardReplyDraft,
+  type EmbedQuestions,
   listCorrections,
   poorlyRatedAnswers,
   rateAnswerAsFan,
   requireChatbot,
+  sendCorrection,
+  wrongAnswers,
 } from '@fanpilot/core';
 import { embedderFor } from '@fanpilot/knowledge';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -42,6 +45,19 @@ async function embedQuestion(env: ModelEnv, question: string) {
     return { embedding: null, embeddingModel: null };
   }
 }
+
+/** Fan questions embedded to be compared with a correction's, or null (no embedder, or it failed). */
+const embedQuestions =
+  (env: ModelEnv): EmbedQuestions =>
+  async (texts) => {
+    const embedder = embedderFor(env);
+    if (!embedder) return null;
+    try {
+      return { vectors: await embedder.embedDocuments(texts), model: embedder.model };
+    } catch {
+      return null;
+    }
+  };
 
 /**
  * The creator tries and corrects the AI's answers; fans rate them (docs/product.md#try-your-chatbot,
@@ -168,6 +184,7 @@ export async function answersRoutes(
       answer,
       messageId: messageId ?? null,
       sendToFan,
+      embedQuestions: embedQuestions(opts.env),
       ...(await embedQuestion(opts.env, question)),
     });
     return { correction: toCorrection(correction), sentTo: sent.length };
@@ -177,6 +194,28 @@ export async function answersRoutes(
     const creator = await app.requireOwner(request, request.params.username);
     await deleteCorrection(app.db, creator.id, request.params.id);
     return { success: true as const };
+  });
+
+  r.get(calls.correctionFans.path, { schema: calls.correctionFans.schema }, async (request, reply) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    const fans = await wrongAnswers(app.db, creator.id, request.params.id, embedQuestions(opts.env));
+    reply.header('cache-control', 'no-store');
+    return {
+      fans: fans.map((f) => ({
+        fanId: f.fanKey,
+        fanName: f.fanName,
+        question: f.question,
+        answerId: f.answerId,
+        answeredAt: f.answeredAt.toISOString(),
+        sent: f.sent,
+      })),
+    };
+  });
+
+  r.post(calls.sendCorrection.path, { schema: calls.sendCorrection.schema }, async (request) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    const sent = await sendCorrection(app.db, creator.id, request.params.id, embedQuestions(opts.env));
+    return { sentTo: sent.length };
   });
 
   r.get(

@@ -8,6 +8,7 @@ import { firstDashboardVisit } from '../../../lib/first-visit.ts';
 import { answererQuery, chatbotQuery, creatorPath, usageQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { ExternalIcon } from '../../icons.tsx';
+import { CorrectionsCard } from '../answers/CorrectionsCard.tsx';
 import { PoorAnswersCard } from '../answers/PoorAnswersCard.tsx';
 import { TryChatbotCard } from '../answers/TryChatbotCard.tsx';
 import { Card } from '../Card.tsx';
@@ -109,6 +110,7 @@ export function DashboardOverview({
           {chatbot.data && <TryChatbotCard username={user.username} />}
           {chatbot.data && <KnowledgeGapsCard username={user.username} chatbotId={chatbot.data.id} />}
           {chatbot.data && <PoorAnswersCard username={user.username} />}
+          {chatbot.data && <CorrectionsCard username={user.username} />}
           {/* The product description (docs/product.md#dashboard-section): the profile modal and the dashboard show the /admin/{username} and /pwa/{username} addresses. */}
           <Card title={TEXT.profile.linksHeading} Icon={ExternalIcon} className="xl:col-span-2">
             <div className="space-y-4">
