@@ -5,6 +5,7 @@ import type { DbHandle } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import type { IngestEnv } from '@fanpilot/knowledge';
 import { loadIngestEnv } from '@fanpilot/knowledge';
+import type { Mailer } from '@fanpilot/mail';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify, {
@@ -71,6 +72,8 @@ export interface AppDeps {
   vapid?: VapidKeys;
   /** How credits are paid for; from STRIPE_* when not given (tests pass a loopback Stripe). */
   payments?: Payments;
+  /** Where mail goes (SMTP_URL, the local outbox, or off); from the environment when not given. */
+  mailer?: Mailer;
 }
 
 export interface ServerTimeouts {

@@ -151,6 +151,21 @@ export const envSchema = z.object({
       .refine((v) => /^https?:\/\//.test(v), 'must start with http:// or https://')
       .optional(),
   ),
+  /**
+   * Email (record 0042): an SMTP server as a URL, smtp://user:pass@host:587 or smtps://…:465
+   * (nodemailer's URL options apply). Unset: mail is written to the local outbox under
+   * DATA_DIR/outbox, or with NODE_ENV=production mail is off and the features needing it say so.
+   */
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .url()
+      .refine((v) => /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  /** The From header of every mail, e.g. "Fanpilot <hello@example.com>"; unset: no-reply at PUBLIC_ORIGIN's host. */
+  MAIL_FROM: optionalString,
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,
   ...processShape,

@@ -10,6 +10,7 @@ import {
 import { refreshChunkStatistics } from '@fanpilot/core';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { IngestEnvError, loadIngestEnv } from '@fanpilot/knowledge';
+import { createMailer } from '@fanpilot/mail';
 import { createStorage } from '@fanpilot/storage';
 import getPort from 'get-port';
 import { buildApp, defaultWebRoots } from './app.ts';
@@ -55,6 +56,7 @@ async function main() {
   const jobs = createBackgroundJobs({ db: db.db, env, log });
   const vapid = loadVapidKeys(env, config.publicOrigin);
   const payments = createPayments(env);
+  const mailer = createMailer({ ...env, PUBLIC_ORIGIN: config.publicOrigin });
   const app = await buildApp({
     config,
     db,
@@ -64,6 +66,7 @@ async function main() {
     ingest: ingestEnv,
     vapid,
     payments,
+    mailer,
   });
 
   const periodic: PeriodicTask[] = [];
@@ -93,6 +96,7 @@ async function main() {
     try {
       await app.close();
       await (background?.close() ?? jobs.close());
+      mailer.close();
       await db.close();
       await config.stopEmbedded();
     } finally {
@@ -122,6 +126,7 @@ async function main() {
         vapid,
         allowedHosts: env.PUSH_ALLOWED_HOSTS,
       }),
+    mail: { mailer },
     periodic,
   });
   // Every part, and which of them are embedded (built in, for one machine), named at start-up.

@@ -33,6 +33,7 @@ describe('the start-up setup lines', () => {
       'jobs: in-process (no REDIS_URL)',
       'sign-in: local OpenID stand-in, signs everyone in as Local Creator (dev only)',
       'payments: local test checkout, grants credits without payment',
+      'email: local outbox: each mail an .eml file under /srv/fp/outbox (dev only)',
       'push keys: VAPID keys generated and kept under /srv/fp',
       'session secret: generated and kept under /srv/fp',
     ]);
@@ -51,6 +52,7 @@ describe('the start-up setup lines', () => {
       S3_ACCESS_KEY_ID: 'key',
       S3_SECRET_ACCESS_KEY: 'secret-key',
       STRIPE_SECRET_KEY: 'sk_test_x',
+      SMTP_URL: 'smtp://mailer:hunter2@smtp.example.com:587',
       VAPID_PUBLIC_KEY: 'pub',
       VAPID_PRIVATE_KEY: 'priv',
     });
@@ -66,7 +68,36 @@ describe('the start-up setup lines', () => {
     });
     expect(parts.filter((p) => p.embedded)).toEqual([]);
     expect(setupLines(parts)).toContain('payments: Stripe');
+    // The SMTP password never reaches the log.
+    expect(setupLines(parts)).toContain('email: SMTP at smtp.example.com:587');
+    expect(setupLines(parts).join('\n')).not.toContain('hunter2');
     expect(setupLines(parts)).toContain('sign-in: OpenID provider https://accounts.google.com');
+  });
+});
+
+describe('email', () => {
+  it('without SMTP_URL in production, mail is off and the start-up says so', () => {
+    const env = loadEnv({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'a-production-secret-0123456789',
+      GOOGLE_CLIENT_ID: 'id',
+      GOOGLE_CLIENT_SECRET: 'secret',
+    });
+    const parts = describeSetup({
+      env,
+      config: {
+        oauth: { issuer: 'https://accounts.google.com', clientId: 'id', clientSecret: 'x', local: false },
+        s3,
+      },
+      database: 'postgres',
+      jobs: 'redis',
+      payments: createPayments(env),
+    });
+    expect(setupLines(parts).find((l) => l.startsWith('email:'))).toMatch(/^email: off: no SMTP_URL/);
+  });
+
+  it('refuses an SMTP_URL that is not smtp:// or smtps://', () => {
+    expect(() => loadEnv({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL/);
   });
 });
 

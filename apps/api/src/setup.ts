@@ -1,11 +1,12 @@
 import path from 'node:path';
+import { mailModeOf, outboxDirOf } from '@fanpilot/mail';
 import type { RuntimeConfig } from './config.ts';
 import type { Env } from './env.ts';
 import type { Payments } from './services/billing.ts';
 
 /** One part of the running product: what serves it, and whether it is a built-in (embedded) one. */
 export interface SetupPart {
-  part: 'database' | 'objects' | 'jobs' | 'sign-in' | 'payments' | 'push keys' | 'session secret';
+  part: 'database' | 'objects' | 'jobs' | 'sign-in' | 'payments' | 'email' | 'push keys' | 'session secret';
   what: string;
   embedded: boolean;
 }
@@ -59,6 +60,7 @@ export function describeSetup(input: {
             what: 'off: buying credits is switched off (no STRIPE_SECRET_KEY)',
             embedded: false,
           },
+    emailPart(env, dataDir),
     env.VAPID_PUBLIC_KEY
       ? { part: 'push keys', what: 'VAPID keys from the environment', embedded: false }
       : { part: 'push keys', what: `VAPID keys generated and kept under ${dataDir}`, embedded: true },
@@ -66,6 +68,26 @@ export function describeSetup(input: {
       ? { part: 'session secret', what: 'SESSION_SECRET', embedded: false }
       : { part: 'session secret', what: `generated and kept under ${dataDir}`, embedded: true },
   ];
+}
+
+function emailPart(env: Env, dataDir: string): SetupPart {
+  const mode = mailModeOf(env);
+  if (mode === 'smtp') {
+    // The host only: the URL carries the password.
+    return { part: 'email', what: `SMTP at ${new URL(env.SMTP_URL!).host}`, embedded: false };
+  }
+  if (mode === 'outbox') {
+    return {
+      part: 'email',
+      what: `local outbox: each mail an .eml file under ${outboxDirOf(dataDir)} (dev only)`,
+      embedded: true,
+    };
+  }
+  return {
+    part: 'email',
+    what: 'off: no SMTP_URL (restoring a subscription by email is off)',
+    embedded: false,
+  };
 }
 
 /** The setup as lines, e.g. `database: PGlite (embedded) at /srv/.data/pglite`. */

@@ -6,6 +6,7 @@ import { type Background, createBackgroundJobs, startBackground } from '@fanpilo
 import { createDb, type Database, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import { loadIngestEnv } from '@fanpilot/knowledge';
+import { createMailer, type Mailer } from '@fanpilot/mail';
 import { createStorage, type Storage } from '@fanpilot/storage';
 import { createTestDatabase } from '@fanpilot/testkit';
 import type { FastifyInstance, RouteOptions } from 'fastify';
@@ -52,6 +53,8 @@ export interface TestApp {
   /** The background runtime; `idle()` resolves once no job is queued or running. */
   background: Background;
   config: RuntimeConfig;
+  /** Where the api's mail goes (SMTP_URL in `env`, else the local outbox under its DATA_DIR). */
+  mailer: Mailer;
   /** The test database's URL (PostgreSQL only), for a worker process. */
   databaseUrl: string | undefined;
   /** Runs the whole OAuth code flow over HTTP as `identity`; returns the Cookie header of the session. */
@@ -180,6 +183,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     overrides: { redisUrl, prefix, backoffMs: 20, retry: {} },
   });
   const ingestEnv = loadIngestEnv(options.env ?? {});
+  // SMTP_URL in `env` (a loopback SMTP server): the real transport; else the outbox under DATA_DIR.
+  const mailer = createMailer({ ...env, PUBLIC_ORIGIN: config.publicOrigin });
   const app = await buildApp({
     config,
     db,
@@ -191,12 +196,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.payments ? { payments: options.payments } : {}),
+    mailer,
   });
   await app.listen({ port, host: '127.0.0.1' });
   // The runtime as server.ts starts it, consuming the answer queue here even with Redis (as
   // apps/worker does in production); the ingest queue only when asked, the timers never.
   const background = await startBackground({
-    roles: [...(options.ingestInProcess ? (['ingest'] as const) : []), 'answer', 'push', 'requeue'],
+    roles: [...(options.ingestInProcess ? (['ingest'] as const) : []), 'answer', 'push', 'mail', 'requeue'],
     db: db.db,
     listen: db.listen,
     env,
@@ -211,6 +217,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         vapid: loadVapidKeys(env, config.publicOrigin),
         allowedHosts: env.PUSH_ALLOWED_HOSTS,
       }),
+    // Mail is retried 20 ms apart, for a fifth of a second.
+    mail: { mailer, retry: { backoffMs: 20, maxBackoffMs: 40, retryForMs: 200 } },
     ...(options.answeringDb ? { answerDb: options.answeringDb(db.db) } : {}),
   });
   const url = `http://127.0.0.1:${port}`;
@@ -241,11 +249,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     jobs,
     background,
     config,
+    mailer,
     databaseUrl: fresh?.url,
     signIn,
     async close() {
       await app.close();
       await background.close();
+      mailer.close();
       if (options.redisUrl) await removeRedisKeys(options.redisUrl, `${prefix}:*`);
       await db.close();
       await fresh?.drop();

@@ -7,8 +7,21 @@ import {
   requeueAwaitingAnswers,
   startAnswerSweep,
 } from '@fanpilot/answers';
-import { ANSWER_QUEUE, INGEST_QUEUE, PUSH_QUEUE, type PushJob, pushFanOutJobId } from '@fanpilot/contracts';
-import { PUSH_OUTBOX_CHANNEL, pushOutboxSize, takePushOutbox } from '@fanpilot/core';
+import {
+  ANSWER_QUEUE,
+  INGEST_QUEUE,
+  MAIL_QUEUE,
+  PUSH_QUEUE,
+  type PushJob,
+  pushFanOutJobId,
+} from '@fanpilot/contracts';
+import {
+  MAIL_OUTBOX_CHANNEL,
+  mailOutboxSize,
+  PUSH_OUTBOX_CHANNEL,
+  pushOutboxSize,
+  takePushOutbox,
+} from '@fanpilot/core';
 import type { Database, DbHandle } from '@fanpilot/db';
 import {
   createJobRunner,
@@ -16,6 +29,7 @@ import {
   type JobRunner,
   type JobRunnerOptions,
   logRedisConnection,
+  type RetryPolicy,
   runEvery,
 } from '@fanpilot/jobs';
 import {
@@ -28,8 +42,12 @@ import {
   startReembedder,
   startSweeper,
 } from '@fanpilot/knowledge';
+import type { Mailer } from '@fanpilot/mail';
 import type { Storage } from '@fanpilot/storage';
 import type { Kysely } from 'kysely';
+import { createMailHandler, MAIL_RETRY, mailOutboxDrain } from './mail.ts';
+
+export { MAIL_RETRY } from './mail.ts';
 
 /**
  * What a process runs in the background:
@@ -38,18 +56,23 @@ import type { Kysely } from 'kysely';
  * - `push`: drains the push outbox (every committed message to a fan and pushed announcement, written
  *   by its trigger) into PUSH_QUEUE, and consumes PUSH_QUEUE (Web Push fan-out and delivery, the
  *   api's `push` handler);
+ * - `mail`: drains the mail outbox (mail a use case queued in its transaction) into MAIL_QUEUE and
+ *   sends it through the mailer (SMTP, or the local outbox), retried with back-off (record 0042);
  * - `requeue`: once at start, hands the AI every question still waiting for it (after a restart);
  * - `sweep`: the timers: the knowledge sweep (stuck items) and the answer sweep (questions never
  *   queued, or whose tries ran out).
  */
-export type BackgroundRole = 'ingest' | 'answer' | 'push' | 'requeue' | 'sweep';
+export type BackgroundRole = 'ingest' | 'answer' | 'push' | 'mail' | 'requeue' | 'sweep';
 
 /** One process does everything: the api without Redis (in-process jobs). */
-export const ALL_ROLES: readonly BackgroundRole[] = ['ingest', 'answer', 'push', 'requeue', 'sweep'];
+export const ALL_ROLES: readonly BackgroundRole[] = ['ingest', 'answer', 'push', 'mail', 'requeue', 'sweep'];
 /** The worker beside an api on Redis: the queues' consumers and the sweeps. */
 export const WORKER_ROLES: readonly BackgroundRole[] = ['ingest', 'answer', 'requeue', 'sweep'];
-/** The api beside a worker on Redis: it delivers pushes (it holds the VAPID keys) and requeues at start. */
-export const API_WITH_WORKER_ROLES: readonly BackgroundRole[] = ['push', 'requeue'];
+/**
+ * The api beside a worker on Redis: it delivers pushes (it holds the VAPID keys) and mail (it holds
+ * SMTP_URL), and requeues at start.
+ */
+export const API_WITH_WORKER_ROLES: readonly BackgroundRole[] = ['push', 'mail', 'requeue'];
 
 /** The roles of the api: all of them in-process, else what `API_WITH_WORKER_ROLES` says. */
 export const apiRoles = (mode: JobRunner['mode']): readonly BackgroundRole[] =>
@@ -132,7 +155,7 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): JobRunner 
     prefix: env.JOBS_PREFIX,
     attempts: env.JOBS_ATTEMPTS,
     backoffMs: env.JOBS_BACKOFF_MS,
-    retry: answerRetryPolicy(env),
+    retry: { ...answerRetryPolicy(env), [MAIL_QUEUE]: MAIL_RETRY },
     onError: (queue, error, data, final) => {
       log[final ? 'error' : 'warn']({ queue, reason: error.message, data, final }, 'job failed');
       const stored = handOver(queue, data, final);
@@ -177,6 +200,8 @@ export interface BackgroundOptions {
   };
   /** The PUSH_QUEUE handler (Web Push lives in the api); required by the `push` role. */
   push?: (jobs: JobRunner) => JobHandler<never>;
+  /** The mailer (packages/mail) and, for tests, a shorter retry policy; required by the `mail` role. */
+  mail?: { mailer: Mailer; retry?: RetryPolicy };
   /** Jobs in flight per queue in this process (2). */
   concurrency?: number;
   /** More timers this process owns (the upload sweep, statistics), stopped by `close()`. */
@@ -232,18 +257,28 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
     handlers[PUSH_QUEUE] = options.push(jobs);
     drainPushes = pushOutboxDrain(db, jobs, log);
   }
+  let drainMail: (() => Promise<void>) | undefined;
+  if (roles.has('mail')) {
+    if (!options.mail) throw new Error('the mail role needs the mailer');
+    handlers[MAIL_QUEUE] = createMailHandler({
+      db,
+      mailer: options.mail.mailer,
+      log,
+      retry: options.mail.retry ?? MAIL_RETRY,
+    }) as JobHandler<never>;
+    drainMail = mailOutboxDrain(db, jobs, log);
+  }
   if (Object.keys(handlers).length > 0) jobs.work(handlers, { concurrency: options.concurrency ?? 2 });
 
   const stops: (() => void)[] = [];
   const asyncStops: (() => Promise<void>)[] = [];
-  if (drainPushes) {
-    const drain = drainPushes;
+  const follow = async (channel: string, drain: () => Promise<void>, what: string) => {
     let heard = false;
     if (options.listen) {
       try {
         asyncStops.push(
           await options.listen(
-            PUSH_OUTBOX_CHANNEL,
+            channel,
             () => void drain(),
             (up) => {
               heard = up;
@@ -253,7 +288,7 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
           ),
         );
       } catch (err) {
-        log.warn({ err }, 'push outbox: no LISTEN connection; polling instead');
+        log.warn({ err }, `${what}: no LISTEN connection; polling instead`);
       }
     }
     let last = 0;
@@ -266,10 +301,12 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
           last = now;
           await drain();
         },
-        { now: true, onError: (err) => log.warn({ err }, 'push outbox drain failed') },
+        { now: true, onError: (err) => log.warn({ err }, `${what} drain failed`) },
       ),
     );
-  }
+  };
+  if (drainPushes) await follow(PUSH_OUTBOX_CHANNEL, drainPushes, 'push outbox');
+  if (drainMail) await follow(MAIL_OUTBOX_CHANNEL, drainMail, 'mail outbox');
   if (roles.has('sweep')) {
     if (options.ingest) {
       stops.push(
@@ -330,8 +367,11 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       // new message to push), until both are empty.
       for (;;) {
         await drainPushes?.();
+        await drainMail?.();
         await jobs.idle(opts);
-        if (!drainPushes || (await pushOutboxSize(db)) === 0) return;
+        const pushes = drainPushes ? await pushOutboxSize(db) : 0;
+        const mails = drainMail ? await mailOutboxSize(db) : 0;
+        if (pushes + mails === 0) return;
       }
     },
     close() {

@@ -2,6 +2,7 @@ import { PUSH_QUEUE } from '@fanpilot/contracts';
 import type { DbHandle } from '@fanpilot/db';
 import type { JobHandler } from '@fanpilot/jobs';
 import { loadIngestEnv } from '@fanpilot/knowledge';
+import { createMailer } from '@fanpilot/mail';
 import { type FakeOpenAI, openTestDb, seedCreator, startFakeOpenAI } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +77,7 @@ describe('the background runtime', () => {
       jobs,
       log,
       push,
+      mail: { mailer: createMailer({ NODE_ENV: 'production' }) },
       // No knowledge item is added here: the store is never read.
       ingest: {
         env: loadIngestEnv({}),

@@ -35,3 +35,11 @@ export const pushFanOutJobId = (job: { kind: string; id: string }) => `push-${jo
 /** One delivery per device and message: a repeated fan-out never notifies twice. */
 export const pushDeliveryJobId = (job: { kind: string; id: string; subscriptionId: string }) =>
   `push-${job.kind}-${job.id}-${job.subscriptionId}`;
+
+export const MAIL_QUEUE = 'mail';
+
+/** Send one mail of the outbox (its row holds the text: a restore link is a secret). */
+export const mailJobSchema = z.object({ mailId: z.string().uuid() });
+export type MailJob = z.infer<typeof mailJobSchema>;
+/** One send per mail, whoever queues it. */
+export const mailJobId = (mailId: string) => `mail-${mailId}`;

@@ -21,6 +21,7 @@ import * as answerStateFromCore from './migrations/2026-11-25T01-00_answer_state
 import * as correctionsAndRatings from './migrations/2026-11-25T03-10_corrections_and_ratings.ts';
 import * as knowledgeFailedForGood from './migrations/2026-11-25T04-00_knowledge_failed_for_good.ts';
 import * as pushOutbox from './migrations/2026-11-25T05-00_push_outbox.ts';
+import * as mailOutbox from './migrations/2026-11-26T00-00_mail_outbox.ts';
 import * as replyDrafts from './migrations/2026-11-27T00-00_reply_drafts.ts';
 import type { Database } from './types.ts';
 
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T03-10_corrections_and_ratings': correctionsAndRatings,
   '2026-11-25T04-00_knowledge_failed_for_good': knowledgeFailedForGood,
   '2026-11-25T05-00_push_outbox': pushOutbox,
+  '2026-11-26T00-00_mail_outbox': mailOutbox,
   '2026-11-27T00-00_reply_drafts': replyDrafts,
 };
 

@@ -289,6 +289,23 @@ export interface StoredSourceJson {
   [key: string]: unknown;
 }
 
+/** Mail on its way (the background `mail` role sends it; record 0042). */
+export interface MailOutboxTable {
+  id: Generated<string>;
+  purpose: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: CreatedAt;
+  queued_at: Date | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  sent_at: Date | null;
+  message_id: string | null;
+  failed_at: Date | null;
+}
+
 export interface Database {
   creators: CreatorsTable;
   sessions: SessionsTable;
@@ -305,6 +322,7 @@ export interface Database {
   push_deliveries: PushDeliveriesTable;
   push_outbox: PushOutboxTable;
   reply_drafts: ReplyDraftsTable;
+  mail_outbox: MailOutboxTable;
   templates: TemplatesTable;
   credit_ledger: CreditLedgerTable;
   credit_totals: CreditTotalsTable;

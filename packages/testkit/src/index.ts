@@ -9,3 +9,4 @@ export * from './fixtures.ts';
 export * from './lookalikes.ts';
 export * from './seed.ts';
 export * from './servers.ts';
+export * from './smtp.ts';

@@ -1,0 +1,83 @@
+import { MAIL_QUEUE, type MailJob, mailJobId } from '@fanpilot/contracts';
+import { mailToSend, markMailFailed, markMailSent, takeMailOutbox } from '@fanpilot/core';
+import type { Database } from '@fanpilot/db';
+import { attemptsWithin, type JobHandler, type JobRunner, type RetryPolicy } from '@fanpilot/jobs';
+import { type Mailer, MailOffError } from '@fanpilot/mail';
+import type { Kysely } from 'kysely';
+import type { BackgroundLog } from './index.ts';
+
+/**
+ * How a mail is retried: 5 s, then doubling up to 10 minutes apart, for a day (a mail server down
+ * for an hour delays mail, it does not lose it). Record 0042.
+ */
+export const MAIL_RETRY: RetryPolicy = { backoffMs: 5_000, maxBackoffMs: 600_000, retryForMs: 86_400_000 };
+
+/**
+ * The mail queue's handler: sends the outbox row the job names, once (a sent or abandoned row is
+ * skipped, so a job that runs twice sends once), and gives up after the retry policy's last try.
+ */
+export function createMailHandler(options: {
+  db: Kysely<Database>;
+  mailer: Mailer;
+  log: BackgroundLog;
+  retry: RetryPolicy;
+}): JobHandler<MailJob> {
+  const { db, mailer, log } = options;
+  const lastAttempt = attemptsWithin(options.retry);
+  return async ({ mailId }, { attempt }) => {
+    const mail = await mailToSend(db, mailId);
+    if (!mail) return;
+    try {
+      const sent = await mailer.send({
+        to: mail.to_address,
+        subject: mail.subject,
+        text: mail.text_body,
+        html: mail.html_body,
+      });
+      await markMailSent(db, mail.id, sent.messageId);
+      log.info({ mailId, purpose: mail.purpose, ...(sent.file ? { file: sent.file } : {}) }, 'mail sent');
+    } catch (err) {
+      const off = err instanceof MailOffError;
+      const final = off || attempt >= lastAttempt;
+      await markMailFailed(db, mail.id, err instanceof Error ? err.message : String(err), final);
+      if (off) {
+        log.warn({ mailId, purpose: mail.purpose }, 'mail not sent: email is off (no SMTP_URL)');
+        return;
+      }
+      throw err;
+    }
+  };
+}
+
+/**
+ * The mail role's outbox drain: hands every unqueued mail to MAIL_QUEUE (one job per mail), one drain
+ * at a time; a wake-up during a drain runs it once more. A failure leaves the rows for the next drain.
+ */
+export function mailOutboxDrain(db: Kysely<Database>, jobs: Pick<JobRunner, 'enqueue'>, log: BackgroundLog) {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const ask = async (ids: string[]) => {
+    for (const mailId of ids) await jobs.enqueue(MAIL_QUEUE, { mailId }, { jobId: mailJobId(mailId) });
+  };
+  return (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          while ((await takeMailOutbox(db, ask)) > 0) {
+            // Until every queued mail is handed over.
+          }
+        } while (again);
+      } catch (err) {
+        log.warn({ err }, 'mail outbox not drained; tried again shortly');
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
+}

@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import type { Db } from './db.ts';
+
+// Mail waits in the outbox from the transaction that asks for it until the background `mail` role
+// has sent it (record 0042). Use cases call queueMail inside their transaction; nothing else sends.
+
+/** The NOTIFY channel a queued mail wakes the mail role on (delivered when the transaction commits). */
+export const MAIL_OUTBOX_CHANNEL = 'fp_mail';
+
+/** A longest error kept per mail (the last one). */
+const ERROR_MAX = 500;
+
+export interface OutgoingMail {
+  /** What the mail is for ('restore_link', 'creator_alert', …): for logs and counts. */
+  purpose: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+}
+
+/** Queues a mail to be sent after the caller's transaction commits. Returns its id. */
+export async function queueMail(db: Db, mail: OutgoingMail): Promise<string> {
+  const row = await db
+    .insertInto('mail_outbox')
+    .values({
+      purpose: mail.purpose,
+      to_address: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await sql`select pg_notify(${MAIL_OUTBOX_CHANNEL}, '')`.execute(db);
+  return row.id;
+}
+
+/**
+ * Hands up to `limit` mails not yet queued to `ask` (the mail queue), oldest first, and marks them
+ * queued once `ask` succeeded (a failure leaves them for the next drain). Rows another process is
+ * taking are skipped. Returns how many were taken.
+ */
+export async function takeMailOutbox(
+  db: Db,
+  ask: (ids: string[]) => Promise<void>,
+  limit = 100,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('queued_at', 'is', null)
+      .orderBy('created_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (rows.length === 0) return 0;
+    const ids = rows.map((r) => r.id);
+    await ask(ids);
+    await trx.updateTable('mail_outbox').set({ queued_at: new Date() }).where('id', 'in', ids).execute();
+    return ids.length;
+  });
+}
+
+/** Mails not yet handed to the queue (the runtime's idle signal). */
+export async function mailOutboxSize(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('queued_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The mail to send for job `id`: undefined when it is sent, given up on, or unknown. */
+export async function mailToSend(db: Db, id: string) {
+  return db
+    .selectFrom('mail_outbox')
+    .select(['id', 'purpose', 'to_address', 'subject', 'text_body', 'html_body', 'attempts'])
+    .where('id', '=', id)
+    .where('sent_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The mail went out. */
+export async function markMailSent(db: Db, id: string, messageId: string): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set((eb) => ({ sent_at: new Date(), message_id: messageId, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A try failed: counted, the error kept; `final` gives up on the mail for good. */
+export async function markMailFailed(db: Db, id: string, error: string, final: boolean): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      last_error: error.slice(0, ERROR_MAX),
+      ...(final ? { failed_at: new Date() } : {}),
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The mails sent to `to` (newest first), for support and tests. */
+export async function mailsTo(db: Db, to: string) {
+  return db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('to_address', '=', to)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
