@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ASK_IDEMPOTENCY_WINDOW_HOURS } from '@fanpilot/contracts';
 import type { FanRow } from '@fanpilot/db';
+import { noteAlert } from '../alerts/note-alert.ts';
 import { forecastAnswer } from '../answer-policy.ts';
 import { attachmentsRepository } from '../attachments.ts';
 import { DomainError } from '../errors.ts';
@@ -71,6 +72,17 @@ export async function ask(ports: ConversationPortsWithFiles, input: AskInput): P
   const { decision, priority } = await forecastAnswer(db, input.creatorId, stored.messageId, at);
   const message = (await messages.findView(stored.messageId))!;
   const aiWillAnswer = decision === 'ai';
+  // The creator answers this one (Online, or the AI may not): they hear of it (record 0061). Noted
+  // once per question; a lost note is caught by the waiting-time alert.
+  if (!aiWillAnswer) {
+    await noteAlert(db, {
+      creatorId: input.creatorId,
+      kind: 'question',
+      ref: stored.messageId,
+      fanId: input.fan.id,
+      detail: input.text,
+    });
+  }
   return { message, aiWillAnswer, queueForAi: aiWillAnswer ? { priority } : null };
 }
 
