@@ -106,7 +106,7 @@ describe('creator alerts by email and push', () => {
     const mail = await smtp.waitFor((m) => m.to.includes(c.email));
     expect(mail.subject).toMatch(/is waiting for your answer$/);
     expect(mail.text).toContain('asked: "Can I freeze my starter?"');
-    const link = /http:\/\/127\.0\.0\.1:\d+\/admin\/ona\?fan=[0-9a-f-]{36}/.exec(mail.text)?.[0];
+    const link = /http:\/\/127\.0\.0\.1:\d+\/admin\/ona\?fan=mobile_fan_[0-9a-f]+/.exec(mail.text)?.[0];
     expect(link).toBeDefined();
     // The link opens the dashboard (the page itself; the dashboard opens the conversation).
     expect(header(mail, 'list-unsubscribe')).toMatch(

@@ -33,6 +33,8 @@ interface AlertRow {
   fan_id: string | null;
   detail: string;
   fan_name: string | null;
+  /** The fan's key: what the dashboard names a conversation by (?fan=). */
+  fan_key: string | null;
   created_at: Date;
 }
 
@@ -81,7 +83,7 @@ async function sendCreatorAlerts(
     const alerts = (await trx
       .selectFrom('creator_alerts as a')
       .leftJoin('fans as f', 'f.id', 'a.fan_id')
-      .select(['a.id', 'a.kind', 'a.fan_id', 'a.detail', 'f.name as fan_name', 'a.created_at'])
+      .select(['a.id', 'a.kind', 'a.fan_id', 'a.detail', 'f.name as fan_name', 'f.fan_key', 'a.created_at'])
       .where('a.creator_id', '=', creatorId)
       .where('a.sent_at', 'is', null)
       .orderBy('a.id')
@@ -207,13 +209,17 @@ export function describeGroup(alerts: AlertRow[], username: string, origin: stri
   } else {
     subject = `${alerts.length} things need your attention`;
   }
-  const oneFan = fans.size === 1 ? questions[0]?.fan_id : null;
+  const oneFan = fans.size === 1 ? questions[0]?.fan_key : null;
   const base = `/admin/${encodeURIComponent(username)}`;
-  const path = oneFan ? `${base}?fan=${oneFan}` : questions.length > 0 ? `${base}?tab=chats` : base;
+  const path = oneFan
+    ? `${base}?fan=${encodeURIComponent(oneFan)}`
+    : questions.length > 0
+      ? `${base}?tab=chats`
+      : base;
   const lines = alerts.map((a) => {
     const link =
-      a.fan_id && (a.kind === 'question' || a.kind === 'waiting')
-        ? `\n   ${origin}${base}?fan=${a.fan_id}`
+      a.fan_key && (a.kind === 'question' || a.kind === 'waiting')
+        ? `\n   ${origin}${base}?fan=${encodeURIComponent(a.fan_key)}`
         : '';
     return `- ${lineOf(a)}${link}`;
   });
