@@ -321,6 +321,7 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
   it('(b2) each creator alert is emailed exactly once, with both apis and the workers draining', async () => {
     // Online: every question is handed to the creator (an alert noted by whichever api stored it).
     expect((await viaProxy('POST', '/api/toggle-status', { creator: username })).status).toBe(200);
+    const asked: string[] = [];
     try {
       const texts = Array.from({ length: 12 }, (_, i) => `Alert burst question ${i}?`);
       await Promise.all(
@@ -333,6 +334,7 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
             jar,
           );
           expect(res.status).toBe(200);
+          asked.push(((await res.json()) as { message: { id: string } }).message.id);
         }),
       );
       // A fact a worker commits: a source that cannot be read fails there.
@@ -343,10 +345,14 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
       expect(failing.status).toBe(200);
       const alertMails = () =>
         smtp.received.filter((m) => m.to.includes('dana@example.com') && !m.subject.startsWith('Your '));
-      const all = () => alertMails().map((m) => m.text).join('\n');
+      const all = () =>
+        alertMails()
+          .map((m) => m.text)
+          .join('\n');
       await waitFor(
         'every alert emailed',
-        async () => texts.every((text) => all().includes(text)) && all().includes('A knowledge source failed'),
+        async () =>
+          texts.every((text) => all().includes(text)) && all().includes('A knowledge source failed'),
         30_000,
       );
       // Two more windows: nothing is sent twice.
@@ -367,6 +373,12 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
       expect(rows.filter((r) => r.kind === 'question')).toHaveLength(12);
       expect(rows.every((r) => r.sent_at !== null)).toBe(true);
     } finally {
+      // The creator deletes these conversations (later tests count every question of theirs as the
+      // AI's to answer), then goes Offline.
+      for (let i = 0; i < asked.length; i++) {
+        const res = await viaProxy('DELETE', `/api/chatlog/fan/mobile_fan_alerts_${i}?creator=${username}`);
+        expect(res.status).toBe(200);
+      }
       expect((await viaProxy('POST', '/api/toggle-status', { creator: username })).status).toBe(200);
     }
   });
