@@ -760,6 +760,13 @@ export const calls = {
       "One-click unsubscribe (RFC 8058) from an alert or digest email's signed link: no sign-in needed.",
     schema: { querystring: unsubscribeQuerySchema, response: { 200: unsubscribeResponseSchema } },
   },
+  unsubscribePage: {
+    ...routes.unsubscribePage,
+    tag: 'Notifications',
+    summary:
+      "The unsubscribe link in an email's text: an HTML page with the one button that unsubscribes (a link scanner stops nothing).",
+    schema: { querystring: unsubscribeQuerySchema },
+  },
 } as const satisfies { [N in CallName]: CallDefinition };
 
 export type Calls = typeof calls;

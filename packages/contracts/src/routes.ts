@@ -89,6 +89,7 @@ export const creatorRoutes = {
   creatorPushSubscribe: { method: 'POST', path: '/api/creators/username/:username/notifications/push' },
   creatorPushUnsubscribe: { method: 'DELETE', path: '/api/creators/username/:username/notifications/push' },
   unsubscribeAlerts: { method: 'POST', path: '/api/notifications/unsubscribe' },
+  unsubscribePage: { method: 'GET', path: '/api/notifications/unsubscribe' },
 } as const;
 
 /**

@@ -121,6 +121,33 @@ describe('creator alerts by email and push', () => {
     expect((pushed.payload as { title: string }).title).toMatch(/is waiting for your answer$/);
   });
 
+  it('a failing SMTP server and push service are retried with back-off; the request never waits', async () => {
+    const c = await creator('fay');
+    const device = await subscribeDevice(c);
+    await goOnline(c);
+    smtp.refuseNext(2);
+    push.failNext(1);
+    const fan = new FanBrowser(t);
+    const started = Date.now();
+    expect((await fan.ask(c.username, 'Asked while mail is down?')).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(WINDOW_MS);
+    const mail = await smtp.waitFor((m) => m.to.includes(c.email), 15_000);
+    expect(mail.text).toContain('"Asked while mail is down?"');
+    await eventually(async () => pushesTo(device)[0], 15_000);
+    expect(push.refused.some((r) => r.device === device.id && r.status === 503)).toBe(true);
+    // Refused twice (451), sent on the third try.
+    const row = await eventually(async () =>
+      (
+        await t.db.db
+          .selectFrom('mail_outbox')
+          .select(['attempts', 'sent_at'])
+          .where('to_address', '=', c.email)
+          .execute()
+      ).find((r) => r.sent_at !== null),
+    );
+    expect(row.attempts).toBe(3);
+  });
+
   it('a burst of fifty questions is one email, not fifty', async () => {
     const c = await creator('bert');
     await goOnline(c);

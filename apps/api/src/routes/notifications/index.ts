@@ -8,7 +8,6 @@ import {
 } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { checkPushEndpoint, checkSubscriptionKeys } from '../../services/push.ts';
 
 export interface NotificationRoutesOptions {
@@ -95,16 +94,12 @@ export async function notificationRoutes(app: FastifyInstance, opts: Notificatio
   });
 
   // The link in the email's text: a page with the one button that unsubscribes.
-  r.get(
-    routes.unsubscribeAlerts.path,
-    { schema: { querystring: z.object({ token: z.string().min(10).max(400) }) } },
-    async (request, reply) => {
-      const { scope } = readUnsubscribeToken(opts.sessionSecret, request.query.token);
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      return page(
-        scope === 'digest' ? 'Stop the digest email?' : 'Stop alert emails?',
-        `<form method="post" action="${escapeHtml(`${routes.unsubscribeAlerts.path}?token=${encodeURIComponent(request.query.token)}`)}"><button type="submit">Unsubscribe</button></form>`,
-      );
-    },
-  );
+  r.get(calls.unsubscribePage.path, { schema: calls.unsubscribePage.schema }, async (request, reply) => {
+    const { scope } = readUnsubscribeToken(opts.sessionSecret, request.query.token);
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    return page(
+      scope === 'digest' ? 'Stop the digest email?' : 'Stop alert emails?',
+      `<form method="post" action="${escapeHtml(`${routes.unsubscribeAlerts.path}?token=${encodeURIComponent(request.query.token)}`)}"><button type="submit">Unsubscribe</button></form>`,
+    );
+  });
 }
