@@ -93,6 +93,16 @@ export function startOfUtcDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
+/** Whether a balance pays for one AI-written text (an answer, or a draft the creator sends). */
+export function affordsOneAnswer(balance: number): boolean {
+  return balance >= CREDITS_PER_AI_ANSWER;
+}
+
+/** The day (YYYY-MM-DD, UTC) whose AI answer budget `now` counts against: one budget alert a day. */
+export function budgetDayOf(now: Date): string {
+  return startOfUtcDay(now).toISOString().slice(0, 10);
+}
+
 /** Only a creator's questions of the last hour count towards the queue position of their next one. */
 export const FAIRNESS_WINDOW_MS = 3_600_000;
 

@@ -1,6 +1,7 @@
 import { CREDITS_PER_AI_ANSWER, type ReplyDraft, type StoredSource } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { affordsOneAnswer } from '../answer-policy.ts';
 import { writeLedger } from '../credits.ts';
 import type { Db } from '../db.ts';
 import { DomainError } from '../errors.ts';
@@ -87,7 +88,7 @@ export async function draftableQuestion(
       .select('balance')
       .where('creator_id', '=', creatorId)
       .executeTakeFirst();
-    if (Number(totals?.balance ?? 0) < CREDITS_PER_AI_ANSWER) {
+    if (!affordsOneAnswer(Number(totals?.balance ?? 0))) {
       throw new DomainError('payment_required', 'no_credits', NO_CREDITS_FOR_DRAFT);
     }
   }

@@ -3,7 +3,7 @@ import { AI_SENDER } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
 import { noteAlert } from '../alerts/note-alert.ts';
-import { type AnswerRefusal, decideAnswer, loadAnswerSnapshot, startOfUtcDay } from '../answer-policy.ts';
+import { type AnswerRefusal, budgetDayOf, decideAnswer, loadAnswerSnapshot } from '../answer-policy.ts';
 import { chargeAiAnswer } from '../credits.ts';
 import { lockQuestion, replyToQuestion } from './reply-to-question.ts';
 
@@ -76,7 +76,7 @@ export async function storeAiAnswer(
       await noteAlert(trx, {
         creatorId: creator.id,
         kind: 'budget_reached',
-        ref: startOfUtcDay(input.now).toISOString().slice(0, 10),
+        ref: budgetDayOf(input.now),
       });
     }
     replyId = inserted;
