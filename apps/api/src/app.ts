@@ -5,7 +5,7 @@ import type { DbHandle } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import type { IngestEnv } from '@fanpilot/knowledge';
 import { loadIngestEnv } from '@fanpilot/knowledge';
-import type { Mailer } from '@fanpilot/mail';
+import { type Mailer, mailModeOf } from '@fanpilot/mail';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify, {
@@ -36,6 +36,7 @@ import { citationsRoutes } from './routes/citations/index.ts';
 import { creatorsRoutes } from './routes/creators/index.ts';
 import { eventsRoutes } from './routes/events/index.ts';
 import { fanChatRoutes } from './routes/fan-chat/index.ts';
+import { fanPlansRoutes } from './routes/fan-plans/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { inboxRoutes } from './routes/inbox/index.ts';
 import { knowledgeRoutes } from './routes/knowledge/index.ts';
@@ -265,9 +266,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionSecret: deps.config.sessionSecret,
     fanReadsPerIpPerMinute: deps.config.env.FAN_READ_RATE_LIMIT_PER_IP,
   });
-  await app.register(billingRoutes, {
-    payments: deps.payments ?? createPayments(deps.config.env),
+  const payments = deps.payments ?? createPayments(deps.config.env);
+  await app.register(billingRoutes, { payments, publicOrigin: deps.config.publicOrigin });
+  await app.register(fanPlansRoutes, {
+    payments,
+    mailer: deps.mailer ?? { mode: mailModeOf(deps.config.env) },
     publicOrigin: deps.config.publicOrigin,
+    secureCookie: secure,
+    fanReadsPerIpPerMinute: deps.config.env.FAN_READ_RATE_LIMIT_PER_IP,
   });
   await app.register(pushRoutes, {
     vapid: deps.vapid ?? loadVapidKeys(deps.config.env, deps.config.publicOrigin),

@@ -142,6 +142,8 @@ export const envSchema = z.object({
    */
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
+  /** The signing secret of a Connect webhook endpoint (fans' subscriptions on connected accounts). */
+  STRIPE_CONNECT_WEBHOOK_SECRET: optionalString,
   /** A Stripe-compatible API at another address (scheme://host[:port]); unset: Stripe's own. */
   STRIPE_API_BASE: z.preprocess(
     emptyToUndefined,
@@ -174,6 +176,11 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(0).max(3_600_000).default(120_000),
   ),
+  /**
+   * The platform's fee on fans' subscriptions to creators, in percent: Stripe's application fee on
+   * the creator's connected account (record 0043). 0 to 50, fractions allowed.
+   */
+  PLATFORM_FEE_PERCENT: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(50).default(10)),
   /** Creator username /fanchat-mobile and /mobile-chat open without ?creator= (else the first onboarded). */
   FANCHAT_DEFAULT_CREATOR: optionalString,
   ...processShape,

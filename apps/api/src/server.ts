@@ -10,6 +10,7 @@ import {
 import { refreshChunkStatistics } from '@fanpilot/core';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { IngestEnvError, loadIngestEnv } from '@fanpilot/knowledge';
+import { startStripeService } from '@fanpilot/local-stripe';
 import { createMailer } from '@fanpilot/mail';
 import { createStorage } from '@fanpilot/storage';
 import getPort from 'get-port';
@@ -56,6 +57,14 @@ async function main() {
   const jobs = createBackgroundJobs({ db: db.db, env, log });
   const vapid = loadVapidKeys(env, config.publicOrigin);
   const payments = createPayments(env);
+  // No STRIPE_SECRET_KEY outside production: fans' subscriptions run against the local Stripe
+  // stand-in on loopback (its own hosted test pages; no real money), like the local sign-in.
+  const localStripe =
+    !env.STRIPE_SECRET_KEY && env.NODE_ENV !== 'production' ? await startStripeService() : undefined;
+  if (localStripe) {
+    localStripe.deliverTo(`http://127.0.0.1:${port}/api/stripe/webhook`);
+    payments.localFans = { stripe: localStripe.client, webhookSecret: localStripe.webhookSecret };
+  }
   const mailer = createMailer({ ...env, PUBLIC_ORIGIN: config.publicOrigin });
   const app = await buildApp({
     config,
@@ -97,6 +106,7 @@ async function main() {
       await app.close();
       await (background?.close() ?? jobs.close());
       mailer.close();
+      await localStripe?.close();
       await db.close();
       await config.stopEmbedded();
     } finally {

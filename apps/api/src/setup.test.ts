@@ -103,7 +103,12 @@ describe('email', () => {
 
 describe('payments', () => {
   it('without Stripe: the test checkout outside production, nothing in production', () => {
-    expect(createPayments(loadEnv({}))).toEqual({ stripe: null, webhookSecret: null, testCheckout: true });
+    expect(createPayments(loadEnv({}))).toEqual({
+      stripe: null,
+      webhookSecret: null,
+      testCheckout: true,
+      feePercent: 10,
+    });
     expect(
       createPayments(
         loadEnv({
@@ -113,7 +118,7 @@ describe('payments', () => {
           GOOGLE_CLIENT_SECRET: 'secret',
         }),
       ),
-    ).toEqual({ stripe: null, webhookSecret: null, testCheckout: false });
+    ).toEqual({ stripe: null, webhookSecret: null, testCheckout: false, feePercent: 10 });
   });
 
   it('with Stripe: never the test checkout; STRIPE_API_BASE moves the client', () => {

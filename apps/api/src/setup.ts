@@ -6,7 +6,16 @@ import type { Payments } from './services/billing.ts';
 
 /** One part of the running product: what serves it, and whether it is a built-in (embedded) one. */
 export interface SetupPart {
-  part: 'database' | 'objects' | 'jobs' | 'sign-in' | 'payments' | 'email' | 'push keys' | 'session secret';
+  part:
+    | 'database'
+    | 'objects'
+    | 'jobs'
+    | 'sign-in'
+    | 'payments'
+    | 'fan subscriptions'
+    | 'email'
+    | 'push keys'
+    | 'session secret';
   what: string;
   embedded: boolean;
 }
@@ -60,6 +69,15 @@ export function describeSetup(input: {
             what: 'off: buying credits is switched off (no STRIPE_SECRET_KEY)',
             embedded: false,
           },
+    ...(payments.localFans
+      ? [
+          {
+            part: 'fan subscriptions' as const,
+            what: 'local Stripe stand-in on loopback, test pages, no real money (dev only)',
+            embedded: true,
+          },
+        ]
+      : []),
     emailPart(env, dataDir),
     env.VAPID_PUBLIC_KEY
       ? { part: 'push keys', what: 'VAPID keys from the environment', embedded: false }

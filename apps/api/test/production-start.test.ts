@@ -112,6 +112,7 @@ describe('a production start', () => {
         'jobs: in-process (no REDIS_URL)',
         `sign-in: OpenID provider ${oidc.issuer}`,
         'payments: off: buying credits is switched off (no STRIPE_SECRET_KEY)',
+        'email: off: no SMTP_URL (restoring a subscription by email is off)',
         expect.stringMatching(/^push keys: VAPID keys generated and kept under /),
         'session secret: SESSION_SECRET',
       ]);

@@ -68,7 +68,7 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
   if (question.status !== 'pending' || question.ai_handed_over_at !== null) return 'already_answered';
   const now = options.now ?? (() => new Date());
   // The answer policy, decided again under the lock below; this one spares the model call.
-  const snapshot = await loadAnswerSnapshot(db, question.creator_id, { now: now() });
+  const snapshot = await loadAnswerSnapshot(db, question.creator_id, { now: now(), answering: messageId });
   if (!snapshot) return 'not_found';
   const decision = decideAnswer(snapshot);
   if (decision !== 'ai') return decision;

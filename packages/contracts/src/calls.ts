@@ -46,6 +46,24 @@ import {
   usernameParamsSchema,
 } from './creator.ts';
 import {
+  captureLeadRequestSchema,
+  checkoutUrlResponseSchema,
+  confirmSubscriptionRequestSchema,
+  connectPayoutsResponseSchema,
+  earningsSchema,
+  fanPlanQuerySchema,
+  fanPlanResponseSchema,
+  fanPlanSettingsSchema,
+  fanPlanStateSchema,
+  fanPortalRequestSchema,
+  fanSubscribeRequestSchema,
+  okResponseSchema,
+  redeemRestoreLinkResponseSchema,
+  redeemRestoreLinkSchema,
+  requestRestoreLinkResponseSchema,
+  requestRestoreLinkSchema,
+} from './fan-plans.ts';
+import {
   createFanTransferRequestSchema,
   createFanTransferResponseSchema,
   redeemFanTransferRequestSchema,
@@ -714,7 +732,7 @@ export const calls = {
     ...routes.stripeWebhook,
     tag: 'Billing',
     summary:
-      "Stripe's events (checkout completed), signed with the webhook secret; the raw body is verified.",
+      "Stripe's events (credit checkouts; fans' subscriptions and creators' connected accounts), signed with the webhook secret; the raw body is verified.",
     schema: {},
   },
   notificationSettings: {
@@ -766,6 +784,88 @@ export const calls = {
     summary:
       "The unsubscribe link in an email's text: an HTML page with the one button that unsubscribes (a link scanner stops nothing).",
     schema: { querystring: unsubscribeQuerySchema },
+  },
+  fanPlan: {
+    ...routes.fanPlan,
+    tag: 'Fan plans',
+    summary: "The creator's plan for fans, payouts state, presets and the platform fee.",
+    schema: { params: usernameParamsSchema, response: { 200: fanPlanResponseSchema } },
+  },
+  updateFanPlan: {
+    ...routes.updateFanPlan,
+    tag: 'Fan plans',
+    summary: 'Sets the plan: monthly price, optional yearly price and trial, free answers, lead capture.',
+    schema: {
+      params: usernameParamsSchema,
+      body: fanPlanSettingsSchema,
+      response: { 200: fanPlanResponseSchema },
+    },
+  },
+  connectPayouts: {
+    ...routes.connectPayouts,
+    tag: 'Fan plans',
+    summary:
+      "Where to connect payouts: Stripe's Express onboarding (an account link), or the local test flow.",
+    schema: { params: usernameParamsSchema, response: { 200: connectPayoutsResponseSchema } },
+  },
+  earnings: {
+    ...routes.earnings,
+    tag: 'Fan plans',
+    summary: 'Subscribers, MRR, the fee, new and cancelled this month, the measured conversion, payouts.',
+    schema: { params: usernameParamsSchema, response: { 200: earningsSchema } },
+  },
+  fanLeads: {
+    ...routes.fanLeads,
+    tag: 'Fan plans',
+    summary: 'The emails fans gave (lead capture, subscriptions), as CSV.',
+    schema: { params: usernameParamsSchema },
+  },
+  fanPlanState: {
+    ...routes.fanPlanState,
+    tag: 'Fan chat',
+    summary: "The creator's plan card, the free answers left, the paywall and this fan's subscription.",
+    schema: {
+      params: fanIdParamsSchema,
+      querystring: fanPlanQuerySchema,
+      response: { 200: fanPlanStateSchema },
+    },
+  },
+  fanSubscribe: {
+    ...routes.fanSubscribe,
+    tag: 'Fan chat',
+    summary:
+      "Starts a subscription to the creator: Stripe Checkout (subscription mode) on the creator's account.",
+    schema: { body: fanSubscribeRequestSchema, response: { 200: checkoutUrlResponseSchema } },
+  },
+  confirmFanSubscription: {
+    ...routes.confirmFanSubscription,
+    tag: 'Fan chat',
+    summary: 'Back from Checkout: reads the session from Stripe and unlocks the chat at once.',
+    schema: { body: confirmSubscriptionRequestSchema, response: { 200: fanPlanStateSchema } },
+  },
+  fanSubscriptionPortal: {
+    ...routes.fanSubscriptionPortal,
+    tag: 'Fan chat',
+    summary: "Manage subscription: Stripe's customer portal for this fan's subscription.",
+    schema: { body: fanPortalRequestSchema, response: { 200: checkoutUrlResponseSchema } },
+  },
+  requestRestoreLink: {
+    ...routes.requestRestoreLink,
+    tag: 'Fan chat',
+    summary: 'Mails a one-time link that restores a subscription (and its chat) on this browser.',
+    schema: { body: requestRestoreLinkSchema, response: { 200: requestRestoreLinkResponseSchema } },
+  },
+  redeemRestoreLink: {
+    ...routes.redeemRestoreLink,
+    tag: 'Fan chat',
+    summary: "This browser takes over the subscriber's chat a restore link was mailed for.",
+    schema: { body: redeemRestoreLinkSchema, response: { 200: redeemRestoreLinkResponseSchema } },
+  },
+  captureLead: {
+    ...routes.captureLead,
+    tag: 'Fan chat',
+    summary: 'The fan gives an email before the paywall (when the creator asks for one).',
+    schema: { body: captureLeadRequestSchema, response: { 200: okResponseSchema } },
   },
 } as const satisfies { [N in CallName]: CallDefinition };
 

@@ -92,6 +92,8 @@ export const conversationSummarySchema = z.object({
   latestReply: messageSchema.nullable(),
   /** The newest fan message still waiting for an answer (what Respond answers). */
   newestPending: messageSchema.nullable(),
+  /** The fan holds a subscription to the creator now (record 0043). */
+  subscriber: z.boolean(),
 });
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 

@@ -6,6 +6,7 @@ export * from './client.ts';
 export * from './constants.ts';
 export * from './creator.ts';
 export * from './errors.ts';
+export * from './fan-plans.ts';
 export * from './fan-transfer.ts';
 export * from './gaps.ts';
 export * from './ids.ts';

@@ -212,6 +212,8 @@ export const askResponseSchema = z.object({
   message: fanChatMessageSchema,
   /** True when the creator is Offline with credits: the AI will answer shortly. */
   aiWillAnswer: z.boolean(),
+  /** Past the free allowance without a subscription: the AI does not answer; show the plan card. */
+  paywall: z.boolean(),
 });
 export type AskResponse = z.infer<typeof askResponseSchema>;
 

@@ -15,6 +15,13 @@ export const fanRoutes = {
   pushKey: { method: 'GET', path: '/api/push/key' },
   subscribePush: { method: 'POST', path: '/api/push/subscriptions' },
   unsubscribePush: { method: 'DELETE', path: '/api/push/subscriptions' },
+  fanPlanState: { method: 'GET', path: '/api/fan-plan/:fanId' },
+  fanSubscribe: { method: 'POST', path: '/api/fan-subscriptions/checkout' },
+  confirmFanSubscription: { method: 'POST', path: '/api/fan-subscriptions/confirm' },
+  fanSubscriptionPortal: { method: 'POST', path: '/api/fan-subscriptions/portal' },
+  requestRestoreLink: { method: 'POST', path: '/api/fan-subscriptions/restore' },
+  redeemRestoreLink: { method: 'POST', path: '/api/fan-subscriptions/restore/redeem' },
+  captureLead: { method: 'POST', path: '/api/fan-leads' },
 } as const;
 
 /** The creator's calls, and the outside world's (uploads, Stripe). */
@@ -22,6 +29,11 @@ export const creatorRoutes = {
   currentUser: { method: 'GET', path: '/api/auth/user' },
   billing: { method: 'GET', path: '/api/creators/username/:username/billing' },
   checkout: { method: 'POST', path: '/api/creators/username/:username/billing/checkout' },
+  fanPlan: { method: 'GET', path: '/api/creators/username/:username/fan-plan' },
+  updateFanPlan: { method: 'PUT', path: '/api/creators/username/:username/fan-plan' },
+  connectPayouts: { method: 'POST', path: '/api/creators/username/:username/payouts/connect' },
+  earnings: { method: 'GET', path: '/api/creators/username/:username/earnings' },
+  fanLeads: { method: 'GET', path: '/api/creators/username/:username/fan-leads.csv' },
   creatorChatbot: { method: 'GET', path: '/api/creators/username/:username/chatbot' },
   createChatbot: { method: 'POST', path: '/api/creators/username/:username/chatbot' },
   chatbot: { method: 'GET', path: '/api/chatbots/:id' },

@@ -14,6 +14,7 @@ import {
   decideAnswer,
   forecastAnswer,
   loadAnswerSnapshot,
+  NO_FAN,
   snapshotColumns,
   snapshotRefs,
   startOfUtcDay,
@@ -32,6 +33,7 @@ const base: AnswerSnapshot = {
   balance: 10,
   answersToday: 0,
   ahead: 0,
+  ...NO_FAN,
 };
 const snap = (over: Partial<AnswerSnapshot>): AnswerSnapshot => ({ ...base, ...over });
 
@@ -69,6 +71,40 @@ const TABLE: [string, AnswerSnapshot, AnswerDecisionKind][] = [
     snap({ balance: 0, dailyBudget: 1, answersToday: 1 }),
     'no_credits',
   ],
+  ['within the free allowance: the AI', snap({ freeAllowance: 5, fanAnswersThisMonth: 4 }), 'ai'],
+  ['the allowance spent: the paywall', snap({ freeAllowance: 5, fanAnswersThisMonth: 5 }), 'paywall'],
+  [
+    'the last free answer taken by the fan’s own question ahead',
+    snap({ freeAllowance: 5, fanAnswersThisMonth: 4, fanAhead: 1 }),
+    'paywall',
+  ],
+  [
+    'other fans’ questions ahead do not spend this fan’s allowance',
+    snap({ freeAllowance: 5, fanAnswersThisMonth: 4, ahead: 3 }),
+    'ai',
+  ],
+  [
+    'a subscriber past the allowance: the AI',
+    snap({ freeAllowance: 5, fanAnswersThisMonth: 50, fanSubscribed: true }),
+    'ai',
+  ],
+  ['no plan (null allowance): never a paywall', snap({ fanAnswersThisMonth: 500 }), 'ai'],
+  ['an allowance of 0: the paywall at once', snap({ freeAllowance: 0 }), 'paywall'],
+  [
+    'the creator Online answers even past the allowance',
+    snap({ creatorOnline: true, freeAllowance: 1, fanAnswersThisMonth: 3 }),
+    'creator_online',
+  ],
+  [
+    'past the allowance and out of credits: the paywall first',
+    snap({ freeAllowance: 1, fanAnswersThisMonth: 1, balance: 0 }),
+    'paywall',
+  ],
+  [
+    'a subscriber still needs the creator’s credits (record 0043)',
+    snap({ freeAllowance: 1, fanAnswersThisMonth: 9, fanSubscribed: true, balance: 0 }),
+    'no_credits',
+  ],
 ];
 
 describe('the answer policy (pure)', () => {
@@ -85,7 +121,23 @@ function grid(): AnswerSnapshot[] {
       for (const balance of [-1, 0, PRICE, 2 * PRICE, 3 * PRICE])
         for (const answersToday of [0, 1, 2, 3])
           for (const ahead of [0, 1, 2])
-            out.push({ creatorOnline, dailyBudget, balance, answersToday, ahead });
+            out.push({ creatorOnline, dailyBudget, balance, answersToday, ahead, ...NO_FAN });
+  // The fan's side, around the allowance's boundary.
+  for (const creatorOnline of [false, true])
+    for (const freeAllowance of [null, 0, 2])
+      for (const fanSubscribed of [false, true])
+        for (const fanAnswersThisMonth of [0, 1, 2, 3])
+          for (const fanAhead of [0, 1])
+            for (const balance of [0, 3 * PRICE])
+              out.push({
+                ...base,
+                creatorOnline,
+                balance,
+                freeAllowance,
+                fanSubscribed,
+                fanAnswersThisMonth,
+                fanAhead,
+              });
   return out;
 }
 
@@ -180,7 +232,7 @@ describe('against a database', () => {
     const rows = sql.join(
       snapshots.map(
         (s, i) =>
-          sql`(${i}::integer, ${s.creatorOnline}::boolean, ${s.dailyBudget}::integer, ${s.balance}::bigint, ${s.answersToday}::bigint, ${s.ahead}::bigint)`,
+          sql`(${i}::integer, ${s.creatorOnline}::boolean, ${s.dailyBudget}::integer, ${s.balance}::bigint, ${s.answersToday}::bigint, ${s.ahead}::bigint, ${s.freeAllowance}::integer, ${s.fanSubscribed}::boolean, ${s.fanAnswersThisMonth}::bigint, ${s.fanAhead}::bigint)`,
       ),
     );
     const v = (c: string) => sql.ref(`v.${c}`) as never;
@@ -191,14 +243,23 @@ describe('against a database', () => {
         balance: v('balance'),
         answersToday: v('answers_today'),
         ahead: v('ahead'),
+        freeAllowance: v('free_allowance'),
+        fanSubscribed: v('fan_subscribed'),
+        fanAnswersThisMonth: v('fan_answers_month'),
+        fanAhead: v('fan_ahead'),
       })} as kind, ${aiAnswersSql({
         creatorOnline: v('creator_online'),
         dailyBudget: v('daily_budget'),
         balance: v('balance'),
         answersToday: v('answers_today'),
         ahead: v('ahead'),
+        freeAllowance: v('free_allowance'),
+        fanSubscribed: v('fan_subscribed'),
+        fanAnswersThisMonth: v('fan_answers_month'),
+        fanAhead: v('fan_ahead'),
       })} as ai
-      from (values ${rows}) as v(i, creator_online, daily_budget, balance, answers_today, ahead)
+      from (values ${rows}) as v(i, creator_online, daily_budget, balance, answers_today, ahead,
+        free_allowance, fan_subscribed, fan_answers_month, fan_ahead)
       order by v.i`.execute(db());
     expect(result.rows).toHaveLength(snapshots.length);
     const fromSql = result.rows.map((r) => ({ kind: r.kind, ai: r.ai }));
@@ -206,7 +267,7 @@ describe('against a database', () => {
     expect(fromSql).toEqual(fromTs);
     // The grid reaches every outcome, so the agreement is not vacuous.
     expect(new Set(fromTs.map((d) => d.kind))).toEqual(
-      new Set(['ai', 'creator_online', 'no_credits', 'no_chatbot', 'over_budget']),
+      new Set(['ai', 'creator_online', 'paywall', 'no_credits', 'no_chatbot', 'over_budget']),
     );
   });
 
@@ -226,6 +287,7 @@ describe('against a database', () => {
       balance: 7 - 3 * PRICE,
       answersToday: 2,
       ahead: 0,
+      ...NO_FAN,
     });
     const ofSecond = await loadAnswerSnapshot(db(), c.creatorId, { now, questionId: second });
     expect(ofSecond?.ahead).toBe((await answerPriority(db(), second, now)) - 1);
@@ -279,8 +341,9 @@ describe('against a database', () => {
     await creators[2]!.charged(now);
     const ids = creators.map((c) => c.creatorId);
     const result = await sql<{ id: string; ai: boolean }>`
-      with s as (select c.id, ${snapshotColumns(now)} from creators c where c.id in (${sql.join(ids)}))
-      select s.id, ${aiAnswersSql(snapshotRefs('s', sql`0`))} as ai from s`.execute(db());
+      with s as (select c.id, ${snapshotColumns(now)}, false as fan_subscribed, 0 as fan_answers_month
+        from creators c where c.id in (${sql.join(ids)}))
+      select s.id, ${aiAnswersSql(snapshotRefs('s', sql`0`, sql`0`))} as ai from s`.execute(db());
     const fromSql = Object.fromEntries(result.rows.map((r) => [String(r.id), r.ai]));
     const fromTs: Record<string, boolean> = {};
     for (const id of ids) {

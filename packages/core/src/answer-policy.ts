@@ -1,4 +1,4 @@
-import { CREDITS_PER_AI_ANSWER } from '@fanpilot/contracts';
+import { AI_SENDER, CREDITS_PER_AI_ANSWER } from '@fanpilot/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from './db.ts';
 
@@ -11,8 +11,8 @@ import type { Db } from './db.ts';
 
 /**
  * What the policy decides on: the creator's state as one query reads it (loadAnswerSnapshot, or
- * the sweep's snapshotColumns for every creator at once). A later "fan's plan / free allowance"
- * field joins here, with its rule below.
+ * the sweep's snapshotColumns for every creator at once), and the asking fan's plan: the free
+ * allowance and subscription (record 0043).
  */
 export interface AnswerSnapshot {
   /** The creator is Online: they answer their fans themselves. */
@@ -29,10 +29,29 @@ export interface AnswerSnapshot {
    * answers than the credits and the budget hold; the answer itself is always the next one.
    */
   ahead: number;
+  /**
+   * The creator's free AI answers per fan per month while their fan plan is live (on, and the
+   * creator can take payments); null: no paywall, fans are answered as the other rules say.
+   */
+  freeAllowance: number | null;
+  /** The fan holds a subscription that opens the chat now (paid, trialing, in grace, or to period end). */
+  fanSubscribed: boolean;
+  /** AI answers this fan got since midnight UTC on the 1st of the month. */
+  fanAnswersThisMonth: number;
+  /** This fan's own questions waiting ahead of this one (0: this one is next). */
+  fanAhead: number;
 }
 
+/** The snapshot's fan fields when no fan is concerned (creator-wide questions). */
+export const NO_FAN = {
+  freeAllowance: null,
+  fanSubscribed: false,
+  fanAnswersThisMonth: 0,
+  fanAhead: 0,
+} as const;
+
 /** Why the AI does not answer (the creator does), in the order the rules are checked. */
-export type AnswerRefusal = 'creator_online' | 'no_credits' | 'no_chatbot' | 'over_budget';
+export type AnswerRefusal = 'creator_online' | 'paywall' | 'no_credits' | 'no_chatbot' | 'over_budget';
 /** Who answers: the AI, or the creator for the reason given. */
 export type AnswerDecisionKind = 'ai' | AnswerRefusal;
 
@@ -47,6 +66,15 @@ interface Rule {
   sql: (s: SnapshotSql) => RawBuilder<unknown>;
 }
 
+/** Whether the fan is past the free allowance without a subscription (the paywall rule). */
+export function pastFreeAllowance(
+  s: Pick<AnswerSnapshot, 'freeAllowance' | 'fanSubscribed' | 'fanAnswersThisMonth' | 'fanAhead'>,
+): boolean {
+  return (
+    s.freeAllowance !== null && !s.fanSubscribed && s.fanAnswersThisMonth + s.fanAhead >= s.freeAllowance
+  );
+}
+
 /** Whether `answers` AI answers use up a daily budget of `budget` (the budget has no room left). */
 export function budgetReached(answers: number, budget: number): boolean {
   return answers >= budget;
@@ -57,6 +85,14 @@ const PRICE = sql.lit(CREDITS_PER_AI_ANSWER);
 /** The rules, first match wins; none matching: the AI answers. */
 const RULES: readonly Rule[] = [
   { kind: 'creator_online', applies: (s) => s.creatorOnline, sql: (s) => sql`${s.creatorOnline}` },
+  {
+    // Past the free allowance without a subscription: the fan sees the paywall; the creator can
+    // still answer personally. Before credits: subscribing is what the fan can do about it.
+    kind: 'paywall',
+    applies: (s) => pastFreeAllowance(s),
+    sql: (s) =>
+      sql`(${s.freeAllowance} is not null and not ${s.fanSubscribed} and ${s.fanAnswersThisMonth} + ${s.fanAhead} >= ${s.freeAllowance})`,
+  },
   {
     // A credit for this answer and for every answer ahead of it.
     kind: 'no_credits',
@@ -103,6 +139,11 @@ export function budgetDayOf(now: Date): string {
   return startOfUtcDay(now).toISOString().slice(0, 10);
 }
 
+/** Midnight UTC on the 1st of `now`'s month: a fan's free allowance starts afresh then. */
+export function startOfUtcMonth(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
 /** Only a creator's questions of the last hour count towards the queue position of their next one. */
 export const FAIRNESS_WINDOW_MS = 3_600_000;
 
@@ -116,11 +157,30 @@ export function snapshotColumns(now: Date): RawBuilder<unknown> {
     (select b.daily_ai_budget from chatbots b where b.creator_id = c.id limit 1) as daily_budget,
     coalesce((select t.balance from credit_totals t where t.creator_id = c.id), 0) as balance,
     (select count(*) from credit_ledger l where l.creator_id = c.id and l.reason = 'ai_answer'
-      and l.created_at >= ${startOfUtcDay(now)}) as answers_today`;
+      and l.created_at >= ${startOfUtcDay(now)}) as answers_today,
+    (select p.free_answers from fan_plans p join creator_payout_accounts a on a.creator_id = p.creator_id
+      where p.creator_id = c.id and p.enabled and a.charges_enabled) as free_allowance`;
+}
+
+/**
+ * The snapshot's fan columns for the fan `fan` (an SQL expression of a fans.id, possibly null):
+ * fan_subscribed (a subscription of this fan, or of the email this fan gave, opens the chat at
+ * `now`) and fan_answers_month (AI answers to this fan this month).
+ */
+export function fanSnapshotColumns(fan: RawBuilder<unknown>, now: Date): RawBuilder<unknown> {
+  return sql`exists (select 1 from fans f join fan_subscriptions s on s.creator_id = f.creator_id
+      and (s.fan_id = f.id or (f.email is not null and lower(s.email) = lower(f.email)))
+      where f.id = ${fan} and s.access_until > ${now}) as fan_subscribed,
+    (select count(*) from messages a where a.fan_id = ${fan} and a.sender = ${AI_SENDER}
+      and a.created_at >= ${startOfUtcMonth(now)}) as fan_answers_month`;
 }
 
 /** The columns snapshotColumns names, as SQL references (prefix: the relation they come from). */
-export function snapshotRefs(prefix: string, ahead: RawBuilder<unknown>): SnapshotSql {
+export function snapshotRefs(
+  prefix: string,
+  ahead: RawBuilder<unknown>,
+  fanAhead: RawBuilder<unknown>,
+): SnapshotSql {
   const ref = (column: string) => sql.ref(`${prefix}.${column}`) as unknown as RawBuilder<unknown>;
   return {
     creatorOnline: ref('creator_online'),
@@ -128,6 +188,10 @@ export function snapshotRefs(prefix: string, ahead: RawBuilder<unknown>): Snapsh
     balance: ref('balance'),
     answersToday: ref('answers_today'),
     ahead,
+    freeAllowance: ref('free_allowance'),
+    fanSubscribed: ref('fan_subscribed'),
+    fanAnswersThisMonth: ref('fan_answers_month'),
+    fanAhead,
   };
 }
 
@@ -143,27 +207,46 @@ function waitingAheadSql(questionId: string, now: Date): RawBuilder<unknown> {
       and p.created_at >= ${new Date(now.getTime() - FAIRNESS_WINDOW_MS)})`;
 }
 
+/** The fan's questions still waiting that were asked before `questionId` (its fan's own line). */
+function fanAheadSql(questionId: string): RawBuilder<unknown> {
+  return sql`(select count(*) from messages m join messages p on p.fan_id = m.fan_id and p.creator_id = m.creator_id
+    where m.id = ${questionId} and p.status = 'pending' and p.sender = 'fan' and p.id < m.id
+      and p.ai_handed_over_at is null)`;
+}
+
 interface SnapshotRow {
   creator_online: boolean;
   daily_budget: number | null;
   balance: string | number;
   answers_today: string | number;
   ahead: string | number;
+  free_allowance: number | null;
+  fan_subscribed: boolean;
+  fan_answers_month: string | number;
+  fan_ahead: string | number;
 }
 
 /**
  * The creator's answer snapshot in one query (inside a transaction too: the locked write reads it
- * after taking the creator's row lock). With `questionId`, `ahead` counts that question's place in
- * its creator's queue; without, it is 0 (the answer about to be written). Undefined: no such creator.
+ * after taking the creator's row lock). With `questionId`, `ahead` and `fanAhead` count that
+ * question's place in its creator's queue and its fan's; with `answering` (the question about to be
+ * answered) they are 0; either way the fan fields are that question's fan's. Neither: the
+ * creator-wide snapshot, no fan concerned (no paywall). Undefined: no such creator.
  */
 export async function loadAnswerSnapshot(
   db: Db,
   creatorId: string,
-  options: { now?: Date; questionId?: string } = {},
+  options: { now?: Date; questionId?: string; answering?: string } = {},
 ): Promise<AnswerSnapshot | undefined> {
   const now = options.now ?? new Date();
+  const question = options.questionId ?? options.answering;
   const ahead = options.questionId ? waitingAheadSql(options.questionId, now) : sql`0`;
-  const result = await sql<SnapshotRow>`select ${snapshotColumns(now)}, ${ahead} as ahead
+  const fanAhead = options.questionId ? fanAheadSql(options.questionId) : sql`0`;
+  const fan = question
+    ? fanSnapshotColumns(sql`(select q.fan_id from messages q where q.id = ${question})`, now)
+    : sql`false as fan_subscribed, 0 as fan_answers_month`;
+  const result = await sql<SnapshotRow>`select ${snapshotColumns(now)}, ${ahead} as ahead,
+      ${fan}, ${fanAhead} as fan_ahead
     from creators c where c.id = ${creatorId}`.execute(db);
   const row = result.rows[0];
   if (!row) return undefined;
@@ -173,6 +256,11 @@ export async function loadAnswerSnapshot(
     balance: Number(row.balance),
     answersToday: Number(row.answers_today),
     ahead: Number(row.ahead),
+    // Without a fan, no paywall: the creator-wide questions (the public card, the credits state).
+    freeAllowance: question && row.free_allowance !== null ? Number(row.free_allowance) : null,
+    fanSubscribed: row.fan_subscribed,
+    fanAnswersThisMonth: Number(row.fan_answers_month),
+    fanAhead: Number(row.fan_ahead),
   };
 }
 

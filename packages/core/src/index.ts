@@ -15,6 +15,7 @@ export * from './creators.ts';
 export * from './credits.ts';
 export * from './db.ts';
 export * from './errors.ts';
+export * from './fan-plans/index.ts';
 export * from './fan-transfers.ts';
 export * from './fans.ts';
 export * from './inbox.ts';

@@ -22,6 +22,7 @@ import * as correctionsAndRatings from './migrations/2026-11-25T03-10_correction
 import * as knowledgeFailedForGood from './migrations/2026-11-25T04-00_knowledge_failed_for_good.ts';
 import * as pushOutbox from './migrations/2026-11-25T05-00_push_outbox.ts';
 import * as mailOutbox from './migrations/2026-11-26T00-00_mail_outbox.ts';
+import * as fanPlans from './migrations/2026-11-26T00-10_fan_plans.ts';
 import * as replyDrafts from './migrations/2026-11-27T00-00_reply_drafts.ts';
 import * as creatorAlerts from './migrations/2026-11-27T10-00_creator_alerts.ts';
 import type { Database } from './types.ts';
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T04-00_knowledge_failed_for_good': knowledgeFailedForGood,
   '2026-11-25T05-00_push_outbox': pushOutbox,
   '2026-11-26T00-00_mail_outbox': mailOutbox,
+  '2026-11-26T00-10_fan_plans': fanPlans,
   '2026-11-27T00-00_reply_drafts': replyDrafts,
   '2026-11-27T10-00_creator_alerts': creatorAlerts,
 };

@@ -97,6 +97,11 @@ export interface FansTable {
   last_fan_message_at: ColumnType<Date | null, never, never>;
   /** The latest message either way, or the fan's first visit. */
   last_activity_at: ColumnType<Date, never, never>;
+  /** The email this fan gave (lead capture, Checkout, a restore link); a subscription belongs to it. */
+  email: Generated<string | null>;
+  /** When this fan first met the paywall, and when they subscribed (the measured conversion). */
+  paywall_met_at: Generated<Date | null>;
+  subscribed_at: Generated<Date | null>;
 }
 
 /** A one-time link that moves a fan's conversations to another browser; only its token's hash is kept. */
@@ -379,6 +384,78 @@ export interface CreatorPushDeliveriesTable {
   claimed_at: Generated<Date>;
 }
 
+/** A creator's Stripe Connect (Express) account and what Stripe last said of it. */
+export interface CreatorPayoutAccountsTable {
+  creator_id: string;
+  account_id: string;
+  charges_enabled: Generated<boolean>;
+  payouts_enabled: Generated<boolean>;
+  details_submitted: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
+
+/** What a creator's fans pay and get (record 0043). */
+export interface FanPlansTable {
+  creator_id: string;
+  enabled: Generated<boolean>;
+  monthly_cents: number;
+  yearly_cents: number | null;
+  trial_days: Generated<number>;
+  /** AI answers per fan per calendar month (UTC) before the paywall. */
+  free_answers: Generated<number>;
+  perks: Generated<string>;
+  lead_capture: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
+
+/** A fan's subscription on the creator's connected account, as Stripe's events left it. */
+export interface FanSubscriptionsTable {
+  id: Generated<string>;
+  creator_id: string;
+  stripe_subscription_id: string;
+  stripe_customer_id: string | null;
+  checkout_session_id: string | null;
+  fan_id: string | null;
+  email: string | null;
+  status: Generated<string>;
+  interval: Generated<string>;
+  amount_cents: Generated<number>;
+  current_period_end: Date | null;
+  cancel_at_period_end: Generated<boolean>;
+  grace_until: Date | null;
+  /** The subscription opens the chat until then (null: never did, or not yet). */
+  access_until: Date | null;
+  ended_reason: string | null;
+  started_at: Date | null;
+  ended_at: Date | null;
+  /** Stripe's `created` of the event the state came from (seconds): older events change nothing. */
+  state_at: ColumnType<string, string | number | undefined, string | number>;
+  created_at: CreatedAt;
+}
+
+/** An invoice of a fan's subscription that was paid (earnings; what a refund or dispute names). */
+export interface FanSubscriptionPaymentsTable {
+  invoice_id: string;
+  stripe_subscription_id: string;
+  payment_intent_id: string | null;
+  amount_cents: number;
+  fee_cents: Generated<number>;
+  paid_at: Date;
+  /** 'refund' or 'dispute' once the money went back. */
+  reversed: string | null;
+}
+
+/** A one-time link that restores a subscriber's access (and conversation) on another browser. */
+export interface FanRestoreLinksTable {
+  id: Generated<string>;
+  token_hash: string;
+  creator_id: string;
+  email: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 export interface Database {
   creators: CreatorsTable;
   sessions: SessionsTable;
@@ -401,6 +478,11 @@ export interface Database {
   creator_alert_batches: CreatorAlertBatchesTable;
   creator_push_subscriptions: CreatorPushSubscriptionsTable;
   creator_push_deliveries: CreatorPushDeliveriesTable;
+  creator_payout_accounts: CreatorPayoutAccountsTable;
+  fan_plans: FanPlansTable;
+  fan_subscriptions: FanSubscriptionsTable;
+  fan_subscription_payments: FanSubscriptionPaymentsTable;
+  fan_restore_links: FanRestoreLinksTable;
   templates: TemplatesTable;
   credit_ledger: CreditLedgerTable;
   credit_totals: CreditTotalsTable;

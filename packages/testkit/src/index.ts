@@ -10,3 +10,4 @@ export * from './lookalikes.ts';
 export * from './seed.ts';
 export * from './servers.ts';
 export * from './smtp.ts';
+export * from './stripe.ts';

@@ -11,9 +11,25 @@ import { HttpError } from '../errors.ts';
 export interface Payments {
   stripe: Stripe | null;
   webhookSecret: string | null;
+  /** The signing secret of a Connect webhook endpoint (connected accounts' events), when it is another. */
+  connectWebhookSecret?: string | null;
   /** No Stripe: the local test checkout grants packs without payment (never in production). */
   testCheckout: boolean;
+  /** The platform's application fee on fans' subscriptions, in percent (PLATFORM_FEE_PERCENT). */
+  feePercent: number;
+  /**
+   * Without STRIPE_SECRET_KEY outside production: the local Stripe stand-in `pnpm start` runs on
+   * loopback for fans' subscriptions (record 0044); the real client talks to it. Never in production.
+   */
+  localFans?: { stripe: Stripe; webhookSecret: string };
 }
+
+/** The Stripe client fans' subscriptions use: Stripe's own, or the local stand-in; null: off. */
+export const fanStripe = (payments: Payments): Stripe | null =>
+  payments.stripe ?? payments.localFans?.stripe ?? null;
+
+/** The platform's fee on fans' subscriptions when PLATFORM_FEE_PERCENT is unset (record 0043). */
+export const DEFAULT_PLATFORM_FEE_PERCENT = 10;
 
 /** Whether creators can buy credits at all on this server. */
 export const purchasesEnabled = (payments: Payments) => payments.stripe !== null || payments.testCheckout;
@@ -34,7 +50,9 @@ export function createPayments(env: {
   NODE_ENV: 'development' | 'production' | 'test';
   STRIPE_SECRET_KEY?: string | undefined;
   STRIPE_WEBHOOK_SECRET?: string | undefined;
+  STRIPE_CONNECT_WEBHOOK_SECRET?: string | undefined;
   STRIPE_API_BASE?: string | undefined;
+  PLATFORM_FEE_PERCENT?: number | undefined;
 }): Payments {
   const stripe = env.STRIPE_SECRET_KEY
     ? new Stripe(env.STRIPE_SECRET_KEY, {
@@ -46,7 +64,9 @@ export function createPayments(env: {
   return {
     stripe,
     webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
+    ...(env.STRIPE_CONNECT_WEBHOOK_SECRET ? { connectWebhookSecret: env.STRIPE_CONNECT_WEBHOOK_SECRET } : {}),
     testCheckout: stripe === null && env.NODE_ENV !== 'production',
+    feePercent: env.PLATFORM_FEE_PERCENT ?? DEFAULT_PLATFORM_FEE_PERCENT,
   };
 }
 

@@ -57,7 +57,12 @@ describe('credits bought with Stripe', () => {
   beforeAll(async () => {
     stripe = await startStripeService();
     t = await startTestApp({
-      payments: { stripe: stripe.client, webhookSecret: stripe.webhookSecret, testCheckout: false },
+      payments: {
+        stripe: stripe.client,
+        webhookSecret: stripe.webhookSecret,
+        testCheckout: false,
+        feePercent: 10,
+      },
     });
     cookie = await onboard(t, 'bo');
     other = await onboard(t, 'cy');
@@ -81,7 +86,7 @@ describe('credits bought with Stripe', () => {
     expect(before.daily).toHaveLength(30);
 
     const { url, purchaseId, sessionId } = await checkout('credits-50k');
-    expect(url).toBe(`https://checkout.stripe.test/c/pay/${sessionId}`);
+    expect(url).toBe(`${stripe.url}/hosted/c/pay/${sessionId}`);
     const created = stripe.calls.find((c) => c.path === '/v1/checkout/sessions')!;
     expect(created.form).toMatchObject({
       mode: 'payment',
@@ -393,7 +398,7 @@ describe('production with Stripe at STRIPE_API_BASE', () => {
     });
     expect(res.status).toBe(200);
     const { url, purchaseId } = (await json(res)) as unknown as { url: string; purchaseId: string };
-    expect(url).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    expect(url.startsWith(`${stripe.url}/hosted/c/pay/cs_test_`)).toBe(true);
     const created = stripe.calls.find((c) => c.path === '/v1/checkout/sessions');
     expect(created?.authorization).toBe(`Bearer ${stripe.secretKey}`);
     expect(created?.form.client_reference_id).toBe(purchaseId);

@@ -26,6 +26,7 @@ function row(fanId: string, at: number): ConversationSummary {
     latestFanMessage: null,
     latestReply: null,
     newestPending: null,
+    subscriber: false,
   };
 }
 

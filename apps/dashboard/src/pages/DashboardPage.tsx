@@ -6,6 +6,7 @@ import { BillingSection } from '../components/dashboard/billing/BillingSection.t
 import { CreditBanner } from '../components/dashboard/billing/CreditBanner.tsx';
 import { ChatManagementSection } from '../components/dashboard/chats/ChatManagementSection.tsx';
 import { DashboardHeader } from '../components/dashboard/DashboardHeader.tsx';
+import { EarningsSection } from '../components/dashboard/earnings/EarningsSection.tsx';
 import { DashboardOverview } from '../components/dashboard/overview/DashboardOverview.tsx';
 import { ProfileSettingsSection } from '../components/dashboard/profile/ProfileSettingsSection.tsx';
 import { Sidebar } from '../components/dashboard/Sidebar.tsx';
@@ -34,6 +35,7 @@ export function DashboardPage() {
   const [section, setSection] = useState<DashboardSection>(() => {
     const params = new URLSearchParams(window.location.search);
     if (params.has('billing')) return 'billing';
+    if (params.has('payouts')) return 'earnings';
     if (params.has('fan') || params.get('tab') === 'chats') return 'chats';
     return 'dashboard';
   });
@@ -107,6 +109,7 @@ export function DashboardPage() {
             />
           )}
           {section === 'profile' && <ProfileSettingsSection headingRef={headingRef} user={user} />}
+          {section === 'earnings' && <EarningsSection headingRef={headingRef} username={user.username} />}
           {section === 'billing' && <BillingSection headingRef={headingRef} username={user.username} />}
         </main>
       </div>

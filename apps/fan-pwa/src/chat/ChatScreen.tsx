@@ -19,6 +19,7 @@ import {
 import { useCreatorDocument, useOnline } from '../lib/browser.ts';
 import { clearTransferFragment, readTransferToken } from '../lib/transfer.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
+import { readRestoreToken } from '../plans/api.ts';
 import { usePushChoice } from '../push/choice.ts';
 import { texts } from '../texts.ts';
 import { useFanChat } from './useFanChat.ts';
@@ -26,6 +27,9 @@ import { useFanChat } from './useFanChat.ts';
 // Loaded only when used: moving a chat away (with the QR encoder), and taking one over from a link.
 const TransferPanel = lazy(() => import('../transfer/TransferPanel.tsx'));
 const RedeemTransfer = lazy(() => import('../transfer/RedeemTransfer.tsx'));
+// The creator's plan (record 0043): the allowance, the plan card, the subscription; a restore link.
+const PlanPanel = lazy(() => import('../plans/PlanPanel.tsx'));
+const RedeemRestore = lazy(() => import('../plans/RedeemRestore.tsx'));
 // The passage viewer: loaded when a file citation is first tapped.
 const CitationViewer = lazy(() => import('../citations/CitationViewer.tsx'));
 // Web Push: loaded once the fan has asked something, never on page load.
@@ -50,6 +54,18 @@ export function ChatScreen({ username }: { username: string }) {
     if (transferToken) clearTransferFragment(window.location, window.history);
   }, [transferToken]);
 
+  // Opened from a restore link mailed to a subscriber: the same, for the subscriber's chat.
+  const [restoreToken, setRestoreToken] = useState(() => readRestoreToken(window.location.hash));
+  useEffect(() => {
+    if (restoreToken) clearTransferFragment(window.location, window.history);
+  }, [restoreToken]);
+  if (restoreToken) {
+    return (
+      <Suspense fallback={<ChatSkeleton />}>
+        <RedeemRestore token={restoreToken} onDone={() => setRestoreToken(null)} />
+      </Suspense>
+    );
+  }
   if (transferToken) {
     return (
       <Suspense fallback={<ChatSkeleton />}>
@@ -170,14 +186,19 @@ function Chat({ creator }: { creator: PublicCreator }) {
           </button>
         </div>
       ) : (
-        <Composer
-          onSend={chat.send}
-          error={chat.error}
-          hint={chat.hint}
-          onError={chat.setError}
-          restore={chat.restore}
-          footer={<FanNameControl name={chat.fanName} onSave={chat.setFanName} />}
-        />
+        <>
+          <Suspense fallback={null}>
+            <PlanPanel creator={creator.username} fanId={chat.fanId} messageCount={chat.messages.length} />
+          </Suspense>
+          <Composer
+            onSend={chat.send}
+            error={chat.error}
+            hint={chat.hint}
+            onError={chat.setError}
+            restore={chat.restore}
+            footer={<FanNameControl name={chat.fanName} onSave={chat.setFanName} />}
+          />
+        </>
       )}
     </div>
   );

@@ -5,6 +5,7 @@ import { noteAlert } from '../alerts/note-alert.ts';
 import { forecastAnswer } from '../answer-policy.ts';
 import { attachmentsRepository } from '../attachments.ts';
 import { DomainError } from '../errors.ts';
+import { notePaywallMet } from '../fan-plans/fan-state.ts';
 import { fansRepository } from '../fans.ts';
 import { type MessageView, messagesRepository } from '../messages.ts';
 import type { CheckedAttachment } from './check-attachment.ts';
@@ -32,6 +33,8 @@ export interface Asked {
   aiWillAnswer: boolean;
   /** Set when this call stored the question and the AI answers it: the answer job's queue priority. */
   queueForAi: { priority: number } | null;
+  /** Past the free allowance without a subscription: the fan app shows the plan card (record 0043). */
+  paywall: boolean;
 }
 
 /**
@@ -59,7 +62,7 @@ export async function ask(ports: ConversationPortsWithFiles, input: AskInput): P
       stored.status === 'pending'
         ? (await forecastAnswer(db, input.creatorId, stored.id, at)).decision === 'ai'
         : await messages.hasAiReply(stored.id);
-    return { message: stored, aiWillAnswer, queueForAi: null };
+    return { message: stored, aiWillAnswer, queueForAi: null, paywall: false };
   };
 
   if (input.clientKey) {
@@ -72,9 +75,13 @@ export async function ask(ports: ConversationPortsWithFiles, input: AskInput): P
   const { decision, priority } = await forecastAnswer(db, input.creatorId, stored.messageId, at);
   const message = (await messages.findView(stored.messageId))!;
   const aiWillAnswer = decision === 'ai';
-  // The creator answers this one (Online, or the AI may not): they hear of it (record 0061). Noted
-  // once per question; a lost note is caught by the waiting-time alert.
-  if (!aiWillAnswer) {
+  const paywall = decision === 'paywall';
+  // The first time this fan meets the paywall: the conversion's denominator (record 0043).
+  if (paywall) await notePaywallMet(db, input.fan.id, at);
+  // The creator answers this one (Online, or the AI may not; not a fan at the paywall, who is asked
+  // to subscribe): they hear of it (record 0061). Noted once per question; a lost note is caught by
+  // the waiting-time alert.
+  if (!aiWillAnswer && !paywall) {
     await noteAlert(db, {
       creatorId: input.creatorId,
       kind: 'question',
@@ -83,7 +90,7 @@ export async function ask(ports: ConversationPortsWithFiles, input: AskInput): P
       detail: input.text,
     });
   }
-  return { message, aiWillAnswer, queueForAi: aiWillAnswer ? { priority } : null };
+  return { message, aiWillAnswer, queueForAi: aiWillAnswer ? { priority } : null, paywall };
 }
 
 /** Whether a resent question (same Idempotency-Key) is the question stored under that key. */

@@ -52,7 +52,10 @@ export async function storeAiAnswer(
     if (!creator) return 'not_found';
     // Read after the lock, so concurrent answers never share the last credit nor go past the budget
     // (the budget as it is now); decided by the one answer policy.
-    const snapshot = await loadAnswerSnapshot(trx, creator.id, { now: input.now });
+    const snapshot = await loadAnswerSnapshot(trx, creator.id, {
+      now: input.now,
+      answering: input.questionId,
+    });
     if (!snapshot) return 'not_found';
     const decision = decideAnswer(snapshot);
     if (decision === 'creator_online') return decision;

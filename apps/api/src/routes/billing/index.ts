@@ -1,13 +1,20 @@
 import { requeueAwaitingAnswers } from '@fanpilot/answers';
 import { calls, isUuid } from '@fanpilot/contracts';
-import { billingOf, completePaidCheckout, completePurchase, ownPurchase } from '@fanpilot/core';
+import {
+  applyStripeFact,
+  billingOf,
+  completePaidCheckout,
+  completePurchase,
+  ownPurchase,
+} from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { type Payments, purchasesEnabled, startCheckout } from '../../services/billing.ts';
+import { fanStripe, type Payments, purchasesEnabled, startCheckout } from '../../services/billing.ts';
+import { eventFact } from '../../services/fan-payments.ts';
 
 export interface BillingRoutesOptions {
   payments: Payments;
@@ -68,22 +75,47 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
       done(null, body),
     );
     webhook.post(calls.stripeWebhook.path, { schema: calls.stripeWebhook.schema }, async (request, reply) => {
-      if (!payments.stripe || !payments.webhookSecret) {
+      const verifier = fanStripe(payments);
+      if (!verifier || !(payments.webhookSecret || payments.localFans)) {
         throw notFound('Stripe is not configured on this server.');
       }
       const signature = request.headers['stripe-signature'];
       if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
         throw badRequest('A Stripe-Signature header and a body are required.', 'bad_signature');
       }
-      let event: Stripe.Event;
-      try {
-        event = payments.stripe.webhooks.constructEvent(request.body, signature, payments.webhookSecret);
-      } catch {
-        throw badRequest('The webhook signature does not match.', 'bad_signature');
+      // The account's endpoint, or a Connect endpoint (connected accounts' events) with its own secret.
+      // A signature older than five minutes (Stripe's tolerance) is refused too: a replay.
+      const secrets = [payments.webhookSecret, payments.connectWebhookSecret].filter((s): s is string =>
+        Boolean(s),
+      );
+      let event: Stripe.Event | undefined;
+      for (const secret of secrets) {
+        try {
+          event = verifier.webhooks.constructEvent(request.body, signature, secret);
+          break;
+        } catch {
+          // The next secret, if any.
+        }
       }
+      if (!event) throw badRequest('The webhook signature does not match.', 'bad_signature');
+      // Fans' subscriptions and creators' connected accounts (record 0043): applied once, in any order.
+      const fact = eventFact(event, payments.feePercent);
+      if (fact) {
+        const outcome = await applyStripeFact(
+          app.db,
+          { id: event.id, type: event.type, created: event.created },
+          fact,
+        );
+        // A subscriber's questions that met the paywall go to the AI now.
+        if (outcome === 'applied' && fact.kind !== 'account' && fact.kind !== 'reversed')
+          await answerWaiting(request.log);
+        return { received: true, applied: outcome };
+      }
+      // Credit packs are bought through Stripe's own API only (the local stand-in serves fans' plans).
       if (
-        event.type !== 'checkout.session.completed' &&
-        event.type !== 'checkout.session.async_payment_succeeded'
+        !payments.stripe ||
+        (event.type !== 'checkout.session.completed' &&
+          event.type !== 'checkout.session.async_payment_succeeded')
       ) {
         return { received: true };
       }

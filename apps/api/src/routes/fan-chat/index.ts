@@ -148,6 +148,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         success: true as const,
         message: toFanChatMessage(asked.message),
         aiWillAnswer: asked.aiWillAnswer,
+        paywall: asked.paywall,
       };
     },
   );

@@ -1,5 +1,12 @@
 import { CONVERSATION_PAGE_SIZE, CONVERSATIONS_PAGE_SIZE, calls } from '@fanpilot/contracts';
-import { creatorsFan, creditsRepository, fanNameOf, inboxRepository, startOfToday } from '@fanpilot/core';
+import {
+  creatorsFan,
+  creditsRepository,
+  fanNameOf,
+  inboxRepository,
+  startOfToday,
+  subscriberFanKeys,
+} from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toMessage } from '../../conversation-serializers.ts';
@@ -54,6 +61,11 @@ export async function inboxRoutes(app: FastifyInstance) {
         ...(cursor ? { cursor } : {}),
       });
       reply.header('cache-control', 'no-store');
+      const subscribers = await subscriberFanKeys(
+        app.db,
+        creator.id,
+        page.rows.map((row) => row.fanKey),
+      );
       return {
         conversations: page.rows.map((row) => ({
           fanId: row.fanKey,
@@ -65,6 +77,7 @@ export async function inboxRoutes(app: FastifyInstance) {
           latestFanMessage: row.latestFanMessage ? toMessage(row.latestFanMessage) : null,
           latestReply: row.latestReply ? toMessage(row.latestReply) : null,
           newestPending: row.newestPending ? toMessage(row.newestPending) : null,
+          subscriber: subscribers.has(row.fanKey),
         })),
         nextCursor: page.nextCursor,
       };

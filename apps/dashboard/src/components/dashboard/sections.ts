@@ -1,7 +1,7 @@
 import { TEXT } from '../../texts.ts';
 import { ChatIcon, HomeIcon, MegaphoneIcon, SparkIcon, UserIcon } from '../icons.tsx';
 
-export type DashboardSection = 'dashboard' | 'chats' | 'announcements' | 'profile' | 'billing';
+export type DashboardSection = 'dashboard' | 'chats' | 'announcements' | 'profile' | 'earnings' | 'billing';
 
 /** Sidebar order. Profile Settings is reachable from the desktop sidebar only (docs/product.md#shell). */
 export const SECTIONS = [
@@ -9,6 +9,8 @@ export const SECTIONS = [
   { id: 'chats', label: TEXT.shell.sections.chats, Icon: ChatIcon, onMobile: true },
   { id: 'announcements', label: TEXT.shell.sections.announcements, Icon: MegaphoneIcon, onMobile: true },
   { id: 'profile', label: TEXT.shell.sections.profile, Icon: UserIcon, onMobile: false },
+  // Not in the product description: fans paying their creator (record 0043), desktop sidebar.
+  { id: 'earnings', label: TEXT.shell.sections.earnings, Icon: SparkIcon, onMobile: false },
   // Not in the product description (docs/product.md#shell): reachable from the desktop sidebar, and on phones from the low-credit notices.
   { id: 'billing', label: TEXT.shell.sections.billing, Icon: SparkIcon, onMobile: false },
 ] as const satisfies readonly { id: DashboardSection; label: string; Icon: unknown; onMobile: boolean }[];

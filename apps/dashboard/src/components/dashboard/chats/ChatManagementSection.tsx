@@ -88,6 +88,7 @@ export function ChatManagementSection({
           latestFanMessage: null,
           latestReply: null,
           newestPending: null,
+          subscriber: false,
         }
       : null,
   );

@@ -26,6 +26,7 @@ const conversation: ConversationSummary = {
   latestFanMessage: question,
   latestReply: null,
   newestPending: question,
+  subscriber: false,
 };
 
 const html = renderToStaticMarkup(
@@ -73,5 +74,21 @@ describe('ConversationRow of an unnamed fan', () => {
     );
     expect(unnamed).toMatch(/<article aria-label="Anonymous"/);
     expect(unnamed).toContain('7 messages');
+  });
+});
+
+describe('ConversationRow subscriber mark', () => {
+  it('marks a subscriber, and only a subscriber', () => {
+    const render = (subscriber: boolean) =>
+      renderToStaticMarkup(
+        createElement(ConversationRow, {
+          conversation: { ...conversation, subscriber },
+          onChat: () => {},
+          onRespond: () => {},
+          onDelete: () => {},
+        }),
+      );
+    expect(render(true)).toContain('>Subscriber<');
+    expect(render(false)).not.toContain('Subscriber');
   });
 });

@@ -41,6 +41,7 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
             <h3 id={nameId} className="truncate font-semibold text-slate-900">
               {fanName}
             </h3>
+            {conversation.subscriber && <Badge tone="success">{t.subscriberBadge}</Badge>}
             {pending && <Badge tone="warning">{t.pendingBadge(conversation.pendingCount)}</Badge>}
             <span className="text-xs text-slate-600">{t.messageCount(conversation.messageCount)}</span>
           </div>

@@ -1,0 +1,244 @@
+import { requeueAwaitingAnswers } from '@fanpilot/answers';
+import { calls, FAN_PLAN_PRESETS_CENTS, RESTORE_LINK_SENT_MESSAGE } from '@fanpilot/contracts';
+import {
+  assertFanPaymentsOn,
+  assertMailOn,
+  captureLead,
+  creatorsRepository,
+  earningsOf,
+  fanPlanOf,
+  fanPlanStateOf,
+  fansRepository,
+  hashToken,
+  leadsCsv,
+  ownFan,
+  payoutStateOf,
+  planIsLive,
+  reachableCreator,
+  redeemRestoreLink,
+  requestRestoreLink,
+  saveFanPlan,
+} from '@fanpilot/core';
+import type { CreatorRow } from '@fanpilot/db';
+import type { Mailer } from '@fanpilot/mail';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { fanReadLimiter, retryAfterWords } from '../../plugins/rate-limit.ts';
+import { objectUrl } from '../../serializers.ts';
+import { fanStripe, type Payments } from '../../services/billing.ts';
+import { asFanOnly } from '../../services/conversations.ts';
+import { ensureFanToken } from '../../services/fan-identity.ts';
+import {
+  confirmFanCheckout,
+  connectPayouts,
+  fanPortal,
+  payoutsReport,
+  refreshPayouts,
+  startFanCheckout,
+} from '../../services/fan-payments.ts';
+
+export interface FanPlansRoutesOptions {
+  payments: Payments;
+  mailer: Pick<Mailer, 'mode'>;
+  publicOrigin: string;
+  secureCookie: boolean;
+  fanReadsPerIpPerMinute: number;
+}
+
+/** Restore links one address may ask for or open in ten minutes. */
+const RESTORE_LIMIT = { max: 10, windowSeconds: 10 * 60 };
+
+/**
+ * Fans pay their creator (record 0043): the creator's plan, payouts and earnings; a fan's plan
+ * state, Checkout, its return, the customer portal, restore links by email and lead capture.
+ * Rules are core's; this file asks Stripe (services/fan-payments.ts) and maps input and errors.
+ */
+export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { payments } = opts;
+  const stripe = fanStripe(payments);
+  // 'test': the local Stripe stand-in of `pnpm start` without keys (no real money).
+  const mode: 'stripe' | 'test' | 'off' = payments.stripe ? 'stripe' : stripe ? 'test' : 'off';
+  const creators = creatorsRepository(app.db);
+  const onboarded = async (username: string): Promise<CreatorRow> =>
+    reachableCreator(await creators.findByUsername(username), username);
+  /** Stripe is needed for this call: without it fan subscriptions are off (502 would mislead). */
+  const needStripe = (): NonNullable<typeof stripe> => {
+    assertFanPaymentsOn(stripe !== null);
+    return stripe!;
+  };
+  const planResponse = async (creatorId: string) => ({
+    plan: await fanPlanOf(app.db, creatorId),
+    payouts: await payoutStateOf(app.db, creatorId),
+    paymentsMode: mode,
+    feePercent: payments.feePercent,
+    presetsCents: [...FAN_PLAN_PRESETS_CENTS],
+    live: await planIsLive(app.db, creatorId),
+  });
+  const subscribed = async (log: FastifyRequest['log'], creatorId: string) => {
+    try {
+      await requeueAwaitingAnswers(app.db, app.jobs, { creatorId });
+    } catch (err) {
+      log.warn({ err }, "a subscriber's waiting questions were not requeued (the sweep will)");
+    }
+  };
+  const restoreLimit = app.limiter({
+    name: 'fan-restore-ip',
+    ...RESTORE_LIMIT,
+    key: (request) => request.ip,
+    message: (seconds) => `Too many restore links. Please wait ${retryAfterWords(seconds)} and try again.`,
+  });
+  const fanReads = fanReadLimiter(app, opts.fanReadsPerIpPerMinute);
+
+  // ---- the creator ----------------------------------------------------------------------------
+
+  r.get(calls.fanPlan.path, { schema: calls.fanPlan.schema }, async (request, reply) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    reply.header('cache-control', 'no-store');
+    // Back from Stripe's onboarding (?payouts=return): read the account's state now.
+    if (stripe) {
+      try {
+        await refreshPayouts(app.db, stripe, creator.id);
+      } catch (err) {
+        request.log.warn({ err }, 'connected account not read from Stripe; its last state is shown');
+      }
+    }
+    return planResponse(creator.id);
+  });
+
+  r.put(calls.updateFanPlan.path, { schema: calls.updateFanPlan.schema }, async (request, reply) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    await saveFanPlan(app.db, creator.id, request.body);
+    reply.header('cache-control', 'no-store');
+    return planResponse(creator.id);
+  });
+
+  r.post(calls.connectPayouts.path, { schema: calls.connectPayouts.schema }, async (request, reply) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    reply.header('cache-control', 'no-store');
+    return connectPayouts(app.db, needStripe(), creator, opts.publicOrigin);
+  });
+
+  r.get(calls.earnings.path, { schema: calls.earnings.schema }, async (request, reply) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    reply.header('cache-control', 'no-store');
+    const report = await payoutsReport(app.db, stripe, creator.id);
+    return earningsOf(app.db, creator.id, payments.feePercent, report);
+  });
+
+  r.get(calls.fanLeads.path, { schema: calls.fanLeads.schema }, async (request, reply) => {
+    const creator = await app.requireOwner(request, request.params.username);
+    reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="${creator.username}-fan-emails.csv"`)
+      .type('text/csv; charset=utf-8');
+    return leadsCsv(app.db, creator.id);
+  });
+
+  // ---- the fan --------------------------------------------------------------------------------
+
+  r.get(
+    calls.fanPlanState.path,
+    { onRequest: fanReads, schema: calls.fanPlanState.schema },
+    async (request, reply) => {
+      const creator = await onboarded(request.query.creator);
+      const found = await fansRepository(app.db).findByKey(creator.id, request.params.fanId);
+      const fan = found
+        ? await ownFan(app.db, asFanOnly(request), creator.id, request.params.fanId)
+        : undefined;
+      reply.header('cache-control', 'no-store');
+      return fanPlanStateOf(
+        app.db,
+        { id: creator.id, name: creator.name, imageUrl: objectUrl(creator.profile_image_key) },
+        fan,
+      );
+    },
+  );
+
+  r.post(calls.fanSubscribe.path, { schema: calls.fanSubscribe.schema }, async (request, reply) => {
+    const creator = await onboarded(request.body.creator);
+    reply.header('cache-control', 'no-store');
+    return startFanCheckout(app.db, { ...payments, stripe: needStripe() }, asFanOnly(request), {
+      creator,
+      fanKey: request.body.fanId,
+      interval: request.body.interval,
+      publicOrigin: opts.publicOrigin,
+    });
+  });
+
+  r.post(
+    calls.confirmFanSubscription.path,
+    { schema: calls.confirmFanSubscription.schema },
+    async (request, reply) => {
+      const creator = await onboarded(request.body.creator);
+      const who = asFanOnly(request);
+      await confirmFanCheckout(app.db, needStripe(), who, {
+        creator,
+        fanKey: request.body.fanId,
+        sessionId: request.body.sessionId,
+      });
+      await subscribed(request.log, creator.id);
+      const fan = await ownFan(app.db, who, creator.id, request.body.fanId);
+      reply.header('cache-control', 'no-store');
+      return fanPlanStateOf(
+        app.db,
+        { id: creator.id, name: creator.name, imageUrl: objectUrl(creator.profile_image_key) },
+        fan,
+      );
+    },
+  );
+
+  r.post(
+    calls.fanSubscriptionPortal.path,
+    { schema: calls.fanSubscriptionPortal.schema },
+    async (request, reply) => {
+      const creator = await onboarded(request.body.creator);
+      reply.header('cache-control', 'no-store');
+      return fanPortal(app.db, needStripe(), asFanOnly(request), {
+        creator,
+        fanKey: request.body.fanId,
+        publicOrigin: opts.publicOrigin,
+      });
+    },
+  );
+
+  r.post(
+    calls.requestRestoreLink.path,
+    { onRequest: restoreLimit, schema: calls.requestRestoreLink.schema },
+    async (request, reply) => {
+      assertMailOn(opts.mailer.mode !== 'off');
+      const creator = await onboarded(request.body.creator);
+      await requestRestoreLink(app.db, {
+        creatorId: creator.id,
+        creatorName: creator.name,
+        creatorUsername: creator.username,
+        email: request.body.email,
+        publicOrigin: opts.publicOrigin,
+      });
+      reply.header('cache-control', 'no-store');
+      return { message: RESTORE_LINK_SENT_MESSAGE };
+    },
+  );
+
+  r.post(
+    calls.redeemRestoreLink.path,
+    { onRequest: restoreLimit, schema: calls.redeemRestoreLink.schema },
+    async (request, reply) => {
+      const newCookieHash = hashToken(ensureFanToken(request, reply, opts.secureCookie));
+      reply.header('cache-control', 'no-store');
+      const restored = await redeemRestoreLink(app.db, {
+        token: request.body.token,
+        newCookieHash,
+        newFanKey: `web_${newCookieHash.slice(0, 24)}`,
+      });
+      return restored;
+    },
+  );
+
+  r.post(calls.captureLead.path, { schema: calls.captureLead.schema }, async (request) => {
+    const creator = await onboarded(request.body.creator);
+    const fan = await ownFan(app.db, asFanOnly(request), creator.id, request.body.fanId);
+    await captureLead(app.db, fan.id, request.body.email);
+    return { ok: true as const };
+  });
+}

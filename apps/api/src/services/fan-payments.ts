@@ -1,0 +1,325 @@
+import {
+  applyStripeReading,
+  assertFansCheckout,
+  checkoutFor,
+  confirmFor,
+  type FanRequester,
+  noSuchCheckout,
+  type PayoutReport,
+  payoutAccountOf,
+  portalFor,
+  recordPayoutAccount,
+  type StripeFact,
+  type SubscriptionStatus,
+} from '@fanpilot/core';
+import type { CreatorRow, Database } from '@fanpilot/db';
+import type { Kysely } from 'kysely';
+import type Stripe from 'stripe';
+import { HttpError } from '../errors.ts';
+import type { Payments } from './billing.ts';
+
+// Fans paying their creator through Stripe Connect (record 0043): the api's side is asking Stripe
+// (accounts, account links, Checkout in subscription mode on the creator's account with the
+// platform's application fee, the customer portal, payouts) and turning Stripe's objects into
+// core's facts. Every rule about them is core's.
+
+const providerDown = (cause: unknown, what: string) =>
+  Object.assign(
+    new HttpError(502, 'payment_provider_error', `The payment provider could not ${what}. Please try again.`),
+    { cause },
+  );
+
+const seconds = () => Math.floor(Date.now() / 1000);
+const str = (v: unknown): string | null =>
+  typeof v === 'string'
+    ? v
+    : v && typeof v === 'object' && 'id' in v
+      ? String((v as { id: unknown }).id)
+      : null;
+
+/** The creator's connected account: made on first use (Express), then an onboarding link to it. */
+export async function connectPayouts(
+  db: Kysely<Database>,
+  stripe: Stripe,
+  creator: CreatorRow,
+  publicOrigin: string,
+): Promise<{ url: string }> {
+  const back = `${publicOrigin}/dashboard/${encodeURIComponent(creator.username)}?payouts=`;
+  try {
+    let accountId = (await payoutAccountOf(db, creator.id))?.account_id;
+    if (!accountId) {
+      const account = await stripe.accounts.create(
+        {
+          type: 'express',
+          email: creator.email,
+          metadata: { creatorId: creator.id },
+          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+        },
+        { idempotencyKey: `connect-${creator.id}` },
+      );
+      accountId = await recordPayoutAccount(db, creator.id, account.id);
+    }
+    const link = await stripe.accountLinks.create({
+      account: accountId,
+      type: 'account_onboarding',
+      refresh_url: `${back}refresh`,
+      return_url: `${back}return`,
+    });
+    return { url: link.url };
+  } catch (err) {
+    throw providerDown(err, 'start payouts onboarding');
+  }
+}
+
+/** Reads the connected account from Stripe (the creator is back from onboarding) and keeps its state. */
+export async function refreshPayouts(db: Kysely<Database>, stripe: Stripe, creatorId: string): Promise<void> {
+  const row = await payoutAccountOf(db, creatorId);
+  if (!row) return;
+  const account = await stripe.accounts.retrieve(row.account_id);
+  await applyStripeReading(db, seconds(), accountFact(account));
+}
+
+export const accountFact = (account: Stripe.Account): StripeFact => ({
+  kind: 'account',
+  accountId: account.id,
+  chargesEnabled: Boolean(account.charges_enabled),
+  payoutsEnabled: Boolean(account.payouts_enabled),
+  detailsSubmitted: Boolean(account.details_submitted),
+});
+
+/** Stripe Checkout in subscription mode for this fan, on the creator's account, with the platform's fee. */
+export async function startFanCheckout(
+  db: Kysely<Database>,
+  payments: Payments & { stripe: Stripe },
+  who: FanRequester,
+  input: { creator: CreatorRow; fanKey: string; interval: 'month' | 'year'; publicOrigin: string },
+): Promise<{ url: string }> {
+  const { fan, plan, accountId, priceCents } = await checkoutFor(db, who, {
+    creatorId: input.creator.id,
+    fanKey: input.fanKey,
+    interval: input.interval,
+  });
+  const back = `${input.publicOrigin}/pwa/${encodeURIComponent(input.creator.username)}`;
+  const metadata = { creatorId: input.creator.id, fanId: fan.id, kind: 'fan_subscription' };
+  // The same fan and price within ten minutes is the same Checkout (a double click, a retry).
+  const bucket = Math.floor(Date.now() / 600_000);
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await payments.stripe.checkout.sessions.create(
+      {
+        mode: 'subscription',
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: 'usd',
+              unit_amount: priceCents,
+              recurring: { interval: input.interval },
+              product_data: { name: `${input.creator.name} on Fanpilot` },
+            },
+          },
+        ],
+        subscription_data: {
+          application_fee_percent: payments.feePercent,
+          metadata,
+          ...(plan.trialDays > 0 ? { trial_period_days: plan.trialDays } : {}),
+        },
+        ...(fan.email ? { customer_email: fan.email } : {}),
+        metadata,
+        success_url: `${back}?subscribed={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${back}?subscribe=cancelled`,
+      },
+      {
+        stripeAccount: accountId,
+        idempotencyKey: `fan-checkout-${fan.id}-${input.interval}-${priceCents}-${bucket}`,
+      },
+    );
+  } catch (err) {
+    throw providerDown(err, 'start the checkout');
+  }
+  if (!session.url)
+    throw new HttpError(502, 'payment_provider_error', 'The payment provider gave no checkout page.');
+  return { url: session.url };
+}
+
+/**
+ * Back from Checkout: the session is read from Stripe (not taken from the browser) and applied as
+ * the webhook would, so the chat opens at once. A session of another creator or fan changes nothing.
+ */
+export async function confirmFanCheckout(
+  db: Kysely<Database>,
+  stripe: Stripe,
+  who: FanRequester,
+  input: { creator: CreatorRow; fanKey: string; sessionId: string },
+): Promise<void> {
+  const { fan, accountId } = await confirmFor(db, who, { creatorId: input.creator.id, fanKey: input.fanKey });
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.retrieve(
+      input.sessionId,
+      { expand: ['subscription'] },
+      { stripeAccount: accountId },
+    );
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode === 404) throw noSuchCheckout();
+    throw providerDown(err, 'confirm the checkout');
+  }
+  assertFansCheckout(session.metadata, { creatorId: input.creator.id, fanId: fan.id });
+  if (session.status !== 'complete') return;
+  const at = seconds();
+  const sub = session.subscription;
+  if (sub && typeof sub === 'object') await applyStripeReading(db, at, subscriptionFact(sub));
+  await applyStripeReading(db, at, checkoutFact(session));
+}
+
+/** Stripe's customer portal for the fan's subscription, on the creator's account. */
+export async function fanPortal(
+  db: Kysely<Database>,
+  stripe: Stripe,
+  who: FanRequester,
+  input: { creator: CreatorRow; fanKey: string; publicOrigin: string },
+): Promise<{ url: string }> {
+  const { customerId, accountId } = await portalFor(db, who, {
+    creatorId: input.creator.id,
+    fanKey: input.fanKey,
+  });
+  try {
+    const portal = await stripe.billingPortal.sessions.create(
+      {
+        customer: customerId,
+        return_url: `${input.publicOrigin}/pwa/${encodeURIComponent(input.creator.username)}?subscription=managed`,
+      },
+      { stripeAccount: accountId },
+    );
+    return { url: portal.url };
+  } catch (err) {
+    throw providerDown(err, 'open the subscription settings');
+  }
+}
+
+/** The connected account's latest payouts, as Stripe reports them. */
+export async function payoutsReport(
+  db: Kysely<Database>,
+  stripe: Stripe | null,
+  creatorId: string,
+): Promise<PayoutReport> {
+  const row = await payoutAccountOf(db, creatorId);
+  if (!row) return { payouts: [], note: 'Connect payouts to see them here.' };
+  if (!stripe) return { payouts: [], note: 'Payouts appear here once Stripe is configured.' };
+  try {
+    const list = await stripe.payouts.list({ limit: 10 }, { stripeAccount: row.account_id });
+    return {
+      payouts: list.data.map((p) => ({
+        id: p.id,
+        amountCents: p.amount,
+        status: p.status,
+        arrivalDate: new Date(p.arrival_date * 1000).toISOString(),
+      })),
+      note: null,
+    };
+  } catch {
+    return { payouts: [], note: 'Stripe could not be asked for payouts just now.' };
+  }
+}
+
+const owner = (metadata: Stripe.Metadata | null | undefined) => ({
+  creatorId: metadata?.creatorId ?? null,
+  fanId: metadata?.fanId ?? null,
+});
+
+export function checkoutFact(session: Stripe.Checkout.Session): StripeFact {
+  return {
+    kind: 'checkout_completed',
+    sessionId: session.id,
+    subscriptionId: str(session.subscription),
+    customerId: str(session.customer),
+    email: session.customer_details?.email ?? session.customer_email ?? null,
+    ...owner(session.metadata),
+  };
+}
+
+const STATUSES: readonly SubscriptionStatus[] = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'unpaid',
+  'canceled',
+  'paused',
+];
+
+export function subscriptionFact(sub: Stripe.Subscription): StripeFact {
+  const item = sub.items?.data?.[0];
+  const raw = sub as unknown as { current_period_end?: number };
+  return {
+    kind: 'subscription',
+    subscriptionId: sub.id,
+    customerId: str(sub.customer),
+    status: STATUSES.includes(sub.status as SubscriptionStatus)
+      ? (sub.status as SubscriptionStatus)
+      : 'incomplete',
+    currentPeriodEnd: item?.current_period_end ?? raw.current_period_end ?? null,
+    cancelAtPeriodEnd: Boolean(sub.cancel_at_period_end),
+    interval: item?.price?.recurring?.interval === 'year' ? 'year' : 'month',
+    amountCents: item?.price?.unit_amount ?? 0,
+    endedAt: sub.ended_at ?? null,
+    ...owner(sub.metadata),
+  };
+}
+
+/** The subscription an invoice is for, with the metadata Checkout gave it. */
+function invoiceParent(invoice: Stripe.Invoice) {
+  const details = invoice.parent?.subscription_details;
+  return { subscriptionId: str(details?.subscription), metadata: details?.metadata ?? null };
+}
+
+export function invoiceFact(invoice: Stripe.Invoice, paid: boolean, feePercent: number): StripeFact | null {
+  const { subscriptionId, metadata } = invoiceParent(invoice);
+  if (!subscriptionId || !invoice.id) return null;
+  if (!paid) return { kind: 'invoice_failed', invoiceId: invoice.id, subscriptionId, ...owner(metadata) };
+  const payment = invoice.payments?.data?.find((p) => p.payment?.payment_intent);
+  const amount = invoice.amount_paid ?? 0;
+  const periodEnd = invoice.lines?.data?.[0]?.period?.end ?? null;
+  return {
+    kind: 'invoice_paid',
+    invoiceId: invoice.id,
+    subscriptionId,
+    paymentIntentId: str(payment?.payment?.payment_intent),
+    amountCents: amount,
+    // The application fee Checkout set (PLATFORM_FEE_PERCENT) on what was paid.
+    feeCents: Math.round((amount * feePercent) / 100),
+    periodEnd,
+    ...owner(metadata),
+  };
+}
+
+/** A Stripe event about fans' subscriptions or connected accounts, as a fact (null: not one of ours). */
+export function eventFact(event: Stripe.Event, feePercent: number): StripeFact | null {
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const session = event.data.object;
+      return session.mode === 'subscription' ? checkoutFact(session) : null;
+    }
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      return subscriptionFact(event.data.object);
+    case 'invoice.paid':
+      return invoiceFact(event.data.object, true, feePercent);
+    case 'invoice.payment_failed':
+      return invoiceFact(event.data.object, false, feePercent);
+    case 'account.updated':
+      return accountFact(event.data.object);
+    case 'charge.refunded': {
+      const intent = str(event.data.object.payment_intent);
+      return intent ? { kind: 'reversed', paymentIntentId: intent, reason: 'refund' } : null;
+    }
+    case 'charge.dispute.created': {
+      const intent = str(event.data.object.payment_intent);
+      return intent ? { kind: 'reversed', paymentIntentId: intent, reason: 'dispute' } : null;
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,505 @@
+import { RESTORE_LINK_SENT_MESSAGE } from '@fanpilot/contracts';
+import { type FakeOpenAI, type SmtpService, startFakeOpenAI, startSmtpService } from '@fanpilot/testkit';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, FanBrowser, json, onboard, PRODUCTION_ENV, startTestApp, type TestApp } from '../helpers.ts';
+import { type StripeService, startStripeService } from '../support/stripe-service.ts';
+
+const PLAN = {
+  enabled: true,
+  monthlyCents: 4_900,
+  yearlyCents: 49_000,
+  trialDays: 0,
+  freeAnswers: 2,
+  perks: 'Unlimited answers, and my picks every week',
+  leadCapture: true,
+};
+
+/** A fan's browser that also speaks the fan plan calls. */
+class PayingFan extends FanBrowser {
+  post(path: string, body: unknown) {
+    return fetch(`${this.t.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(this.cookie ? { cookie: this.cookie } : {}) },
+      body: JSON.stringify(body),
+    }).then((res) => {
+      const set = res.headers.getSetCookie().find((c) => c.startsWith('fp_fan='));
+      if (set) this.cookie = set.split(';')[0]!;
+      return res;
+    });
+  }
+  plan(creator: string) {
+    return fetch(`${this.t.url}/api/fan-plan/${this.fanId}?creator=${creator}`, {
+      headers: this.cookie ? { cookie: this.cookie } : {},
+    });
+  }
+  async state(creator: string) {
+    const res = await this.plan(creator);
+    expect(res.status).toBe(200);
+    return (await res.json()) as {
+      paywall: boolean;
+      freeAnswersLeft: number | null;
+      emailGiven: boolean;
+      offer: { monthlyCents: number; perks: string; creatorName: string } | null;
+      subscription: { status: string; email: string | null; accessUntil: string | null } | null;
+    };
+  }
+}
+
+/** Fans pay their creator through Stripe Connect: the real `stripe` client against the loopback Stripe. */
+describe('fan plans', () => {
+  let t: TestApp;
+  let stripe: StripeService;
+  let smtp: SmtpService;
+  let openai: FakeOpenAI;
+  let cookie: string;
+  let other: string;
+  let accountId: string;
+
+  const webhook = (payload: string, signature?: string) =>
+    fetch(`${t.url}/api/stripe/webhook`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(signature ? { 'stripe-signature': signature } : {}),
+      },
+      body: payload,
+    });
+  const deliver = async (events: { payload: string; signature: string }[]) => {
+    const outcomes = [];
+    for (const e of events) {
+      const res = await webhook(e.payload, e.signature);
+      expect(res.status).toBe(200);
+      outcomes.push(((await res.json()) as { applied?: string }).applied);
+    }
+    return outcomes;
+  };
+  const plan = async (who = cookie) => json(await call(t, 'GET', '/api/creators/username/pay/fan-plan', who));
+  const putPlan = (body: unknown, who = cookie) =>
+    call(t, 'PUT', '/api/creators/username/pay/fan-plan', who, body);
+
+  beforeAll(async () => {
+    stripe = await startStripeService();
+    smtp = await startSmtpService();
+    openai = await startFakeOpenAI();
+    t = await startTestApp({
+      env: { SMTP_URL: smtp.url, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.baseUrl },
+      payments: {
+        stripe: stripe.client,
+        webhookSecret: stripe.webhookSecret,
+        testCheckout: false,
+        feePercent: 10,
+      },
+    });
+    cookie = await onboard(t, 'pay');
+    other = await onboard(t, 'nosy');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await stripe?.close();
+    await smtp?.close();
+    await openai?.close();
+  });
+
+  it('the creator connects payouts with Express onboarding; Stripe’s account.updated turns charges on', async () => {
+    expect(await plan()).toMatchObject({
+      plan: null,
+      payouts: { connected: false, chargesEnabled: false },
+      paymentsMode: 'stripe',
+      feePercent: 10,
+      presetsCents: [3_000, 4_900, 7_900, 9_900],
+      live: false,
+    });
+    const res = await call(t, 'POST', '/api/creators/username/pay/payouts/connect', cookie);
+    expect(res.status).toBe(200);
+    const { url } = (await res.json()) as { url: string };
+    expect(url.startsWith(`${stripe.url}/hosted/setup/acct_`)).toBe(true);
+    const created = stripe.calls.filter((c) => c.path === '/v1/accounts' && c.method === 'POST');
+    expect(created).toHaveLength(1);
+    expect(created[0]!.form).toMatchObject({ type: 'express', email: 'pay@example.com' });
+    accountId = [...stripe.accounts.keys()][0]!;
+    const link = stripe.calls.find((c) => c.path === '/v1/account_links')!;
+    expect(link.form).toMatchObject({
+      account: accountId,
+      type: 'account_onboarding',
+      return_url: `${t.url}/dashboard/pay?payouts=return`,
+    });
+    // Again (onboarding left halfway): the same account, a new link.
+    await call(t, 'POST', '/api/creators/username/pay/payouts/connect', cookie);
+    expect(stripe.calls.filter((c) => c.path === '/v1/accounts' && c.method === 'POST')).toHaveLength(1);
+    expect(await plan()).toMatchObject({ payouts: { connected: true, chargesEnabled: false } });
+
+    const done = stripe.finishOnboarding(accountId);
+    expect(await deliver([done])).toEqual(['applied']);
+    expect(await deliver([done])).toEqual(['duplicate']);
+    expect(await plan()).toMatchObject({
+      payouts: { chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true },
+    });
+    // Another creator neither reads nor connects this one's payouts.
+    expect((await call(t, 'GET', '/api/creators/username/pay/fan-plan', other)).status).toBe(403);
+    expect((await call(t, 'POST', '/api/creators/username/pay/payouts/connect', other)).status).toBe(403);
+  });
+
+  it('sets a plan within bounds; prices out of bounds and bad input are 400 with words', async () => {
+    for (const [body, words] of [
+      [{ ...PLAN, monthlyCents: 299 }, /at least \$3/],
+      [{ ...PLAN, monthlyCents: 100_000 }, /at most \$999/],
+      [{ ...PLAN, monthlyCents: 49.5 }, /whole cents/],
+      [{ ...PLAN, yearlyCents: 4_000 }, /yearly/],
+      [{ ...PLAN, yearlyCents: 4_900 * 12 + 1 }, /yearly/],
+      [{ ...PLAN, trialDays: 45 }, /30 days/],
+      [{ ...PLAN, freeAnswers: 1000 }, /At most 100/],
+      [{ ...PLAN, monthlyCents: '49' }, /number/],
+      [{ ...PLAN, perks: 'x'.repeat(281) }, /280/],
+    ] as const) {
+      const res = await putPlan(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((await json(res)).message).toMatch(words);
+    }
+    expect((await putPlan(PLAN, other)).status).toBe(403);
+    const res = await putPlan(PLAN);
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ plan: PLAN, live: true });
+  });
+
+  let fan: PayingFan;
+  let sessionId: string;
+  let subscriptionId: string;
+
+  it('a fan spends the free allowance, then meets the paywall: the AI does not answer, the plan card shows', async () => {
+    fan = new PayingFan(t);
+    for (const q of ['What do you bake on Sundays?', 'Which flour do you use?']) {
+      const res = await fan.ask('pay', q);
+      expect(await res.json()).toMatchObject({ aiWillAnswer: true, paywall: false });
+      await t.background.idle();
+    }
+    expect(await fan.state('pay')).toMatchObject({ paywall: true, freeAnswersLeft: 0 });
+    const third = await fan.ask('pay', 'And the oven temperature?');
+    expect(await third.json()).toMatchObject({ aiWillAnswer: false, paywall: true });
+    await t.background.idle();
+    const state = await fan.state('pay');
+    expect(state).toMatchObject({
+      paywall: true,
+      subscription: null,
+      offer: { monthlyCents: 4_900, perks: PLAN.perks, creatorName: 'Pay Tester' },
+    });
+    const messages = await fan.messages('pay');
+    expect(messages.filter((m) => m.from === 'Creatorai')).toHaveLength(2);
+    // Lead capture: the fan gives an email before paying.
+    const lead = await fan.post('/api/fan-leads', {
+      creator: 'pay',
+      fanId: fan.fanId,
+      email: 'not-an-email',
+    });
+    expect(lead.status).toBe(400);
+    expect(
+      (await fan.post('/api/fan-leads', { creator: 'pay', fanId: fan.fanId, email: 'Finn@Example.com' }))
+        .status,
+    ).toBe(200);
+    expect((await fan.state('pay')).emailGiven).toBe(true);
+    // Another browser cannot read or act for this fan.
+    const stranger = new PayingFan(t, fan.fanId);
+    expect((await stranger.plan('pay')).status).toBe(403);
+  });
+
+  it('Stripe down at checkout: a clear 502, and nothing recorded', async () => {
+    stripe.setDown(true);
+    const res = await fan.post('/api/fan-subscriptions/checkout', { creator: 'pay', fanId: fan.fanId });
+    stripe.setDown(false);
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({
+      error: 'payment_provider_error',
+      message: expect.stringMatching(/try again/),
+    });
+    expect(stripe.sessions.size).toBe(0);
+  });
+
+  it('Subscribe opens Checkout in subscription mode on the creator’s account with the platform fee; a double click is one session', async () => {
+    const first = await fan.post('/api/fan-subscriptions/checkout', {
+      creator: 'pay',
+      fanId: fan.fanId,
+      interval: 'month',
+    });
+    expect(first.status).toBe(200);
+    const again = await fan.post('/api/fan-subscriptions/checkout', {
+      creator: 'pay',
+      fanId: fan.fanId,
+      interval: 'month',
+    });
+    const { url } = (await first.json()) as { url: string };
+    expect(((await again.json()) as { url: string }).url).toBe(url);
+    expect(stripe.sessions.size).toBe(1);
+    sessionId = [...stripe.sessions.keys()][0]!;
+    const created = stripe.calls.filter((c) => c.path === '/v1/checkout/sessions').at(-1)!;
+    expect(created.account).toBe(accountId);
+    expect(created.form).toMatchObject({
+      mode: 'subscription',
+      'line_items[0][price_data][unit_amount]': '4900',
+      'line_items[0][price_data][recurring][interval]': 'month',
+      'subscription_data[application_fee_percent]': '10',
+      'metadata[kind]': 'fan_subscription',
+      customer_email: 'finn@example.com',
+      success_url: `${t.url}/pwa/pay?subscribed={CHECKOUT_SESSION_ID}`,
+    });
+    // A yearly plan at the yearly price; unknown intervals are refused.
+    const yearly = await fan.post('/api/fan-subscriptions/checkout', {
+      creator: 'pay',
+      fanId: fan.fanId,
+      interval: 'year',
+    });
+    expect(yearly.status).toBe(200);
+    expect(stripe.calls.filter((c) => c.path === '/v1/checkout/sessions').at(-1)!.form).toMatchObject({
+      'line_items[0][price_data][unit_amount]': '49000',
+      'line_items[0][price_data][recurring][interval]': 'year',
+    });
+    const weekly = await fan.post('/api/fan-subscriptions/checkout', {
+      creator: 'pay',
+      fanId: fan.fanId,
+      interval: 'week',
+    });
+    expect(weekly.status).toBe(400);
+  });
+
+  it('back from Checkout the chat is unlocked at once (read from Stripe), and the waiting question is answered', async () => {
+    const paid = stripe.payCheckout(sessionId, 'finn@example.com');
+    subscriptionId = paid.subscriptionId;
+    // No webhook yet: the return itself unlocks.
+    const bogus = await fan.post('/api/fan-subscriptions/confirm', {
+      creator: 'pay',
+      fanId: fan.fanId,
+      sessionId: 'cs_test_nope',
+    });
+    expect(bogus.status).toBe(404);
+    const res = await fan.post('/api/fan-subscriptions/confirm', {
+      creator: 'pay',
+      fanId: fan.fanId,
+      sessionId,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      paywall: false,
+      freeAnswersLeft: null,
+      subscription: { status: 'active', email: 'finn@example.com' },
+    });
+    await t.background.idle();
+    const messages = await fan.messages('pay');
+    expect(messages.filter((m) => m.from === 'Creatorai')).toHaveLength(3);
+    // Stripe's webhooks arrive afterwards, in any order and twice: nothing changes, nothing breaks.
+    expect(await deliver([...paid.events].reverse())).toEqual(['applied', 'applied', 'applied']);
+    expect(await deliver(paid.events)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    expect((await fan.state('pay')).subscription).toMatchObject({ status: 'active' });
+    // The inbox marks the subscriber.
+    const inbox = (await json(await call(t, 'GET', '/api/creators/username/pay/conversations', cookie))) as {
+      conversations?: { fanId: string; subscriber: boolean }[];
+    };
+    expect(inbox.conversations?.find((c) => c.fanId === fan.fanId)?.subscriber).toBe(true);
+    // Subscribing twice: refused, nothing charged.
+    const twice = await fan.post('/api/fan-subscriptions/checkout', { creator: 'pay', fanId: fan.fanId });
+    expect(twice.status).toBe(409);
+    expect(await twice.json()).toMatchObject({ error: 'already_subscribed' });
+  });
+
+  it('refuses forged and replayed webhook signatures; a session it does not know is acknowledged and ignored', async () => {
+    const good = stripe.setCancelAtPeriodEnd(subscriptionId, false);
+    const forged = stripe.sign(
+      'customer.subscription.deleted',
+      { id: subscriptionId, object: 'subscription' },
+      { secret: 'whsec_forged' },
+    );
+    const stale = stripe.sign(
+      'customer.subscription.deleted',
+      { id: subscriptionId, object: 'subscription' },
+      {
+        timestamp: Math.floor(Date.now() / 1000) - 600,
+      },
+    );
+    for (const [payload, signature] of [
+      [forged.payload, forged.signature],
+      [stale.payload, stale.signature],
+      [good.payload.replace('"cancel_at_period_end":false', '"cancel_at_period_end":true'), good.signature],
+      [good.payload, undefined],
+    ] as const) {
+      const res = await webhook(payload, signature);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: 'bad_signature' });
+    }
+    expect((await fan.state('pay')).subscription).toMatchObject({ status: 'active' });
+    const unknown = stripe.sign('checkout.session.completed', {
+      id: 'cs_test_unknown',
+      object: 'checkout.session',
+      mode: 'subscription',
+      subscription: 'sub_unknown',
+      customer: 'cus_unknown',
+      metadata: { creatorId: '00000000-0000-4000-8000-000000000000', fanId: 'x' },
+    });
+    expect(await deliver([unknown])).toEqual(['ignored']);
+  });
+
+  it('restores the subscription on a second browser by a one-time email link, moving the chat', async () => {
+    const phone = new PayingFan(t);
+    const nobody = await phone.post('/api/fan-subscriptions/restore', {
+      creator: 'pay',
+      fanId: phone.fanId,
+      email: 'nobody@example.com',
+    });
+    expect(await nobody.json()).toEqual({ message: RESTORE_LINK_SENT_MESSAGE });
+    const res = await phone.post('/api/fan-subscriptions/restore', {
+      creator: 'pay',
+      fanId: phone.fanId,
+      email: 'FINN@example.com',
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: RESTORE_LINK_SENT_MESSAGE });
+    const mail = await smtp.waitFor((m) => m.to.includes('finn@example.com'));
+    expect(smtp.received.some((m) => m.to.includes('nobody@example.com'))).toBe(false);
+    expect(mail.subject).toBe('Your subscription to Pay Tester');
+    const token = /#restore=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+    expect(token).toBeTruthy();
+    expect((await phone.post('/api/fan-subscriptions/restore/redeem', { token: 'not-a-token' })).status).toBe(
+      404,
+    );
+    expect((await phone.post('/api/fan-subscriptions/restore/redeem', { token: '../../x' })).status).toBe(
+      400,
+    );
+    const redeemed = await phone.post('/api/fan-subscriptions/restore/redeem', { token });
+    expect(redeemed.status).toBe(200);
+    expect(await redeemed.json()).toEqual({ fanId: fan.fanId, creator: 'pay' });
+    expect((await phone.post('/api/fan-subscriptions/restore/redeem', { token })).status).toBe(410);
+    const moved = new PayingFan(t, fan.fanId);
+    moved.cookie = phone.cookie;
+    expect((await moved.state('pay')).subscription).toMatchObject({ status: 'active' });
+    expect((await moved.messages('pay')).length).toBeGreaterThanOrEqual(6);
+    // The first browser lost the chat, as with a transfer link.
+    expect((await fan.history('pay')).status).toBe(403);
+    fan = moved;
+  });
+
+  it('Manage subscription opens the customer portal; cancelling keeps access to the period’s end, then the paywall', async () => {
+    const res = await fan.post('/api/fan-subscriptions/portal', { creator: 'pay', fanId: fan.fanId });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { url: string }).url.startsWith(`${stripe.url}/hosted/p/sub_`)).toBe(true);
+    const portal = stripe.calls.find((c) => c.path === '/v1/billing_portal/sessions')!;
+    expect(portal.account).toBe(accountId);
+    expect(portal.form.return_url).toBe(`${t.url}/pwa/pay?subscription=managed`);
+
+    await deliver([stripe.setCancelAtPeriodEnd(subscriptionId, true)]);
+    expect((await fan.state('pay')).subscription).toMatchObject({ status: 'cancelling' });
+    expect((await fan.state('pay')).paywall).toBe(false);
+    await deliver([stripe.endSubscription(subscriptionId)]);
+    const ended = await fan.state('pay');
+    expect(ended.subscription).toMatchObject({ status: 'ended' });
+    expect(ended.paywall).toBe(true);
+    const asked = await fan.ask('pay', 'One more?');
+    expect(await asked.json()).toMatchObject({ aiWillAnswer: false, paywall: true });
+  });
+
+  it('earnings: subscribers, MRR, the fee, new and cancelled, the measured conversion, payouts; leads as CSV', async () => {
+    stripe.addPayout(accountId, 4_410);
+    const res = await call(t, 'GET', '/api/creators/username/pay/earnings', cookie);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      subscribers: 0,
+      mrrCents: 0,
+      feePercent: 10,
+      newThisMonth: 1,
+      cancelledThisMonth: 1,
+      paywallFans: 1,
+      convertedFans: 1,
+      conversionPercent: 100,
+      paidThisMonthCents: 4_900,
+      feeThisMonthCents: 490,
+      payouts: [{ amountCents: 4_410, status: 'paid' }],
+      payoutsNote: null,
+    });
+    expect((await call(t, 'GET', '/api/creators/username/pay/earnings', other)).status).toBe(403);
+    const csv = await call(t, 'GET', '/api/creators/username/pay/fan-leads.csv', cookie);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const text = await csv.text();
+    expect(text.split('\r\n')[0]).toBe('email,name,first_seen,met_paywall,subscribed');
+    expect(text).toContain('"finn@example.com"');
+    expect((await call(t, 'GET', '/api/creators/username/pay/fan-leads.csv', other)).status).toBe(403);
+  });
+
+  it('a refund or a dispute ends access at once', async () => {
+    const buyer = new PayingFan(t);
+    await buyer.ask('pay', 'Hello?');
+    await t.background.idle();
+    const start = await buyer.post('/api/fan-subscriptions/checkout', { creator: 'pay', fanId: buyer.fanId });
+    expect(start.status).toBe(200);
+    const session = [...stripe.sessions.keys()].at(-1)!;
+    const paid = stripe.payCheckout(session, 'refund@example.com');
+    await deliver(paid.events);
+    expect((await buyer.state('pay')).subscription).toMatchObject({ status: 'active' });
+    await deliver([stripe.reverseLastPayment(paid.subscriptionId, 'dispute')]);
+    expect((await buyer.state('pay')).subscription).toMatchObject({ status: 'ended' });
+  });
+});
+
+describe('fan plans without Stripe or mail', () => {
+  it('in production without SMTP_URL, restoring by email says it is off; without Stripe, subscribing says so', async () => {
+    const t = await startTestApp({ env: PRODUCTION_ENV });
+    try {
+      const cookie = await onboard(t, 'solo');
+      const fan = new FanBrowser(t);
+      await fan.ask('solo', 'Hi?');
+      const restore = await fetch(`${t.url}/api/fan-subscriptions/restore`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: fan.cookie },
+        body: JSON.stringify({ creator: 'solo', fanId: fan.fanId, email: 'a@example.com' }),
+      });
+      expect(restore.status).toBe(409);
+      expect(await restore.json()).toMatchObject({ error: 'mail_off' });
+      const connect = await call(t, 'POST', '/api/creators/username/solo/payouts/connect', cookie);
+      expect(connect.status).toBe(409);
+      expect(await connect.json()).toMatchObject({ error: 'payments_off' });
+      const plan = await json(await call(t, 'GET', '/api/creators/username/solo/fan-plan', cookie));
+      expect(plan).toMatchObject({ paymentsMode: 'off', live: false });
+      // Stripe's own client is not even constructed here.
+      expect(Stripe).toBeTypeOf('function');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('fan plans on `pnpm start` without Stripe keys (the local stand-in)', () => {
+  it('runs onboarding, checkout and webhooks against the local Stripe, in test mode; credits stay on the test checkout', async () => {
+    const local = await startStripeService();
+    const t = await startTestApp({
+      payments: {
+        stripe: null,
+        webhookSecret: null,
+        testCheckout: true,
+        feePercent: 10,
+        localFans: { stripe: local.client, webhookSecret: local.webhookSecret },
+      },
+    });
+    local.deliverTo(`${t.url}/api/stripe/webhook`);
+    try {
+      const cookie = await onboard(t, 'local');
+      const plan = await json(await call(t, 'GET', '/api/creators/username/local/fan-plan', cookie));
+      expect(plan).toMatchObject({ paymentsMode: 'test', payouts: { connected: false } });
+      const { url } = (await (
+        await call(t, 'POST', '/api/creators/username/local/payouts/connect', cookie)
+      ).json()) as {
+        url: string;
+      };
+      expect(url.startsWith(`${local.url}/hosted/setup/`)).toBe(true);
+      // The local onboarding page's button: the account is enabled, its event posted to the webhook.
+      const finished = await fetch(url, { method: 'POST', redirect: 'manual' });
+      expect(finished.status).toBe(303);
+      expect(finished.headers.get('location')).toBe(`${t.url}/dashboard/local?payouts=return`);
+      expect(await json(await call(t, 'GET', '/api/creators/username/local/fan-plan', cookie))).toMatchObject(
+        {
+          payouts: { chargesEnabled: true },
+        },
+      );
+      // Credit packs keep the local test checkout (no Stripe), as before.
+      const billing = await json(await call(t, 'GET', '/api/creators/username/local/billing', cookie));
+      expect(billing).toMatchObject({ testMode: true, purchasesEnabled: true });
+    } finally {
+      await t.close();
+      await local.close();
+    }
+  });
+});

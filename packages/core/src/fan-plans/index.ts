@@ -1,0 +1,6 @@
+export * from './earnings.ts';
+export * from './fan-state.ts';
+export * from './restore.ts';
+export * from './settings.ts';
+export * from './stripe-facts.ts';
+export * from './subscribe.ts';

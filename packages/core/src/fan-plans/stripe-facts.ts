@@ -1,0 +1,327 @@
+import { SUBSCRIPTION_GRACE_DAYS } from '@fanpilot/contracts';
+import type { Database, FanSubscriptionsTable } from '@fanpilot/db';
+import type { Kysely, Updateable } from 'kysely';
+import type { Db } from '../db.ts';
+import { DomainError } from '../errors.ts';
+import { queueMail } from '../mail-outbox.ts';
+
+// Money state from Stripe's events (record 0043). The api turns each signed event into one fact;
+// applyStripeFact applies it once (the event id is remembered in the same transaction) and in any
+// order: a subscription's state comes from the newest event that described it (Stripe's `created`),
+// a paid invoice only ever moves a period end forward, an ended subscription stays ended, and a
+// refund or dispute ends access whatever arrives after it. A fact that names something not known
+// yet (a refund before its invoice) is refused with 409, so Stripe delivers it again later.
+
+export type SubscriptionStatus =
+  | 'incomplete'
+  | 'incomplete_expired'
+  | 'trialing'
+  | 'active'
+  | 'past_due'
+  | 'unpaid'
+  | 'canceled'
+  | 'paused';
+
+/** Where a fact came from: the subscription's creator and fan as Checkout's metadata named them. */
+interface Owner {
+  creatorId: string | null;
+  fanId: string | null;
+}
+
+export type StripeFact =
+  | ({
+      kind: 'checkout_completed';
+      sessionId: string;
+      subscriptionId: string | null;
+      customerId: string | null;
+      email: string | null;
+    } & Owner)
+  | ({
+      kind: 'subscription';
+      subscriptionId: string;
+      customerId: string | null;
+      status: SubscriptionStatus;
+      /** Seconds since the epoch (Stripe's unit). */
+      currentPeriodEnd: number | null;
+      cancelAtPeriodEnd: boolean;
+      interval: 'month' | 'year';
+      amountCents: number;
+      endedAt: number | null;
+    } & Owner)
+  | ({
+      kind: 'invoice_paid';
+      invoiceId: string;
+      subscriptionId: string;
+      paymentIntentId: string | null;
+      amountCents: number;
+      feeCents: number;
+      periodEnd: number | null;
+    } & Owner)
+  | ({ kind: 'invoice_failed'; invoiceId: string; subscriptionId: string } & Owner)
+  | { kind: 'reversed'; paymentIntentId: string; reason: 'refund' | 'dispute' }
+  | {
+      kind: 'account';
+      accountId: string;
+      chargesEnabled: boolean;
+      payoutsEnabled: boolean;
+      detailsSubmitted: boolean;
+    };
+
+export interface StripeEventRef {
+  id: string;
+  type: string;
+  /** Stripe's `created`, seconds since the epoch. */
+  created: number;
+}
+
+export type FactOutcome = 'applied' | 'duplicate' | 'ignored';
+
+const at = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Applies one Stripe event's fact once. 'ignored': about nothing this server knows (not ours). */
+export async function applyStripeFact(
+  db: Kysely<Database>,
+  event: StripeEventRef,
+  fact: StripeFact,
+): Promise<FactOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const fresh = await trx
+      .insertInto('stripe_events')
+      .values({ id: event.id, type: event.type })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!fresh) return 'duplicate';
+    const applied = await applyFact(trx, event, fact);
+    return applied ? 'applied' : 'ignored';
+  });
+}
+
+/**
+ * Applies what Stripe answered when asked directly (a Checkout read back on the fan's return, an
+ * account read on the creator's return), as of `at` (seconds): the same rules as an event, without
+ * an event id (the state's own ordering keeps it harmless to apply twice).
+ */
+export async function applyStripeReading(
+  db: Kysely<Database>,
+  at: number,
+  fact: StripeFact,
+): Promise<boolean> {
+  return db.transaction().execute((trx) => applyFact(trx, { id: '', type: 'reading', created: at }, fact));
+}
+
+async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promise<boolean> {
+  switch (fact.kind) {
+    case 'account': {
+      const row = await db
+        .updateTable('creator_payout_accounts')
+        .set({
+          charges_enabled: fact.chargesEnabled,
+          payouts_enabled: fact.payoutsEnabled,
+          details_submitted: fact.detailsSubmitted,
+          updated_at: new Date(),
+        })
+        .where('account_id', '=', fact.accountId)
+        .returning('creator_id')
+        .executeTakeFirst();
+      return Boolean(row);
+    }
+    case 'reversed': {
+      const payment = await db
+        .updateTable('fan_subscription_payments')
+        .set({ reversed: fact.reason })
+        .where('payment_intent_id', '=', fact.paymentIntentId)
+        .returning('stripe_subscription_id')
+        .executeTakeFirst();
+      if (!payment) {
+        throw new DomainError(
+          'conflict',
+          'not_yet',
+          'This event names a payment not recorded yet; Stripe will deliver it again.',
+        );
+      }
+      const sub = await lockSubscription(db, payment.stripe_subscription_id);
+      if (!sub) return false;
+      const endedAt = new Date(event.created * 1000);
+      await db
+        .updateTable('fan_subscriptions')
+        .set({ ended_reason: fact.reason, ended_at: endedAt, access_until: endedAt, grace_until: null })
+        .where('id', '=', sub.id)
+        .execute();
+      return true;
+    }
+    default:
+      break;
+  }
+  const sub = await ensureSubscription(db, fact);
+  if (!sub) return false;
+  const newer = event.created >= Number(sub.state_at);
+  const ended = sub.ended_reason !== null || sub.status === 'canceled';
+  const next: Updateable<FanSubscriptionsTable> = {};
+  if ('customerId' in fact && fact.customerId && !sub.stripe_customer_id)
+    next.stripe_customer_id = fact.customerId;
+  if (fact.fanId && UUID.test(fact.fanId) && !sub.fan_id) {
+    const fan = await db
+      .selectFrom('fans')
+      .select('id')
+      .where('id', '=', fact.fanId)
+      .where('creator_id', '=', sub.creator_id)
+      .executeTakeFirst();
+    if (fan) next.fan_id = fan.id;
+  }
+  switch (fact.kind) {
+    case 'checkout_completed': {
+      next.checkout_session_id = fact.sessionId;
+      if (fact.email) next.email = fact.email.trim().toLowerCase();
+      next.started_at = sub.started_at ?? new Date(event.created * 1000);
+      break;
+    }
+    case 'subscription': {
+      next.interval = fact.interval;
+      if (fact.amountCents > 0) next.amount_cents = fact.amountCents;
+      if (newer && !ended) {
+        next.status = fact.status;
+        next.current_period_end = at(fact.currentPeriodEnd);
+        next.cancel_at_period_end = fact.cancelAtPeriodEnd;
+        next.state_at = String(event.created);
+        if (fact.status === 'active' || fact.status === 'trialing') next.grace_until = null;
+        if (fact.status === 'canceled') next.ended_at = at(fact.endedAt) ?? new Date(event.created * 1000);
+        if (fact.status === 'active' || fact.status === 'trialing')
+          next.started_at = sub.started_at ?? new Date(event.created * 1000);
+      }
+      break;
+    }
+    case 'invoice_paid': {
+      await db
+        .insertInto('fan_subscription_payments')
+        .values({
+          invoice_id: fact.invoiceId,
+          stripe_subscription_id: fact.subscriptionId,
+          payment_intent_id: fact.paymentIntentId,
+          amount_cents: fact.amountCents,
+          fee_cents: fact.feeCents,
+          paid_at: new Date(event.created * 1000),
+        })
+        .onConflict((oc) => oc.column('invoice_id').doNothing())
+        .execute();
+      const periodEnd = at(fact.periodEnd);
+      if (periodEnd && (!sub.current_period_end || periodEnd > new Date(sub.current_period_end)))
+        next.current_period_end = periodEnd;
+      if (newer && !ended && sub.status !== 'active' && sub.status !== 'trialing') {
+        next.status = 'active';
+        next.grace_until = null;
+        next.state_at = String(event.created);
+      }
+      next.started_at = sub.started_at ?? new Date(event.created * 1000);
+      break;
+    }
+    case 'invoice_failed': {
+      if (newer && !ended) {
+        next.status = 'past_due';
+        next.grace_until = new Date((event.created + SUBSCRIPTION_GRACE_DAYS * 86_400) * 1000);
+        next.state_at = String(event.created);
+        // The fan is told by email too (the chat says it the next time it is opened).
+        if (sub.email && event.id) await tellPaymentFailed(db, sub.creator_id, sub.email, next.grace_until);
+      }
+      break;
+    }
+  }
+  const merged = { ...sub, ...next } as typeof sub;
+  merged.access_until = accessUntil(merged);
+  next.access_until = merged.access_until;
+  await db.updateTable('fan_subscriptions').set(next).where('id', '=', sub.id).execute();
+  // The fan who subscribed, and the email the subscription belongs to, for the measured conversion.
+  if (merged.fan_id && merged.access_until && (merged.started_at || merged.status === 'active')) {
+    await db
+      .updateTable('fans')
+      .set((eb) => ({
+        subscribed_at: eb.fn.coalesce('subscribed_at', eb.val(new Date(event.created * 1000))),
+        ...(merged.email ? { email: merged.email } : {}),
+      }))
+      .where('id', '=', merged.fan_id)
+      .execute();
+  }
+  return true;
+}
+
+/**
+ * Until when a subscription opens the chat: to the paid period's end while active or trialing
+ * (cancelling at period end included), to the later of that and the grace period while a renewal
+ * failed, to the end Stripe gave when cancelled, and to the moment of a refund or dispute.
+ */
+export function accessUntil(sub: {
+  status: string;
+  current_period_end: Date | string | null;
+  grace_until: Date | string | null;
+  ended_at: Date | string | null;
+  ended_reason: string | null;
+}): Date | null {
+  const d = (v: Date | string | null) => (v === null ? null : new Date(v));
+  if (sub.ended_reason) return d(sub.ended_at);
+  switch (sub.status) {
+    case 'active':
+    case 'trialing':
+      return d(sub.current_period_end);
+    case 'past_due': {
+      const end = d(sub.current_period_end);
+      const grace = d(sub.grace_until);
+      if (!end) return grace;
+      if (!grace) return end;
+      return new Date(Math.max(end.getTime(), grace.getTime()));
+    }
+    case 'canceled':
+      return d(sub.ended_at) ?? d(sub.current_period_end);
+    default:
+      return null;
+  }
+}
+
+/** Mails the subscriber that a renewal failed and until when access lasts (once per failed invoice event). */
+async function tellPaymentFailed(db: Db, creatorId: string, email: string, until: Date): Promise<void> {
+  const creator = await db
+    .selectFrom('creators')
+    .select(['name'])
+    .where('id', '=', creatorId)
+    .executeTakeFirst();
+  if (!creator) return;
+  const date = until.toISOString().slice(0, 10);
+  await queueMail(db, {
+    purpose: 'payment_failed',
+    to: email,
+    subject: `Your payment to ${creator.name} did not go through`,
+    text: `Your card was declined when your subscription to ${creator.name} renewed. You keep access until ${date} while the card is tried again.\n\nTo update your card, open your chat with ${creator.name} and choose "Manage subscription".`,
+  });
+}
+
+const lockSubscription = (db: Db, subscriptionId: string) =>
+  db
+    .selectFrom('fan_subscriptions')
+    .selectAll()
+    .where('stripe_subscription_id', '=', subscriptionId)
+    .forUpdate()
+    .executeTakeFirst();
+
+/**
+ * The subscription a fact is about, made on first sight (whichever event comes first), locked.
+ * Undefined when the fact names no subscription, or a creator this server does not know.
+ */
+async function ensureSubscription(db: Db, fact: Exclude<StripeFact, { kind: 'account' | 'reversed' }>) {
+  const subscriptionId = fact.subscriptionId;
+  if (!subscriptionId) return undefined;
+  const known = await lockSubscription(db, subscriptionId);
+  if (known) return known;
+  if (!fact.creatorId || !UUID.test(fact.creatorId)) return undefined;
+  const creator = await db
+    .selectFrom('creators')
+    .select('id')
+    .where('id', '=', fact.creatorId)
+    .executeTakeFirst();
+  if (!creator) return undefined;
+  await db
+    .insertInto('fan_subscriptions')
+    .values({ creator_id: creator.id, stripe_subscription_id: subscriptionId })
+    .onConflict((oc) => oc.column('stripe_subscription_id').doNothing())
+    .execute();
+  return lockSubscription(db, subscriptionId);
+}
