@@ -25,6 +25,7 @@ import * as mailOutbox from './migrations/2026-11-26T00-00_mail_outbox.ts';
 import * as fanPlans from './migrations/2026-11-26T00-10_fan_plans.ts';
 import * as replyDrafts from './migrations/2026-11-27T00-00_reply_drafts.ts';
 import * as creatorAlerts from './migrations/2026-11-27T10-00_creator_alerts.ts';
+import * as subscriberAlerts from './migrations/2026-11-27T10-10_subscriber_alerts.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T00-10_fan_plans': fanPlans,
   '2026-11-27T00-00_reply_drafts': replyDrafts,
   '2026-11-27T10-00_creator_alerts': creatorAlerts,
+  '2026-11-27T10-10_subscriber_alerts': subscriberAlerts,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

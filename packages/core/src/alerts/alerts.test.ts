@@ -3,6 +3,7 @@ import { openTestDb, seedCreator, seedFan, seedQuestion } from '@fanpilot/testki
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handOverToCreator } from '../conversations/hand-over-to-creator.ts';
 import { storeAiAnswer } from '../conversations/store-ai-answer.ts';
+import { applyStripeFact, type StripeFact } from '../fan-plans/stripe-facts.ts';
 import { mailsTo } from '../mail-outbox.ts';
 import { rateAnswer } from '../ratings.ts';
 import { digestContent, sendDueDigests, topTopics } from './digest.ts';
@@ -134,6 +135,66 @@ describe('creator alerts and the digest (core)', () => {
       const weekly = (await mailsTo(db(), await emailOf(c.creatorId)))[0]!;
       expect(weekly.subject).toBe('Your week on Fanpilot: 4 questions, 3 new fans');
     }
+  });
+
+  it('a new subscriber and a cancelled subscription, each alerted once however often Stripe repeats it', async () => {
+    const c = await seedCreator(db());
+    const fan = await seedFan(db(), c.creatorId, { name: 'Sam' });
+    const subId = `sub_alerts_${c.creatorId.slice(0, 8)}`;
+    const t0 = Math.floor(Date.now() / 1000);
+    let n = 0;
+    const evt = (type: string, created: number) => ({ id: `evt_alerts_${++n}_${subId}`, type, created });
+    const sub = (status: 'active' | 'canceled', cancelAtPeriodEnd: boolean): StripeFact => ({
+      kind: 'subscription',
+      subscriptionId: subId,
+      customerId: 'cus_alerts',
+      status,
+      currentPeriodEnd: t0 + 30 * 86_400,
+      cancelAtPeriodEnd,
+      interval: 'month',
+      amountCents: 4_900,
+      endedAt: status === 'canceled' ? t0 + 200 : null,
+      creatorId: c.creatorId,
+      fanId: fan.id,
+    });
+    const started = evt('customer.subscription.created', t0);
+    await applyStripeFact(db(), started, sub('active', false));
+    await applyStripeFact(db(), started, sub('active', false));
+    await applyStripeFact(db(), evt('invoice.paid', t0 + 1), {
+      kind: 'invoice_paid',
+      invoiceId: `in_${subId}`,
+      subscriptionId: subId,
+      paymentIntentId: `pi_${subId}`,
+      amountCents: 4_900,
+      feeCents: 490,
+      periodEnd: t0 + 30 * 86_400,
+      creatorId: c.creatorId,
+      fanId: fan.id,
+    });
+    await applyStripeFact(db(), evt('customer.subscription.updated', t0 + 100), sub('active', true));
+    await applyStripeFact(db(), evt('customer.subscription.deleted', t0 + 200), sub('canceled', true));
+    const alerts = await db()
+      .selectFrom('creator_alerts')
+      .select(['kind', 'detail'])
+      .where('creator_id', '=', c.creatorId)
+      .orderBy('id')
+      .execute();
+    expect(alerts).toEqual([
+      { kind: 'new_subscriber', detail: 'Sam' },
+      { kind: 'subscription_cancelled', detail: 'Sam' },
+    ]);
+    await sendDueAlerts(db(), { ...mail, windowMs: 0, now: new Date(Date.now() + 1000) });
+    const [sent] = await mailsTo(db(), await emailOf(c.creatorId));
+    expect(sent!.text_body).toContain('- Sam subscribed.');
+    expect(sent!.text_body).toContain('- Sam cancelled their subscription.');
+    // The digest counts what the subscription paid.
+    const day = await digestContent(
+      db(),
+      c.creatorId,
+      new Date(Date.now() - 86_400_000),
+      new Date(Date.now() + 60_000),
+    );
+    expect(day.earnings).toEqual([{ currency: 'usd', cents: 4_900 }]);
   });
 
   it('no digest when there is nothing to say', async () => {

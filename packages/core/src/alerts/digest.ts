@@ -128,14 +128,26 @@ export async function digestContent(db: Db, creatorId: string, from: Date, to: D
   };
 }
 
-/** Earnings in the period (fans' subscriptions); none until subscriptions exist. */
+/**
+ * Earnings in the period: fans' subscription invoices paid (not refunded or disputed), in US
+ * dollars (fans' plans are priced in USD, record 0043); none when nothing was paid.
+ */
 async function digestEarnings(
-  _db: Db,
-  _creatorId: string,
-  _from: Date,
-  _to: Date,
+  db: Db,
+  creatorId: string,
+  from: Date,
+  to: Date,
 ): Promise<DigestContent['earnings']> {
-  return [];
+  const row = await db
+    .selectFrom('fan_subscription_payments as p')
+    .innerJoin('fan_subscriptions as s', 's.stripe_subscription_id', 'p.stripe_subscription_id')
+    .select(sql<string>`coalesce(sum(p.amount_cents) filter (where p.reversed is null), 0)`.as('gross'))
+    .where('s.creator_id', '=', creatorId)
+    .where('p.paid_at', '>=', from)
+    .where('p.paid_at', '<', to)
+    .executeTakeFirst();
+  const cents = Number(row?.gross ?? 0);
+  return cents > 0 ? [{ currency: 'usd', cents }] : [];
 }
 
 /** Whether the digest has anything to say. */
