@@ -151,7 +151,9 @@ describe('AI-drafted replies', () => {
     expect(discarded.status).toBe(200);
     expect((await json(discarded)).draft).toMatchObject({ status: 'discarded' });
     // Not offered again, and a reply that still names it is the creator's own, free.
-    expect((await json(await call(t, 'POST', draftPath, creator.cookie))).draft.status).toBe('discarded');
+    expect(
+      ((await json(await call(t, 'POST', draftPath, creator.cookie))).draft as { status: string }).status,
+    ).toBe('discarded');
     expect(openai.requests).toHaveLength(1);
     const answered = await call(t, 'POST', '/api/answer', creator.cookie, {
       creator: 'dina',
@@ -247,7 +249,7 @@ describe('AI-drafted replies', () => {
     const notQuestion = await call(
       t,
       'POST',
-      `/api/creators/username/doug/messages/${direct.message.id}/draft`,
+      `/api/creators/username/doug/messages/${(direct.message as unknown as { id: string }).id}/draft`,
       creator.cookie,
     );
     expect(notQuestion.status).toBe(400);
@@ -306,6 +308,8 @@ describe('AI-drafted replies', () => {
     });
     expect(res.status).toBe(200);
     expect(await balance(t, creator.creatorId)).toEqual(before);
-    expect((await json(await call(t, 'POST', draftPath, creator.cookie))).draft.status).toBe('open');
+    expect(
+      ((await json(await call(t, 'POST', draftPath, creator.cookie))).draft as { status: string }).status,
+    ).toBe('open');
   });
 });
