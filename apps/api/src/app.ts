@@ -42,6 +42,7 @@ import { inboxRoutes } from './routes/inbox/index.ts';
 import { knowledgeRoutes } from './routes/knowledge/index.ts';
 import { knowledgeGapsRoutes } from './routes/knowledge-gaps/index.ts';
 import { messagesRoutes } from './routes/messages/index.ts';
+import { notificationRoutes } from './routes/notifications/index.ts';
 import { objectsRoutes } from './routes/objects/index.ts';
 import { onboardingRoutes } from './routes/onboarding/index.ts';
 import { pushRoutes } from './routes/push/index.ts';
@@ -284,6 +285,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       perIp: deps.config.env.PUSH_SUBSCRIBE_RATE_LIMIT_PER_IP,
       perFan: deps.config.env.PUSH_SUBSCRIBE_RATE_LIMIT_PER_FAN,
     },
+  });
+  await app.register(notificationRoutes, {
+    sessionSecret: deps.config.sessionSecret,
+    allowedHosts: deps.config.env.PUSH_ALLOWED_HOSTS,
   });
   await app.register(pwaRoutes);
   await app.register(uploadsRoutes);

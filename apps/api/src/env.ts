@@ -191,6 +191,14 @@ export const envSchema = z.object({
   /** The From header of every mail, e.g. "Fanpilot <hello@example.com>"; unset: no-reply at PUBLIC_ORIGIN's host. */
   MAIL_FROM: optionalString,
   /**
+   * Creator alerts (record 0061): how long a creator's first alert waits for others to join it, so
+   * a burst is one email and one push (milliseconds; 2 minutes).
+   */
+  ALERT_GROUP_WINDOW_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(3_600_000).default(120_000),
+  ),
+  /**
    * The platform's fee on fans' subscriptions to creators, in percent: Stripe's application fee on
    * the creator's connected account (record 0043). 0 to 50, fractions allowed.
    */

@@ -137,6 +137,11 @@ async function main() {
         allowedHosts: env.PUSH_ALLOWED_HOSTS,
       }),
     mail: { mailer },
+    alerts: {
+      origin: config.publicOrigin,
+      secret: config.sessionSecret,
+      windowMs: env.ALERT_GROUP_WINDOW_MS,
+    },
     periodic,
   });
   // Every part, and which of them are embedded (built in, for one machine), named at start-up.

@@ -86,6 +86,8 @@ export const cookieHeader = (jar: Record<string, string>) =>
     .join('; ');
 
 export interface TestAppOptions {
+  /** Run the alerts role (creator alerts and digests) with this collecting window and clock. */
+  alerts?: { windowMs: number; sweepMs?: number; clock?: () => Date };
   /** Environment of the api (ingest variables included). */
   env?: Record<string, string>;
   /** Jobs on BullMQ at this Redis (isolated by a random prefix); in-process when unset. */
@@ -202,7 +204,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // The runtime as server.ts starts it, consuming the answer queue here even with Redis (as
   // apps/worker does in production); the ingest queue only when asked, the timers never.
   const background = await startBackground({
-    roles: [...(options.ingestInProcess ? (['ingest'] as const) : []), 'answer', 'push', 'mail', 'requeue'],
+    roles: [
+      ...(options.ingestInProcess ? (['ingest'] as const) : []),
+      'answer',
+      'push',
+      'mail',
+      ...(options.alerts ? (['alerts'] as const) : []),
+      'requeue',
+    ],
     db: db.db,
     listen: db.listen,
     env,
@@ -219,6 +228,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       }),
     // Mail is retried 20 ms apart, for a fifth of a second.
     mail: { mailer, retry: { backoffMs: 20, maxBackoffMs: 40, retryForMs: 200 } },
+    ...(options.alerts
+      ? { alerts: { origin: config.publicOrigin, secret: config.sessionSecret, ...options.alerts } }
+      : {}),
     ...(options.answeringDb ? { answerDb: options.answeringDb(db.db) } : {}),
   });
   const url = `http://127.0.0.1:${port}`;

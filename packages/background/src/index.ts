@@ -45,8 +45,10 @@ import {
 import type { Mailer } from '@fanpilot/mail';
 import type { Storage } from '@fanpilot/storage';
 import type { Kysely } from 'kysely';
+import { type AlertsRoleOptions, startAlerts } from './alerts.ts';
 import { createMailHandler, MAIL_RETRY, mailOutboxDrain } from './mail.ts';
 
+export { ALERT_GROUP_WINDOW_MS, type AlertsRoleOptions } from './alerts.ts';
 export { MAIL_RETRY } from './mail.ts';
 
 /**
@@ -58,21 +60,33 @@ export { MAIL_RETRY } from './mail.ts';
  *   api's `push` handler);
  * - `mail`: drains the mail outbox (mail a use case queued in its transaction) into MAIL_QUEUE and
  *   sends it through the mailer (SMTP, or the local outbox), retried with back-off (record 0042);
+ * - `alerts`: the creator's alerts (record 0061): groups the alerts committed facts noted into one
+ *   email and one push per creator once their collecting window closes (outside quiet hours), notes
+ *   questions waiting longer than the creator's waiting time, and sends the digests due;
  * - `requeue`: once at start, hands the AI every question still waiting for it (after a restart);
  * - `sweep`: the timers: the knowledge sweep (stuck items) and the answer sweep (questions never
  *   queued, or whose tries ran out).
  */
-export type BackgroundRole = 'ingest' | 'answer' | 'push' | 'mail' | 'requeue' | 'sweep';
+export type BackgroundRole = 'ingest' | 'answer' | 'push' | 'mail' | 'alerts' | 'requeue' | 'sweep';
 
 /** One process does everything: the api without Redis (in-process jobs). */
-export const ALL_ROLES: readonly BackgroundRole[] = ['ingest', 'answer', 'push', 'mail', 'requeue', 'sweep'];
+export const ALL_ROLES: readonly BackgroundRole[] = [
+  'ingest',
+  'answer',
+  'push',
+  'mail',
+  'alerts',
+  'requeue',
+  'sweep',
+];
 /** The worker beside an api on Redis: the queues' consumers and the sweeps. */
 export const WORKER_ROLES: readonly BackgroundRole[] = ['ingest', 'answer', 'requeue', 'sweep'];
 /**
  * The api beside a worker on Redis: it delivers pushes (it holds the VAPID keys) and mail (it holds
- * SMTP_URL), and requeues at start.
+ * SMTP_URL), makes the creators' alerts and digests (it holds the public origin and the secret their
+ * unsubscribe links are signed with), and requeues at start.
  */
-export const API_WITH_WORKER_ROLES: readonly BackgroundRole[] = ['push', 'mail', 'requeue'];
+export const API_WITH_WORKER_ROLES: readonly BackgroundRole[] = ['push', 'mail', 'alerts', 'requeue'];
 
 /** The roles of the api: all of them in-process, else what `API_WITH_WORKER_ROLES` says. */
 export const apiRoles = (mode: JobRunner['mode']): readonly BackgroundRole[] =>
@@ -202,6 +216,8 @@ export interface BackgroundOptions {
   push?: (jobs: JobRunner) => JobHandler<never>;
   /** The mailer (packages/mail) and, for tests, a shorter retry policy; required by the `mail` role. */
   mail?: { mailer: Mailer; retry?: RetryPolicy };
+  /** The alerts role's settings: links point to `origin`, unsubscribe links are signed with `secret`. */
+  alerts?: AlertsRoleOptions;
   /** Jobs in flight per queue in this process (2). */
   concurrency?: number;
   /** More timers this process owns (the upload sweep, statistics), stopped by `close()`. */
@@ -307,6 +323,10 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
   };
   if (drainPushes) await follow(PUSH_OUTBOX_CHANNEL, drainPushes, 'push outbox');
   if (drainMail) await follow(MAIL_OUTBOX_CHANNEL, drainMail, 'mail outbox');
+  if (roles.has('alerts')) {
+    if (!options.alerts) throw new Error('the alerts role needs the public origin and the secret');
+    stops.push(...startAlerts(db, options.alerts, log));
+  }
   if (roles.has('sweep')) {
     if (options.ingest) {
       stops.push(

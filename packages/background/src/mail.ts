@@ -2,7 +2,7 @@ import { MAIL_QUEUE, type MailJob, mailJobId } from '@fanpilot/contracts';
 import { mailToSend, markMailFailed, markMailSent, takeMailOutbox } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { attemptsWithin, type JobHandler, type JobRunner, type RetryPolicy } from '@fanpilot/jobs';
-import { type Mailer, MailOffError } from '@fanpilot/mail';
+import { isPermanentRejection, type Mailer, MailOffError } from '@fanpilot/mail';
 import type { Kysely } from 'kysely';
 import type { BackgroundLog } from './index.ts';
 
@@ -33,15 +33,22 @@ export function createMailHandler(options: {
         subject: mail.subject,
         text: mail.text_body,
         html: mail.html_body,
+        headers: mail.headers as Record<string, string> | null,
       });
       await markMailSent(db, mail.id, sent.messageId);
       log.info({ mailId, purpose: mail.purpose, ...(sent.file ? { file: sent.file } : {}) }, 'mail sent');
     } catch (err) {
       const off = err instanceof MailOffError;
-      const final = off || attempt >= lastAttempt;
-      await markMailFailed(db, mail.id, err instanceof Error ? err.message : String(err), final);
+      // A 5xx: the address is refused for good (a bounce); never retried.
+      const bounced = isPermanentRejection(err);
+      const final = off || bounced || attempt >= lastAttempt;
+      await markMailFailed(db, mail.id, err instanceof Error ? err.message : String(err), final, bounced);
       if (off) {
         log.warn({ mailId, purpose: mail.purpose }, 'mail not sent: email is off (no SMTP_URL)');
+        return;
+      }
+      if (bounced) {
+        log.warn({ mailId, purpose: mail.purpose }, 'mail refused for good by the SMTP server (bounced)');
         return;
       }
       throw err;

@@ -78,6 +78,7 @@ describe('the background runtime', () => {
       log,
       push,
       mail: { mailer: createMailer({ NODE_ENV: 'production' }) },
+      alerts: { origin: 'http://127.0.0.1', secret: 'runtime-test-secret' },
       // No knowledge item is added here: the store is never read.
       ingest: {
         env: loadIngestEnv({}),

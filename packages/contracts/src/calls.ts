@@ -113,6 +113,15 @@ import {
   sendMessageRequestSchema,
   sendMessageResponseSchema,
 } from './messages.ts';
+import {
+  creatorPushResponseSchema,
+  creatorPushSubscribeRequestSchema,
+  creatorPushUnsubscribeRequestSchema,
+  notificationSettingsResponseSchema,
+  notificationSettingsSchema,
+  unsubscribeQuerySchema,
+  unsubscribeResponseSchema,
+} from './notifications.ts';
 import { pushKeyResponseSchema, subscribePushRequestSchema, unsubscribePushRequestSchema } from './push.ts';
 import { type CallName, routes } from './routes.ts';
 import {
@@ -764,6 +773,56 @@ export const calls = {
     summary:
       "Stripe's events (credit checkouts; fans' subscriptions and creators' connected accounts), signed with the webhook secret; the raw body is verified.",
     schema: {},
+  },
+  notificationSettings: {
+    ...routes.notificationSettings,
+    tag: 'Notifications',
+    summary: 'What the creator is alerted of, by email and push; quiet hours, time zone, digest.',
+    schema: { params: usernameParamsSchema, response: { 200: notificationSettingsResponseSchema } },
+  },
+  updateNotificationSettings: {
+    ...routes.updateNotificationSettings,
+    tag: 'Notifications',
+    summary: 'Saves the notification settings (saving clears a noted bounce: email is tried again).',
+    schema: {
+      params: usernameParamsSchema,
+      body: notificationSettingsSchema,
+      response: { 200: notificationSettingsResponseSchema },
+    },
+  },
+  creatorPushSubscribe: {
+    ...routes.creatorPushSubscribe,
+    tag: 'Notifications',
+    summary: "Alerts pushed to this browser of the creator's.",
+    schema: {
+      params: usernameParamsSchema,
+      body: creatorPushSubscribeRequestSchema,
+      response: { 200: creatorPushResponseSchema },
+    },
+  },
+  creatorPushUnsubscribe: {
+    ...routes.creatorPushUnsubscribe,
+    tag: 'Notifications',
+    summary: 'No more alert pushes to this browser.',
+    schema: {
+      params: usernameParamsSchema,
+      body: creatorPushUnsubscribeRequestSchema,
+      response: { 200: creatorPushResponseSchema },
+    },
+  },
+  unsubscribeAlerts: {
+    ...routes.unsubscribeAlerts,
+    tag: 'Notifications',
+    summary:
+      "One-click unsubscribe (RFC 8058) from an alert or digest email's signed link: no sign-in needed.",
+    schema: { querystring: unsubscribeQuerySchema, response: { 200: unsubscribeResponseSchema } },
+  },
+  unsubscribePage: {
+    ...routes.unsubscribePage,
+    tag: 'Notifications',
+    summary:
+      "The unsubscribe link in an email's text: an HTML page with the one button that unsubscribes (a link scanner stops nothing).",
+    schema: { querystring: unsubscribeQuerySchema },
   },
   fanPlan: {
     ...routes.fanPlan,

@@ -16,6 +16,7 @@ export * from './jobs.ts';
 export * from './live.ts';
 export * from './live-schemas.ts';
 export * from './messages.ts';
+export * from './notifications.ts';
 export * from './push.ts';
 export * from './pwa.ts';
 export * from './required.ts';

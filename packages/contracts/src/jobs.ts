@@ -25,7 +25,7 @@ export const PUSH_QUEUE = 'fan-push';
  * fans). With it, the job delivers to that one device.
  */
 export const pushJobSchema = z.object({
-  kind: z.enum(['message', 'notice']),
+  kind: z.enum(['message', 'notice', 'alert']),
   id: z.string().min(1).max(64),
   subscriptionId: z.string().uuid().optional(),
 });

@@ -101,6 +101,12 @@ export const creatorRoutes = {
   s3CompleteMultipart: { method: 'POST', path: '/api/s3/multipart/:uploadId/complete' },
   s3AbortMultipart: { method: 'DELETE', path: '/api/s3/multipart/:uploadId' },
   stripeWebhook: { method: 'POST', path: '/api/stripe/webhook' },
+  notificationSettings: { method: 'GET', path: '/api/creators/username/:username/notifications' },
+  updateNotificationSettings: { method: 'PUT', path: '/api/creators/username/:username/notifications' },
+  creatorPushSubscribe: { method: 'POST', path: '/api/creators/username/:username/notifications/push' },
+  creatorPushUnsubscribe: { method: 'DELETE', path: '/api/creators/username/:username/notifications/push' },
+  unsubscribeAlerts: { method: 'POST', path: '/api/notifications/unsubscribe' },
+  unsubscribePage: { method: 'GET', path: '/api/notifications/unsubscribe' },
 } as const;
 
 /**

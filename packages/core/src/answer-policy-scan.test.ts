@@ -102,6 +102,7 @@ describe('the answer policy has one definition', () => {
     const names = new Set(findPolicyPieces(readFileSync(POLICY, 'utf8')).map((p) => p.name));
     expect(names).toEqual(
       new Set([
+        'a balance against an answer’s price',
         'today’s answers against the daily budget',
         'today’s AI answers counted from the ledger',
         'the day boundary of the budget',

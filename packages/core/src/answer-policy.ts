@@ -137,6 +137,11 @@ export function startOfUtcDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
+/** The day (YYYY-MM-DD, UTC) whose AI answer budget `now` counts against: one budget alert a day. */
+export function budgetDayOf(now: Date): string {
+  return startOfUtcDay(now).toISOString().slice(0, 10);
+}
+
 /** Midnight UTC on the 1st of `now`'s month: a fan's free allowance starts afresh then. */
 export function startOfUtcMonth(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

@@ -1,6 +1,8 @@
 // @fanpilot/core: every rule of the product about its data, and the only code that writes a table
 // (packages/core/src/ownership.test.ts enforces it). Framework-free: each function takes the Kysely
 // handle or transaction it works in; refusals are DomainErrors, which the api maps to HTTP.
+
+export * from './alerts/index.ts';
 export * from './answer-policy.ts';
 export * from './attachments.ts';
 export * from './billing.ts';

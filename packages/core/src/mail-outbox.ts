@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { noteMailBounce } from './alerts/settings.ts';
 import type { Db } from './db.ts';
 
 // Mail waits in the outbox from the transaction that asks for it until the background `mail` role
@@ -17,6 +18,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string | null;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
 }
 
 /** Queues a mail to be sent after the caller's transaction commits. Returns its id. */
@@ -29,6 +32,7 @@ export async function queueMail(db: Db, mail: OutgoingMail): Promise<string> {
       subject: mail.subject,
       text_body: mail.text,
       html_body: mail.html ?? null,
+      headers: mail.headers ? JSON.stringify(mail.headers) : null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -78,7 +82,7 @@ export async function mailOutboxSize(db: Db): Promise<number> {
 export async function mailToSend(db: Db, id: string) {
   return db
     .selectFrom('mail_outbox')
-    .select(['id', 'purpose', 'to_address', 'subject', 'text_body', 'html_body', 'attempts'])
+    .select(['id', 'purpose', 'to_address', 'subject', 'text_body', 'html_body', 'headers', 'attempts'])
     .where('id', '=', id)
     .where('sent_at', 'is', null)
     .where('failed_at', 'is', null)
@@ -94,18 +98,34 @@ export async function markMailSent(db: Db, id: string, messageId: string): Promi
     .execute();
 }
 
-/** A try failed: counted, the error kept; `final` gives up on the mail for good. */
-export async function markMailFailed(db: Db, id: string, error: string, final: boolean): Promise<void> {
-  await db
+/**
+ * A try failed: counted, the error kept; `final` gives up on the mail for good. `bounced`: the
+ * server refused the address for good (a 5xx reply); a creator's alert address is noted as bounced
+ * on their settings page.
+ */
+export async function markMailFailed(
+  db: Db,
+  id: string,
+  error: string,
+  final: boolean,
+  bounced = false,
+): Promise<void> {
+  const row = await db
     .updateTable('mail_outbox')
     .set((eb) => ({
       attempts: eb('attempts', '+', 1),
       last_error: error.slice(0, ERROR_MAX),
-      ...(final ? { failed_at: new Date() } : {}),
+      ...(final || bounced ? { failed_at: new Date() } : {}),
+      ...(bounced ? { bounced: true } : {}),
     }))
     .where('id', '=', id)
-    .execute();
+    .returning(['to_address', 'purpose'])
+    .executeTakeFirst();
+  if (bounced && row && CREATOR_MAIL.has(row.purpose)) await noteMailBounce(db, row.to_address, error);
 }
+
+/** The mails sent to a creator about their own account (a bounce is shown on their settings). */
+const CREATOR_MAIL = new Set(['creator_alert', 'creator_digest']);
 
 /** The mails sent to `to` (newest first), for support and tests. */
 export async function mailsTo(db: Db, to: string) {

@@ -27,6 +27,8 @@ import * as widgetSites from './migrations/2026-11-26T20-00_widget_sites.ts';
 import * as correctionSends from './migrations/2026-11-26T40-00_correction_sends.ts';
 import * as chunksTsvWithoutPendingList from './migrations/2026-11-26T40-10_chunks_tsv_without_pending_list.ts';
 import * as replyDrafts from './migrations/2026-11-27T00-00_reply_drafts.ts';
+import * as creatorAlerts from './migrations/2026-11-27T10-00_creator_alerts.ts';
+import * as subscriberAlerts from './migrations/2026-11-27T10-10_subscriber_alerts.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -58,6 +60,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T40-00_correction_sends': correctionSends,
   '2026-11-26T40-10_chunks_tsv_without_pending_list': chunksTsvWithoutPendingList,
   '2026-11-27T00-00_reply_drafts': replyDrafts,
+  '2026-11-27T10-00_creator_alerts': creatorAlerts,
+  '2026-11-27T10-10_subscriber_alerts': subscriberAlerts,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

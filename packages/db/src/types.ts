@@ -288,7 +288,7 @@ export interface StripeEventsTable {
 /** A push to ask for: a committed message to a fan or a pushed announcement (its trigger writes it). */
 export interface PushOutboxTable {
   id: Generated<string>;
-  kind: 'message' | 'notice';
+  kind: 'message' | 'notice' | 'alert';
   /** The message's or the notice's id. */
   ref: string;
   created_at: CreatedAt;
@@ -331,6 +331,79 @@ export interface MailOutboxTable {
   sent_at: Date | null;
   message_id: string | null;
   failed_at: Date | null;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers: JSONColumnType<Record<string, string>, string, string> | null;
+  /** The SMTP server refused the address for good (a 5xx): noted on the creator's settings. */
+  bounced: Generated<boolean>;
+}
+
+/** What a creator hears about while away (record 0061). */
+export type CreatorAlertKind =
+  | 'question'
+  | 'waiting'
+  | 'budget_reached'
+  | 'credits_low'
+  | 'credits_out'
+  | 'source_failed'
+  | 'new_subscriber'
+  | 'subscription_cancelled';
+
+export interface CreatorAlertSettingsTable {
+  creator_id: string;
+  /** Per kind, per channel: { question: { email: true, push: false }, … }; a kind not listed is on. */
+  channels: JSONColumnType<Record<string, { email?: boolean; push?: boolean }>, string | undefined, string>;
+  wait_minutes: Generated<number>;
+  /** Quiet hours, minutes after local midnight (both null: none). */
+  quiet_start: number | null;
+  quiet_end: number | null;
+  time_zone: Generated<string>;
+  digest: Generated<'daily' | 'weekly' | 'off'>;
+  digest_hour: Generated<number>;
+  /** The local date (YYYY-MM-DD) the last digest was considered on. */
+  last_digest_on: string | null;
+  email_bounced_at: Date | null;
+  email_bounce_reason: string | null;
+  updated_at: Generated<Date>;
+}
+
+export interface CreatorAlertsTable {
+  id: Generated<string>;
+  creator_id: string;
+  kind: CreatorAlertKind;
+  ref: string;
+  fan_id: string | null;
+  detail: Generated<string>;
+  created_at: CreatedAt;
+  sent_at: Date | null;
+  batch_id: string | null;
+}
+
+export interface CreatorAlertBatchesTable {
+  id: Generated<string>;
+  creator_id: string;
+  title: string;
+  body: string;
+  url: string;
+  alert_count: number;
+  emailed: Generated<boolean>;
+  pushed: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface CreatorPushSubscriptionsTable {
+  id: Generated<string>;
+  creator_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: CreatedAt;
+  last_pushed_at: Date | null;
+}
+
+export interface CreatorPushDeliveriesTable {
+  subscription_id: string;
+  batch_id: string;
+  claimed_at: Generated<Date>;
 }
 
 /** A creator's Stripe Connect (Express) account and what Stripe last said of it. */
@@ -423,6 +496,11 @@ export interface Database {
   push_outbox: PushOutboxTable;
   reply_drafts: ReplyDraftsTable;
   mail_outbox: MailOutboxTable;
+  creator_alert_settings: CreatorAlertSettingsTable;
+  creator_alerts: CreatorAlertsTable;
+  creator_alert_batches: CreatorAlertBatchesTable;
+  creator_push_subscriptions: CreatorPushSubscriptionsTable;
+  creator_push_deliveries: CreatorPushDeliveriesTable;
   creator_payout_accounts: CreatorPayoutAccountsTable;
   fan_plans: FanPlansTable;
   fan_subscriptions: FanSubscriptionsTable;

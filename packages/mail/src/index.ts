@@ -17,6 +17,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string | null | undefined;
+  /** Extra headers: List-Unsubscribe and List-Unsubscribe-Post (RFC 8058) on alert emails. */
+  headers?: Record<string, string> | null | undefined;
 }
 
 export interface SentMail {
@@ -89,7 +91,9 @@ export function createMailer(env: MailEnv & { PUBLIC_ORIGIN?: string | undefined
       async send(message) {
         const info = await transport.sendMail({ from, ...withoutNull(message) });
         const refused = (info.rejected ?? []).length > 0 && (info.accepted ?? []).length === 0;
-        if (refused) throw new Error(`the SMTP server refused ${message.to}`);
+        if (refused) {
+          throw Object.assign(new Error(`the SMTP server refused ${message.to}`), { responseCode: 550 });
+        }
         return { messageId: info.messageId };
       },
       close: () => transport.close(),
@@ -117,8 +121,18 @@ export function createMailer(env: MailEnv & { PUBLIC_ORIGIN?: string | undefined
 }
 
 function withoutNull(message: MailMessage) {
-  const { html, ...rest } = message;
-  return html ? { ...rest, html } : rest;
+  const { html, headers, ...rest } = message;
+  return { ...rest, ...(html ? { html } : {}), ...(headers ? { headers } : {}) };
+}
+
+/**
+ * Whether a send failed for good: the SMTP server answered 5xx (the address does not exist, the
+ * mailbox refuses). Such a mail is not retried and its address is noted as bounced; a 4xx or a
+ * connection failure is tried again.
+ */
+export function isPermanentRejection(err: unknown): boolean {
+  const code = (err as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
 }
 
 /** Sending while mail is off (production without SMTP_URL): never retried. */

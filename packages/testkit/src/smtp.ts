@@ -18,6 +18,8 @@ export interface SmtpService {
   received: ReceivedMail[];
   /** Refuses the next `count` messages with a temporary failure (451), as a busy server does. */
   refuseNext: (count: number) => void;
+  /** Refuses every message to `address` for good (550 No such user), as a server does for a dead mailbox. */
+  rejectRecipient: (address: string) => void;
   /** Resolves with the first received message `match` accepts, waiting up to `timeoutMs` (10 s). */
   waitFor: (match: (mail: ReceivedMail) => boolean, timeoutMs?: number) => Promise<ReceivedMail>;
   close: () => Promise<void>;
@@ -35,6 +37,7 @@ export async function startSmtpService(
   const received: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let refuse = 0;
+  const rejected = new Set<string>();
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
@@ -43,6 +46,12 @@ export async function startSmtpService(
     onAuth(auth, _session, callback) {
       if (auth.username === user && auth.password === password) return callback(null, { user });
       return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+    },
+    onRcptTo(address, _session, callback) {
+      if (rejected.has(address.address.toLowerCase())) {
+        return callback(Object.assign(new Error('No such user here'), { responseCode: 550 }));
+      }
+      return callback();
     },
     onData(stream, session, callback) {
       if (refuse > 0) {
@@ -74,6 +83,9 @@ export async function startSmtpService(
     received,
     refuseNext: (count) => {
       refuse = count;
+    },
+    rejectRecipient: (address) => {
+      rejected.add(address.toLowerCase());
     },
     waitFor(match, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {

@@ -4,7 +4,14 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
-import { articlePage, createTestDatabase, type LoopbackServer, startSite } from '@fanpilot/testkit';
+import {
+  articlePage,
+  createTestDatabase,
+  type LoopbackServer,
+  type SmtpService,
+  startSite,
+  startSmtpService,
+} from '@fanpilot/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -50,6 +57,7 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
   let oidc: LocalOidc;
   let s3: LocalS3;
   let site: LoopbackServer;
+  let smtp: SmtpService;
   let proxy: RoundRobin;
   const apiPorts: number[] = [];
   const apis: Proc[] = [];
@@ -96,6 +104,9 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
     ASK_RATE_LIMIT_PER_FAN: '100000',
     FAN_READ_RATE_LIMIT_PER_IP: '100000',
     NEW_FANS_PER_IP: '100000',
+    // Creator alerts by email through a loopback SMTP server; a burst collects for 1.5 s.
+    SMTP_URL: smtp.url,
+    ALERT_GROUP_WINDOW_MS: '1500',
   });
   const workerEnv = () => ({
     ...shared(),
@@ -146,6 +157,7 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
       };
     }
     site = await startSite(pages);
+    smtp = await startSmtpService();
 
     apiPorts.push(await freePort(), await freePort());
     proxy = await startRoundRobin(() => apiPorts.map((port) => ({ host: '127.0.0.1', port })));
@@ -173,6 +185,7 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
     }
     await proxy?.close();
     await site?.close();
+    await smtp?.close();
     await oidc?.stop();
     await s3?.stop();
     await db?.close();
@@ -303,6 +316,71 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
       await viaProxy('GET', `/api/chatbots/${chatbotId}/knowledge/progress`)
     ).json()) as { total: number; active: number; isComplete: boolean };
     expect(progress).toMatchObject({ total: 8, active: 8, isComplete: true });
+  });
+
+  it('(b2) each creator alert is emailed exactly once, with both apis and the workers draining', async () => {
+    // Online: every question is handed to the creator (an alert noted by whichever api stored it).
+    expect((await viaProxy('POST', '/api/toggle-status', { creator: username })).status).toBe(200);
+    const asked: string[] = [];
+    try {
+      const texts = Array.from({ length: 12 }, (_, i) => `Alert burst question ${i}?`);
+      await Promise.all(
+        texts.map(async (text, i) => {
+          const jar: Jar = {};
+          const res = await viaProxy(
+            'POST',
+            '/api/ask',
+            { creator: username, message: text, fanId: `mobile_fan_alerts_${i}`, fanName: `Alert fan ${i}` },
+            jar,
+          );
+          expect(res.status).toBe(200);
+          asked.push(((await res.json()) as { message: { id: string } }).message.id);
+        }),
+      );
+      // A fact a worker commits: a source that cannot be read fails there.
+      const failing = await viaProxy('POST', '/api/add-knowledge', {
+        chatbotId,
+        url: `http://localhost:${site.port}/no-such-page`,
+      });
+      expect(failing.status).toBe(200);
+      const alertMails = () =>
+        smtp.received.filter((m) => m.to.includes('dana@example.com') && !m.subject.startsWith('Your '));
+      const all = () =>
+        alertMails()
+          .map((m) => m.text)
+          .join('\n');
+      await waitFor(
+        'every alert emailed',
+        async () =>
+          texts.every((text) => all().includes(text)) && all().includes('A knowledge source failed'),
+        30_000,
+      );
+      // Two more windows: nothing is sent twice.
+      await sleep(3_500);
+      for (const text of texts) expect(all().split(text).length - 1).toBe(1);
+      expect(all().split('A knowledge source failed').length - 1).toBe(1);
+      // Grouped: a burst is one email (the source's failure may come in a second one).
+      expect(alertMails().length).toBeLessThanOrEqual(2);
+      for (const mail of alertMails()) {
+        expect(mail.parsed.headerLines.some((h) => h.key === 'list-unsubscribe-post')).toBe(true);
+      }
+      // Both apis ran the alerts role against the same outbox.
+      const rows = await db.db
+        .selectFrom('creator_alerts')
+        .select(['kind', 'sent_at'])
+        .where('creator_id', '=', creatorId)
+        .execute();
+      expect(rows.filter((r) => r.kind === 'question')).toHaveLength(12);
+      expect(rows.every((r) => r.sent_at !== null)).toBe(true);
+    } finally {
+      // The creator deletes these conversations (later tests count every question of theirs as the
+      // AI's to answer), then goes Offline.
+      for (let i = 0; i < asked.length; i++) {
+        const res = await viaProxy('DELETE', `/api/chatlog/fan/mobile_fan_alerts_${i}?creator=${username}`);
+        expect(res.status).toBe(200);
+      }
+      expect((await viaProxy('POST', '/api/toggle-status', { creator: username })).status).toBe(200);
+    }
   });
 
   it('(c) a worker killed (SIGKILL) in the middle of a job: the item still completes, once', async () => {

@@ -645,6 +645,20 @@ describe('creator dashboard', () => {
     await page.getByText('The image is larger than 5 MB. Please choose a smaller one.').waitFor();
     await picker.setInputFiles({ name: 'new-face.png', mimeType: 'image/png', buffer: makePng(300, 300) });
     await toasts(page).getByText('Profile image updated').waitFor({ timeout: 20_000 });
+    // Notifications (record 0061): each alert per channel, saved; the bounce line shows nothing.
+    const notifications = page.getByRole('form', { name: 'Notifications' });
+    await notifications.waitFor();
+    const lowByEmail = notifications.getByLabel('Credits running low: Email');
+    expect(await lowByEmail.isChecked()).toBe(true);
+    await lowByEmail.uncheck();
+    await notifications.getByLabel('Hold alerts during quiet hours').check();
+    await notifications.getByRole('button', { name: 'Save notifications' }).click();
+    await toasts(page).getByText('Notification settings saved').waitFor();
+    const saved = (await (
+      await page.request.get(`${api.origin}/api/creators/username/${USERNAME}/notifications`)
+    ).json()) as { kinds: Record<string, { email: boolean; push: boolean }>; quietHours: unknown };
+    expect(saved.kinds.credits_low).toEqual({ email: false, push: true });
+    expect(saved.quietHours).toEqual({ start: '22:00', end: '07:00' });
     await screenshot(page, 'profile-desktop', true);
     await expectAccessible(page);
 

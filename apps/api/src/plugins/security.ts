@@ -1,4 +1,4 @@
-import { FAN_TOKEN_HEADER } from '@fanpilot/contracts';
+import { FAN_TOKEN_HEADER, routes } from '@fanpilot/contracts';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -73,8 +73,12 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: SecurityOpti
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   });
 
+  const ONE_CLICK_UNSUBSCRIBE = `${routes.unsubscribeAlerts.path}?`;
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (!STATE_CHANGING.has(request.method)) return;
+    // One-click unsubscribe (RFC 8058) is POSTed by mail clients from anywhere; its signed link is
+    // the whole authority, and all it can do is stop emails.
+    if (request.url.startsWith(ONE_CLICK_UNSUBSCRIBE)) return;
     const origin = request.headers.origin;
     const site = request.headers['sec-fetch-site'];
     if (origin !== undefined) {

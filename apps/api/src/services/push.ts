@@ -13,7 +13,9 @@ import {
   pushJobSchema,
 } from '@fanpilot/contracts';
 import {
+  alertBatch,
   checkPushServiceHost,
+  creatorPushSubscriptions,
   findPushSubscription,
   noticesRepository,
   type PushSubscriptionInput,
@@ -194,7 +196,10 @@ function send(
 
 /** Fans a message or announcement out to delivery jobs, one per device. */
 async function fanOut(deps: PushDeps, job: PushJob): Promise<number> {
-  const subscriptions = await pushRecipients(deps.db, job);
+  const subscriptions =
+    job.kind === 'alert'
+      ? await creatorPushSubscriptions(deps.db).recipients(job.id)
+      : await pushRecipients(deps.db, job);
   for (const id of subscriptions) {
     const delivery = { ...job, subscriptionId: id };
     await deps.jobs.enqueue(PUSH_QUEUE, delivery, { jobId: pushDeliveryJobId(delivery) });
@@ -202,8 +207,67 @@ async function fanOut(deps: PushDeps, job: PushJob): Promise<number> {
   return subscriptions.length;
 }
 
+/**
+ * Delivers a creator's alert group to one of their browsers (record 0061): claimed once per
+ * browser and group, so a repeated fan-out or a second process never notifies twice.
+ */
+async function deliverAlert(deps: PushDeps, job: PushJob & { subscriptionId: string }) {
+  const devices = creatorPushSubscriptions(deps.db);
+  const sub = await devices.find(job.subscriptionId);
+  if (!sub) return 'gone';
+  const batch = await alertBatch(deps.db, job.id);
+  if (!batch) return 'nothing';
+  const payload: PushPayload = {
+    title: batch.title,
+    body: cut(batch.body, PUSH_PREVIEW_CHARS),
+    url: batch.url,
+    tag: `alerts-${batch.username}`,
+  };
+  let target: Awaited<ReturnType<typeof checkPushEndpoint>>;
+  try {
+    target = await checkPushEndpoint(sub.endpoint, deps.allowedHosts);
+  } catch {
+    await devices.remove(sub.id);
+    return 'refused';
+  }
+  const details = webpush.generateRequestDetails(
+    { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+    JSON.stringify(payload),
+    {
+      vapidDetails: deps.vapid,
+      TTL: 24 * 60 * 60,
+      urgency: 'high',
+      topic: payload.tag.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32),
+      contentEncoding: webpush.supportedContentEncodings.AES_128_GCM,
+    },
+  );
+  if (!(await devices.claim(sub.id, batch.id))) return 'already pushed';
+  let status: number;
+  try {
+    status = await send(details as never, target, deps.timeoutMs ?? 10_000);
+  } catch (err) {
+    await devices.release(sub.id, batch.id);
+    throw new PushRetry(`push service unreachable: ${(err as Error).message}`);
+  }
+  if (status >= 200 && status < 300) {
+    await devices.delivered(sub.id);
+    return 'delivered';
+  }
+  if (status === 404 || status === 410) {
+    await devices.remove(sub.id);
+    return 'gone';
+  }
+  if (status === 429 || status >= 500) {
+    await devices.release(sub.id, batch.id);
+    throw new PushRetry(`push service answered ${status}`);
+  }
+  deps.logger?.warn({ status, subscriptionId: sub.id }, 'alert push refused by the push service');
+  return 'refused';
+}
+
 /** Delivers one push to one device: gone subscriptions are deleted, busy services retried. */
 async function deliver(deps: PushDeps, job: PushJob & { subscriptionId: string }) {
+  if (job.kind === 'alert') return deliverAlert(deps, job);
   const sub = await findPushSubscription(deps.db, job.subscriptionId);
   if (!sub) return 'gone';
   const payload = await payloadFor(deps.db, job, sub.preview);

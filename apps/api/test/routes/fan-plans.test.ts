@@ -90,6 +90,8 @@ describe('fan plans', () => {
         testCheckout: false,
         feePercent: 10,
       },
+      // Creator alerts (record 0063): a new subscriber and a cancelled subscription reach 'pay'.
+      alerts: { windowMs: 300, sweepMs: 600_000 },
     });
     cookie = await onboard(t, 'pay');
     other = await onboard(t, 'nosy');
@@ -293,6 +295,11 @@ describe('fan plans', () => {
       conversations?: { fanId: string; subscriber: boolean }[];
     };
     expect(inbox.conversations?.find((c) => c.fanId === fan.fanId)?.subscriber).toBe(true);
+    // The creator is told by email, once, whatever Stripe repeated (record 0063).
+    const told = await smtp.waitFor(
+      (m) => m.to.includes('pay@example.com') && / subscribed\.$/m.test(m.text),
+    );
+    expect(told.text).toMatch(/^- .+ subscribed\.$/m);
     // Subscribing twice: refused, nothing charged.
     const twice = await fan.post('/api/fan-subscriptions/checkout', { creator: 'pay', fanId: fan.fanId });
     expect(twice.status).toBe(409);
@@ -391,6 +398,18 @@ describe('fan plans', () => {
     expect(ended.paywall).toBe(true);
     const asked = await fan.ask('pay', 'One more?');
     expect(await asked.json()).toMatchObject({ aiWillAnswer: false, paywall: true });
+    // The creator hears of the cancellation once (cancel at period end, then the end: one alert).
+    await smtp.waitFor(
+      (m) => m.to.includes('pay@example.com') && m.text.includes('cancelled their subscription.'),
+    );
+    await new Promise((r) => setTimeout(r, 900));
+    const cancelled = smtp.received.filter(
+      (m) => m.to.includes('pay@example.com') && m.text.includes('cancelled their subscription.'),
+    );
+    expect(cancelled).toHaveLength(1);
+    expect(smtp.received.some((m) => m.to.includes('pay@example.com') && m.text.includes('One more?'))).toBe(
+      false,
+    );
   });
 
   it('earnings: subscribers, MRR, the fee, new and cancelled, the measured conversion, payouts; leads as CSV', async () => {

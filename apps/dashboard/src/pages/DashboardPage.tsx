@@ -31,13 +31,15 @@ export function DashboardPage() {
   useNewMessageBanner(messages);
   // docs/product.md#the-dashboard: the local view is state, not part of the address, and starts at the dashboard.
   // Back from a checkout (?billing=paid or cancelled): the Billing section, with a word on how it went.
-  const [section, setSection] = useState<DashboardSection>(() =>
-    new URLSearchParams(window.location.search).has('billing')
-      ? 'billing'
-      : new URLSearchParams(window.location.search).has('payouts')
-        ? 'earnings'
-        : 'dashboard',
-  );
+  // An alert's link (record 0061): ?fan=<id> opens that conversation in Chat Management, ?tab=chats the list.
+  const [section, setSection] = useState<DashboardSection>(() => {
+    const params = new URLSearchParams(window.location.search);
+    if (params.has('billing')) return 'billing';
+    if (params.has('payouts')) return 'earnings';
+    if (params.has('fan') || params.get('tab') === 'chats') return 'chats';
+    return 'dashboard';
+  });
+  const [openFanId] = useState(() => new URLSearchParams(window.location.search).get('fan'));
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
     const outcome = params.get('billing');
@@ -92,7 +94,12 @@ export function DashboardPage() {
             />
           )}
           {section === 'chats' && (
-            <ChatManagementSection headingRef={headingRef} username={user.username} stats={stats} />
+            <ChatManagementSection
+              headingRef={headingRef}
+              username={user.username}
+              stats={stats}
+              openFanId={openFanId}
+            />
           )}
           {section === 'announcements' && (
             <AnnouncementsSection

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ASK_IDEMPOTENCY_WINDOW_HOURS } from '@fanpilot/contracts';
 import type { FanRow } from '@fanpilot/db';
+import { noteAlert } from '../alerts/note-alert.ts';
 import { forecastAnswer } from '../answer-policy.ts';
 import { attachmentsRepository } from '../attachments.ts';
 import { DomainError } from '../errors.ts';
@@ -77,6 +78,18 @@ export async function ask(ports: ConversationPortsWithFiles, input: AskInput): P
   const paywall = decision === 'paywall';
   // The first time this fan meets the paywall: the conversion's denominator (record 0043).
   if (paywall) await notePaywallMet(db, input.fan.id, at);
+  // The creator answers this one (Online, or the AI may not; not a fan at the paywall, who is asked
+  // to subscribe): they hear of it (record 0061). Noted once per question; a lost note is caught by
+  // the waiting-time alert.
+  if (!aiWillAnswer && !paywall) {
+    await noteAlert(db, {
+      creatorId: input.creatorId,
+      kind: 'question',
+      ref: stored.messageId,
+      fanId: input.fan.id,
+      detail: input.text,
+    });
+  }
   return { message, aiWillAnswer, queueForAi: aiWillAnswer ? { priority } : null, paywall };
 }
 

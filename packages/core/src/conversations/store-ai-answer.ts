@@ -2,7 +2,8 @@ import type { StoredSource } from '@fanpilot/contracts';
 import { AI_SENDER } from '@fanpilot/contracts';
 import type { Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
-import { type AnswerRefusal, decideAnswer, loadAnswerSnapshot } from '../answer-policy.ts';
+import { noteAlert } from '../alerts/note-alert.ts';
+import { type AnswerRefusal, budgetDayOf, decideAnswer, loadAnswerSnapshot } from '../answer-policy.ts';
 import { chargeAiAnswer } from '../credits.ts';
 import { lockQuestion, replyToQuestion } from './reply-to-question.ts';
 
@@ -72,6 +73,15 @@ export async function storeAiAnswer(
     });
     if (!inserted) return 'already_answered';
     await chargeAiAnswer(trx, creator.id, locked.question.id);
+    // This answer used up today's budget: the creator hears of it once a day (record 0061).
+    const after = await loadAnswerSnapshot(trx, creator.id, { now: input.now });
+    if (after && decideAnswer(after) === 'over_budget') {
+      await noteAlert(trx, {
+        creatorId: creator.id,
+        kind: 'budget_reached',
+        ref: budgetDayOf(input.now),
+      });
+    }
     replyId = inserted;
     return 'answered';
   });

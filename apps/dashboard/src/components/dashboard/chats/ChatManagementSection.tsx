@@ -45,12 +45,19 @@ interface ChatManagementSectionProps {
   /** The server's exact counts, polled every 5 s. */
   stats: InboxStats | undefined;
   headingRef?: Ref<HTMLHeadingElement>;
+  /** A fan to open at once (an alert's link, ?fan=). */
+  openFanId?: string | null;
 }
 
 const t = TEXT.chats;
 
 /** Chat Management: every conversation, paged by the server, filtered and searched there; exact counts. */
-export function ChatManagementSection({ username, stats, headingRef }: ChatManagementSectionProps) {
+export function ChatManagementSection({
+  username,
+  stats,
+  headingRef,
+  openFanId,
+}: ChatManagementSectionProps) {
   const filterId = useId();
   const searchId = useId();
   const queryClient = useQueryClient();
@@ -68,7 +75,24 @@ export function ChatManagementSection({ username, stats, headingRef }: ChatManag
   });
   const rows = loadedConversations(list.data);
 
-  const [openFan, setOpenFan] = useState<ConversationSummary | null>(null);
+  // Opened from an alert's link: that fan's conversation (the row fills in once the list has it).
+  const [openFan, setOpenFan] = useState<ConversationSummary | null>(() =>
+    openFanId
+      ? {
+          fanId: openFanId,
+          fanName: null,
+          messageCount: 0,
+          pendingCount: 0,
+          lastActivityAt: new Date().toISOString(),
+          firstSeenAt: new Date().toISOString(),
+          latestFanMessage: null,
+          latestReply: null,
+          newestPending: null,
+          subscriber: false,
+          widgetSite: null,
+        }
+      : null,
+  );
   // The open conversation follows the polls while its row is loaded; it stays open if the row leaves.
   const openRow = openFan ? (rows.find((row) => row.fanId === openFan.fanId) ?? openFan) : null;
   const [respondTo, setRespondTo] = useState<{ message: Message; fanName: string } | null>(null);

@@ -1,0 +1,259 @@
+import type { AlertKind } from '@fanpilot/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../db.ts';
+import { queueMail } from '../mail-outbox.ts';
+import { PUSH_OUTBOX_CHANNEL } from '../push-outbox.ts';
+import { inQuietHours, localTime } from './local-time.ts';
+import { loadAlertSettings, settingsOf } from './settings.ts';
+import { unsubscribeToken } from './unsubscribe.ts';
+
+// Alerts leave in groups (record 0061): a creator's first unsent alert opens a collecting window;
+// when it closes, everything noted meanwhile goes out as ONE email and ONE push, unless the
+// creator's quiet hours hold it (then it goes when they end). The creator's settings row is locked
+// with SKIP LOCKED while a group is made, and the alerts are marked sent in the same transaction
+// that queues the email and the push, so with any number of processes draining, each alert is sent
+// once.
+
+export interface AlertMailOptions {
+  /** The public origin the links in an email point to. */
+  origin: string;
+  /** The secret unsubscribe links are signed with. */
+  secret: string;
+}
+
+export interface SendAlertsOptions extends AlertMailOptions {
+  /** How long a creator's first alert waits for others to join it (one email for a burst). */
+  windowMs: number;
+  now?: Date;
+}
+
+interface AlertRow {
+  id: string;
+  kind: AlertKind;
+  fan_id: string | null;
+  detail: string;
+  fan_name: string | null;
+  /** The fan's key: what the dashboard names a conversation by (?fan=). */
+  fan_key: string | null;
+  created_at: Date;
+}
+
+/** Creators whose collecting window has closed, then one group per creator. Returns groups sent. */
+export async function sendDueAlerts(db: Db, options: SendAlertsOptions): Promise<number> {
+  const now = options.now ?? new Date();
+  const due = await db
+    .selectFrom('creator_alerts')
+    .select('creator_id')
+    .where('sent_at', 'is', null)
+    .groupBy('creator_id')
+    .having((eb) => eb.fn.min('created_at'), '<=', new Date(now.getTime() - options.windowMs))
+    .limit(100)
+    .execute();
+  let sent = 0;
+  for (const { creator_id } of due) {
+    if (await sendCreatorAlerts(db, creator_id, { ...options, now })) sent += 1;
+  }
+  return sent;
+}
+
+/** Makes and queues one creator's group; false when held (quiet hours), taken elsewhere, or empty. */
+async function sendCreatorAlerts(
+  db: Db,
+  creatorId: string,
+  options: SendAlertsOptions & { now: Date },
+): Promise<boolean> {
+  await db
+    .insertInto('creator_alert_settings')
+    .values({ creator_id: creatorId })
+    .onConflict((oc) => oc.column('creator_id').doNothing())
+    .execute();
+  return db.transaction().execute(async (trx) => {
+    // Another process making this creator's group holds the row: it sends them.
+    const row = await trx
+      .selectFrom('creator_alert_settings')
+      .selectAll()
+      .where('creator_id', '=', creatorId)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!row) return false;
+    const settings = settingsOf(row);
+    const local = localTime(options.now, settings.timeZone);
+    if (inQuietHours(local.minutes, settings.quietStart, settings.quietEnd)) return false;
+    const alerts = (await trx
+      .selectFrom('creator_alerts as a')
+      .leftJoin('fans as f', 'f.id', 'a.fan_id')
+      .select(['a.id', 'a.kind', 'a.fan_id', 'a.detail', 'f.name as fan_name', 'f.fan_key', 'a.created_at'])
+      .where('a.creator_id', '=', creatorId)
+      .where('a.sent_at', 'is', null)
+      .orderBy('a.id')
+      .execute()) as AlertRow[];
+    if (alerts.length === 0) return false;
+    const oldest = Math.min(...alerts.map((a) => new Date(a.created_at).getTime()));
+    if (oldest > options.now.getTime() - options.windowMs) return false;
+    const creator = await trx
+      .selectFrom('creators')
+      .select(['email', 'username', 'name'])
+      .where('id', '=', creatorId)
+      .executeTakeFirstOrThrow();
+    const byEmail = alerts.filter((a) => settings.channels[a.kind].email);
+    const byPush = alerts.filter((a) => settings.channels[a.kind].push);
+    const group = describeGroup(alerts, creator.username, options.origin);
+    const devices = await trx
+      .selectFrom('creator_push_subscriptions')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('creator_id', '=', creatorId)
+      .executeTakeFirst();
+    const push = byPush.length > 0 && Number(devices?.n ?? 0) > 0;
+    const email = byEmail.length > 0 && settings.bouncedAt === null;
+    const pushed = describeGroup(byPush.length > 0 ? byPush : alerts, creator.username, options.origin);
+    const batch = await trx
+      .insertInto('creator_alert_batches')
+      .values({
+        creator_id: creatorId,
+        title: pushed.subject,
+        body: pushed.pushBody,
+        url: pushed.path,
+        alert_count: alerts.length,
+        emailed: email,
+        pushed: push,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('creator_alerts')
+      .set({ sent_at: options.now, batch_id: batch.id })
+      .where(
+        'id',
+        'in',
+        alerts.map((a) => a.id),
+      )
+      .execute();
+    if (email) {
+      const mailed = describeGroup(byEmail, creator.username, options.origin);
+      await queueMail(trx, {
+        purpose: 'creator_alert',
+        to: creator.email,
+        subject: mailed.subject,
+        text: `${mailed.text}\nStop alert emails (one click, no sign-in): ${unsubscribeLink(options, creatorId, 'alerts')}\n`,
+        headers: unsubscribeHeaders(options, creatorId, 'alerts'),
+      });
+    }
+    if (push) {
+      await trx.insertInto('push_outbox').values({ kind: 'alert', ref: batch.id }).execute();
+      await sql`select pg_notify(${PUSH_OUTBOX_CHANNEL}, '')`.execute(trx);
+    }
+    return group.lines.length > 0;
+  });
+}
+
+/** The unsubscribe link of an alert or digest email. */
+export function unsubscribeLink(options: AlertMailOptions, creatorId: string, scope: 'alerts' | 'digest') {
+  return `${options.origin}/api/notifications/unsubscribe?token=${unsubscribeToken(options.secret, creatorId, scope)}`;
+}
+
+/** RFC 8058's headers: a mail client's "Unsubscribe" button POSTs to the signed link. */
+export function unsubscribeHeaders(
+  options: AlertMailOptions,
+  creatorId: string,
+  scope: 'alerts' | 'digest',
+): Record<string, string> {
+  return {
+    'List-Unsubscribe': `<${unsubscribeLink(options, creatorId, scope)}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
+}
+
+const quote = (text: string, max = 140) => {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+};
+
+/** One alert as a line of the email. */
+function lineOf(a: AlertRow): string {
+  const fan = a.fan_name ?? 'A fan';
+  switch (a.kind) {
+    case 'question':
+      return `${fan} asked: "${quote(a.detail)}" Your AI handed this question to you.`;
+    case 'waiting':
+      return `${fan} is still waiting for an answer: "${quote(a.detail)}"`;
+    case 'budget_reached':
+      return "Your AI reached today's answer budget. New questions wait for you until it starts afresh at midnight UTC.";
+    case 'credits_low':
+      return `Your credits are running low: ${a.detail} left.`;
+    case 'credits_out':
+      return 'Your credits are used up. Your AI has stopped answering; questions wait for you.';
+    case 'source_failed':
+      return `A knowledge source failed: ${quote(a.detail)}.`;
+    case 'new_subscriber':
+      return `${a.detail || fan} subscribed.`;
+    case 'subscription_cancelled':
+      return `${a.detail || fan} cancelled their subscription.`;
+  }
+}
+
+/** The group's subject, text, and where its link goes (the one conversation, else the dashboard). */
+export function describeGroup(alerts: AlertRow[], username: string, origin: string) {
+  const questions = alerts.filter((a) => a.kind === 'question' || a.kind === 'waiting');
+  const fans = new Set(questions.map((a) => a.fan_id ?? a.id));
+  const only = alerts.length === 1 ? alerts[0] : undefined;
+  let subject: string;
+  if (questions.length > 0) {
+    subject =
+      fans.size === 1
+        ? `${questions[0]?.fan_name ?? 'A fan'} is waiting for your answer`
+        : `${fans.size} fans are waiting for your answer`;
+    if (alerts.length > questions.length) subject += ` (and ${alerts.length - questions.length} more alerts)`;
+  } else if (only) {
+    subject = lineOf(only).split('. ')[0]!.replace(/[.:]$/, '');
+  } else {
+    subject = `${alerts.length} things need your attention`;
+  }
+  const oneFan = fans.size === 1 ? questions[0]?.fan_key : null;
+  const base = `/admin/${encodeURIComponent(username)}`;
+  const path = oneFan
+    ? `${base}?fan=${encodeURIComponent(oneFan)}`
+    : questions.length > 0
+      ? `${base}?tab=chats`
+      : base;
+  const lines = alerts.map((a) => {
+    const link =
+      a.fan_key && (a.kind === 'question' || a.kind === 'waiting')
+        ? `\n   ${origin}${base}?fan=${encodeURIComponent(a.fan_key)}`
+        : '';
+    return `- ${lineOf(a)}${link}`;
+  });
+  const text = [
+    `Hi ${username},`,
+    '',
+    ...lines,
+    '',
+    `Open your dashboard: ${origin}${path}`,
+    '',
+    'You get this because alerts by email are on in your Profile Settings > Notifications.',
+  ].join('\n');
+  const pushBody = quote(alerts.map(lineOf).join(' '), 200);
+  return { subject, text, path, pushBody, lines };
+}
+
+/** The group a push job names, as its notification tells it. */
+export async function alertBatch(db: Db, batchId: string) {
+  return db
+    .selectFrom('creator_alert_batches as b')
+    .innerJoin('creators as c', 'c.id', 'b.creator_id')
+    .select(['b.id', 'b.creator_id', 'b.title', 'b.body', 'b.url', 'c.username'])
+    .where('b.id', '=', batchId)
+    .executeTakeFirst();
+}
+
+/** Alerts noted and not yet sent (the runtime's idle signal and tests). */
+export async function unsentAlerts(db: Db, creatorId?: string): Promise<number> {
+  let query = db
+    .selectFrom('creator_alerts')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('sent_at', 'is', null);
+  if (creatorId) query = query.where('creator_id', '=', creatorId);
+  return Number((await query.executeTakeFirst())?.n ?? 0);
+}
+
+export { loadAlertSettings };
