@@ -87,7 +87,7 @@ const PRICE = sql.lit(CREDITS_PER_AI_ANSWER);
  * (the no_credits rule below), or a reply the AI drafts for the creator (reply-drafts.ts).
  */
 export function creditsCover(balance: number, count = 1): boolean {
-  return balance >= count * CREDITS_PER_AI_ANSWER;
+  return balance / CREDITS_PER_AI_ANSWER >= count;
 }
 
 /** The rules, first match wins; none matching: the AI answers. */
