@@ -46,6 +46,7 @@ import type { Mailer } from '@fanpilot/mail';
 import type { Storage } from '@fanpilot/storage';
 import type { Kysely } from 'kysely';
 import { type AlertsRoleOptions, startAlerts } from './alerts.ts';
+import { singleFlightDrain } from './drain.ts';
 import { createMailHandler, MAIL_RETRY, mailOutboxDrain } from './mail.ts';
 
 export { ALERT_GROUP_WINDOW_MS, type AlertsRoleOptions } from './alerts.ts';
@@ -118,32 +119,10 @@ const PUSH_OUTBOX_POLL_UNHEARD_MS = 250;
  * leaves the rows for the next drain.
  */
 function pushOutboxDrain(db: Kysely<Database>, jobs: Pick<JobRunner, 'enqueue'>, log: BackgroundLog) {
-  let running: Promise<void> | null = null;
-  let again = false;
   const ask = async (batch: Omit<PushJob, 'subscriptionId'>[]) => {
     for (const job of batch) await jobs.enqueue(PUSH_QUEUE, job, { jobId: pushFanOutJobId(job) });
   };
-  return (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          while ((await takePushOutbox(db, ask)) > 0) {
-            // Until the outbox is empty.
-          }
-        } while (again);
-      } catch (err) {
-        log.warn({ err }, 'push outbox not drained; tried again shortly');
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  };
+  return singleFlightDrain(() => takePushOutbox(db, ask), log, 'push outbox');
 }
 
 export interface BackgroundJobsOptions {

@@ -4,6 +4,7 @@ import type { Database } from '@fanpilot/db';
 import { attemptsWithin, type JobHandler, type JobRunner, type RetryPolicy } from '@fanpilot/jobs';
 import { isPermanentRejection, type Mailer, MailOffError } from '@fanpilot/mail';
 import type { Kysely } from 'kysely';
+import { singleFlightDrain } from './drain.ts';
 import type { BackgroundLog } from './index.ts';
 
 /**
@@ -61,30 +62,8 @@ export function createMailHandler(options: {
  * at a time; a wake-up during a drain runs it once more. A failure leaves the rows for the next drain.
  */
 export function mailOutboxDrain(db: Kysely<Database>, jobs: Pick<JobRunner, 'enqueue'>, log: BackgroundLog) {
-  let running: Promise<void> | null = null;
-  let again = false;
   const ask = async (ids: string[]) => {
     for (const mailId of ids) await jobs.enqueue(MAIL_QUEUE, { mailId }, { jobId: mailJobId(mailId) });
   };
-  return (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          while ((await takeMailOutbox(db, ask)) > 0) {
-            // Until every queued mail is handed over.
-          }
-        } while (again);
-      } catch (err) {
-        log.warn({ err }, 'mail outbox not drained; tried again shortly');
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  };
+  return singleFlightDrain(() => takeMailOutbox(db, ask), log, 'mail outbox');
 }
