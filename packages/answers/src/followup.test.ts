@@ -72,6 +72,37 @@ describe('what a follow-up is searched with', () => {
     expect(looksLikeFollowUp('Quantum chromodynamics?')).toBe(false);
   });
 
+  it('tells a follow-up in Spanish, French, German, Portuguese and Italian, whole words only', () => {
+    for (const q of [
+      '¿Cuánto cuesta eso?',
+      '¿Y el precio?',
+      'Combien coûte-t-elle ?',
+      'Et le prix ?',
+      'Wie lange dauert das?',
+      'Und der Preis?',
+      'Quanto custa isso?',
+      'E o preço?',
+      'Quanto costa questo?',
+      'Ma quanto dura?',
+      'ÉL lo recomienda?',
+    ]) {
+      expect(looksLikeFollowUp(q), q).toBe(true);
+    }
+    for (const q of [
+      '¿Cuál es el horario del gimnasio?',
+      'Quel est le programme de la semaine 9 ?',
+      'Wann beginnt der Kurs am Montag?',
+      'Qual é o horário da academia?',
+      'Qual è il programma della settimana 9?',
+      // Pointing words inside others do not count: "eso" in "peso", "il" in "avril", "e" in "E-book".
+      '¿Cuál es el peso ideal?',
+      'Le cours commence en avril ?',
+      'E-book price for the course?',
+    ]) {
+      expect(looksLikeFollowUp(q), q).toBe(false);
+    }
+  });
+
   it('treats an empty or hostile rewrite as no rewrite: the fan’s turns instead', async () => {
     openai.answerWith(() => '   ');
     const empty = await searchQuery(await model(), earlier, 'How much whey goes in it?');

@@ -23,20 +23,66 @@ export const REWRITE_TIMEOUT_MS = 8_000;
 const TURN_MAX_CHARS = 600;
 
 /**
+ * Words that point back to what was said before, by language: pronouns and demonstratives, not
+ * articles (Spanish "la" and French "le" start half of all questions; French "il" is Italian's "the"). A false match costs little (the
+ * question is searched with the conversation too); a missed one loses the thread.
+ */
+const POINTING_BACK: Record<string, string[]> = {
+  en: 'it its that this these those they them their one ones there he she him her same then'.split(' '),
+  es: 'eso esto esa ese esos esas ello él ella ellos ellas allí ahí allá mismo misma mismos mismas'.split(
+    ' ',
+  ),
+  fr: 'ça cela ceci celui celle ceux celles elle elles là même mêmes'.split(' '),
+  de: 'das dies diese dieser dieses diesem diesen er ihn ihm dort dasselbe derselbe dieselbe davon dafür damit'.split(
+    ' ',
+  ),
+  pt: 'isso isto esse essa esses essas ele ela eles elas lá mesmo mesma'.split(' '),
+  it: 'questo questa questi queste quello quella quelli quelle esso essa lui lei loro lì là stesso stessa'.split(
+    ' ',
+  ),
+};
+/** How a question that goes on from the last one starts ("And the price?", "¿Y el precio?"). */
+const GOING_ON = [
+  'and',
+  'also',
+  'but',
+  'what about',
+  'how about',
+  'y',
+  'también',
+  'pero',
+  'et',
+  'aussi',
+  'mais',
+  'und',
+  'auch',
+  'aber',
+  'e',
+  'mas',
+  'anche',
+  'ma',
+];
+const letters = (words: string[]) => words.map((w) => w.replace(/ /g, '\\s+')).join('|');
+// Whole words only, accented letters included (JavaScript's \b knows only ASCII letters).
+const POINTING_BACK_PATTERN = new RegExp(
+  `(?<![\\p{L}\\p{N}])(${letters(Object.values(POINTING_BACK).flat())})(?![\\p{L}\\p{N}])`,
+  'iu',
+);
+const GOING_ON_PATTERN = new RegExp(`^[¿¡"'“«(\\s]*(${letters(GOING_ON)})(?![\\p{L}\\p{N}\\-'’])`, 'iu');
+
+/**
  * Whether a question leans on what came before: short, with a word that points back ("it", "that",
- * "they", …) or that goes on from it ("And the price?"). Only these are rewritten by the model or
- * searched with the fan's recent turns; any other question is searched alone, so an old topic never
- * answers a new one (and no model call is spent on it).
+ * "they", "eso", "ça", …) or that goes on from it ("And the price?", "¿Y el precio?"). Only these are
+ * rewritten by the model or searched with the fan's recent turns; any other question is searched
+ * alone, so an old topic never answers a new one (and no model call is spent on it). English,
+ * Spanish, French, German, Portuguese and Italian.
  */
 export function looksLikeFollowUp(question: string): boolean {
   const words = question.trim().split(/\s+/).filter(Boolean);
   return (
     words.length > 0 &&
     words.length <= 15 &&
-    (/\b(it|its|that|this|these|those|they|them|their|one|ones|there|he|she|him|her|same|then)\b/i.test(
-      question,
-    ) ||
-      /^(and|also|but|what about|how about)\b/i.test(question.trim()))
+    (POINTING_BACK_PATTERN.test(question) || GOING_ON_PATTERN.test(question.trim()))
   );
 }
 

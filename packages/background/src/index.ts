@@ -16,9 +16,11 @@ import {
   pushFanOutJobId,
 } from '@fanpilot/contracts';
 import {
+  MAIL_KEPT_MS,
   MAIL_OUTBOX_CHANNEL,
   mailOutboxSize,
   PUSH_OUTBOX_CHANNEL,
+  pruneMailOutbox,
   pushOutboxSize,
   takePushOutbox,
 } from '@fanpilot/core';
@@ -112,6 +114,8 @@ export interface BackgroundLog {
 const PUSH_OUTBOX_POLL_MS = 2_000;
 /** The same without a LISTEN connection. */
 const PUSH_OUTBOX_POLL_UNHEARD_MS = 250;
+/** How often the mail role deletes mail older than MAIL_KEPT_MS. */
+const MAIL_PRUNE_INTERVAL_MS = 3_600_000;
 
 /**
  * The push role's outbox drain: one drain at a time; a wake-up during a drain runs it once more,
@@ -301,7 +305,20 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
     );
   };
   if (drainPushes) await follow(PUSH_OUTBOX_CHANNEL, drainPushes, 'push outbox');
-  if (drainMail) await follow(MAIL_OUTBOX_CHANNEL, drainMail, 'mail outbox');
+  if (drainMail) {
+    await follow(MAIL_OUTBOX_CHANNEL, drainMail, 'mail outbox');
+    // Sent and abandoned mail is kept MAIL_KEPT_MS, then deleted (it holds one-time links).
+    stops.push(
+      runEvery(
+        MAIL_PRUNE_INTERVAL_MS,
+        async () => {
+          const pruned = await pruneMailOutbox(db, new Date(Date.now() - MAIL_KEPT_MS));
+          if (pruned > 0) log.info({ pruned }, 'old mail deleted from the outbox');
+        },
+        { now: true, onError: (err) => log.warn({ err }, 'mail outbox pruning failed') },
+      ),
+    );
+  }
   if (roles.has('alerts')) {
     if (!options.alerts) throw new Error('the alerts role needs the public origin and the secret');
     stops.push(...startAlerts(db, options.alerts, log));

@@ -1,4 +1,4 @@
-import { mailsTo, queueMail } from '@fanpilot/core';
+import { MAIL_KEPT_MS, mailsTo, pruneMailOutbox, queueMail } from '@fanpilot/core';
 import type { DbHandle } from '@fanpilot/db';
 import { createMailer, type Mailer } from '@fanpilot/mail';
 import { openTestDb, type SmtpService, startSmtpService } from '@fanpilot/testkit';
@@ -118,5 +118,34 @@ describe('the mail role', () => {
     expect(row?.failed_at).not.toBeNull();
     expect(row?.attempts).toBe(1);
     expect(row?.last_error).toMatch(/off/);
+  });
+
+  it('deletes sent and abandoned mail after MAIL_KEPT_MS, never mail still waiting', async () => {
+    const old = new Date(Date.now() - MAIL_KEPT_MS - 60_000);
+    const recent = new Date(Date.now() - 60_000);
+    const ids: Record<string, string> = {};
+    for (const name of ['sent-old', 'failed-old', 'waiting-old', 'sent-recent']) {
+      ids[name] = await queueMail(handle.db, {
+        purpose: 'prune-test',
+        to: `${name}@prune.example`,
+        subject: name,
+        text: 'x',
+      });
+    }
+    const set = async (name: string, values: Record<string, Date | null>) =>
+      handle.db.updateTable('mail_outbox').set(values).where('id', '=', ids[name]!).execute();
+    // Marked queued so no mail role picks them up meanwhile.
+    for (const name of Object.keys(ids)) await set(name, { queued_at: old, created_at: old });
+    await set('sent-old', { sent_at: old });
+    await set('failed-old', { failed_at: old });
+    await set('sent-recent', { sent_at: recent });
+    expect(await pruneMailOutbox(handle.db, new Date(Date.now() - MAIL_KEPT_MS), 1)).toBe(2);
+    const left = await handle.db
+      .selectFrom('mail_outbox')
+      .select('to_address')
+      .where('purpose', '=', 'prune-test')
+      .orderBy('to_address')
+      .execute();
+    expect(left.map((r) => r.to_address)).toEqual(['sent-recent@prune.example', 'waiting-old@prune.example']);
   });
 });

@@ -10,6 +10,7 @@ import {
 } from './corrections.ts';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
+import { closeKnowledgeGaps, GAP_QUESTIONS_READ, GAP_WINDOW_DAYS } from './knowledge-gaps.ts';
 
 // A correction reaches every fan who got the wrong answer
 // (docs/decisions/0056-a-correction-reaches-every-fan-who-got-the-wrong-answer.md): the fans whose
@@ -91,29 +92,11 @@ export async function wrongAnswers(
     .limit(CORRECTION_LOOKBACK_ANSWERS)
     .execute();
   const corrected = correction.corrected_message_id;
-  // Each distinct question once: by meaning when the correction has an embedding (the newest
-  // CORRECTION_EMBEDDED_QUESTIONS of them), else, or when embedding fails, by words.
-  const matched = new Set<string>();
-  const questions = new Map<string, string>();
-  for (const row of rows) {
-    const key = normalizeQuestion(row.question);
-    if (!questions.has(key)) questions.set(key, row.question);
-  }
-  const byMeaning: string[] = [];
-  for (const [key, text] of questions) {
-    if (key === correction.normalized) matched.add(key);
-    else if (correction.embedding && byMeaning.length < CORRECTION_EMBEDDED_QUESTIONS) byMeaning.push(key);
-    else if (asksSameQuestion(text, null, correction)) matched.add(key);
-  }
-  if (byMeaning.length > 0) {
-    const texts = byMeaning.map((key) => questions.get(key)!);
-    const embedded = await embed(texts).catch(() => null);
-    const usable = embedded && embedded.vectors.length === texts.length ? embedded : null;
-    for (const [i, text] of texts.entries()) {
-      const vector = usable ? { vector: usable.vectors[i]!, model: usable.model } : null;
-      if (asksSameQuestion(text, vector, correction)) matched.add(byMeaning[i]!);
-    }
-  }
+  const matched = await questionsAnswered(
+    correction,
+    rows.map((r) => r.question),
+    embed,
+  );
   const fans = new Map<string, WrongAnswer>();
   for (const row of rows) {
     if (fans.has(row.fanRowId)) continue;
@@ -130,6 +113,41 @@ export async function wrongAnswers(
     });
   }
   return [...fans.values()];
+}
+
+/**
+ * Which of `texts` (fan questions, newest first) ask what `correction` answers, by the rule an answer
+ * uses (asksSameQuestion), as their normalised questions. Each distinct question is compared once: by
+ * meaning when the correction has an embedding (the newest CORRECTION_EMBEDDED_QUESTIONS of them, in
+ * one batch), else, or when embedding fails, by words.
+ */
+export async function questionsAnswered(
+  correction: AnswerCorrectionRow,
+  texts: string[],
+  embed: EmbedQuestions,
+): Promise<Set<string>> {
+  const matched = new Set<string>();
+  const questions = new Map<string, string>();
+  for (const text of texts) {
+    const key = normalizeQuestion(text);
+    if (key && !questions.has(key)) questions.set(key, text);
+  }
+  const byMeaning: string[] = [];
+  for (const [key, text] of questions) {
+    if (key === correction.normalized) matched.add(key);
+    else if (correction.embedding && byMeaning.length < CORRECTION_EMBEDDED_QUESTIONS) byMeaning.push(key);
+    else if (asksSameQuestion(text, null, correction)) matched.add(key);
+  }
+  if (byMeaning.length > 0) {
+    const batch = byMeaning.map((key) => questions.get(key)!);
+    const embedded = await embed(batch).catch(() => null);
+    const usable = embedded && embedded.vectors.length === batch.length ? embedded : null;
+    for (const [i, text] of batch.entries()) {
+      const vector = usable ? { vector: usable.vectors[i]!, model: usable.model } : null;
+      if (asksSameQuestion(text, vector, correction)) matched.add(byMeaning[i]!);
+    }
+  }
+  return matched;
 }
 
 /**
@@ -190,10 +208,53 @@ export async function sendCorrection(
 export async function correctAnswer(
   db: Db,
   input: NewCorrection & { sendToFan?: boolean | undefined; embedQuestions?: EmbedQuestions | undefined },
-): Promise<{ correction: Correction; sent: string[] }> {
+): Promise<{ correction: Correction; sent: string[]; gapsClosed: number }> {
   const correction = await saveCorrection(db, input);
-  const sent = input.sendToFan
-    ? await sendCorrection(db, input.creatorId, correction.id, input.embedQuestions ?? (async () => null))
-    : [];
-  return { correction, sent };
+  const embed = input.embedQuestions ?? (async () => null);
+  const gapsClosed = await closeGapsAnsweredBy(db, input.creatorId, correction.id, embed);
+  const sent = input.sendToFan ? await sendCorrection(db, input.creatorId, correction.id, embed) : [];
+  return { correction, sent, gapsClosed };
+}
+
+/**
+ * Closes the creator's open knowledge gaps that the correction `correctionId` answers: the question
+ * of the answer it corrects, and every open gap asking the same thing or a paraphrase (the rule an
+ * answer uses, questionsAnswered). They leave the "Questions your content doesn't answer" card, as
+ * when answered from it. Returns how many were closed.
+ */
+export async function closeGapsAnsweredBy(
+  db: Db,
+  creatorId: string,
+  correctionId: string,
+  embed: EmbedQuestions,
+  now = new Date(),
+): Promise<number> {
+  const correction = await correctionOf(db, creatorId, correctionId);
+  const open = await db
+    .selectFrom('messages')
+    .select(['id', 'body'])
+    .where('creator_id', '=', creatorId)
+    .where('knowledge_gap_at', 'is not', null)
+    .where('gap_closed_at', 'is', null)
+    .where('knowledge_gap_at', '>=', new Date(now.getTime() - GAP_WINDOW_DAYS * 86_400_000))
+    .orderBy('knowledge_gap_at', 'desc')
+    .limit(GAP_QUESTIONS_READ)
+    .execute();
+  if (open.length === 0) return 0;
+  const matched = await questionsAnswered(
+    correction,
+    open.map((m) => m.body),
+    embed,
+  );
+  const ids = open.filter((m) => matched.has(normalizeQuestion(m.body))).map((m) => String(m.id));
+  if (correction.corrected_message_id !== null) {
+    const corrected = await db
+      .selectFrom('messages')
+      .select('reply_to')
+      .where('id', '=', correction.corrected_message_id)
+      .where('creator_id', '=', creatorId)
+      .executeTakeFirst();
+    if (corrected?.reply_to) ids.push(String(corrected.reply_to));
+  }
+  return (await closeKnowledgeGaps(db, creatorId, [...new Set(ids)])).length;
 }

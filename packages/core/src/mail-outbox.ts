@@ -127,6 +127,34 @@ export async function markMailFailed(
 /** The mails sent to a creator about their own account (a bounce is shown on their settings). */
 const CREATOR_MAIL = new Set(['creator_alert', 'creator_digest']);
 
+/**
+ * How long a mail is kept once sent or given up on (for support: "did the restore link go out?").
+ * A mail holds one-time links and a fan's address, so it is not kept for good.
+ */
+export const MAIL_KEPT_MS = 30 * 86_400_000;
+
+/** Deletes mails sent or given up on before `before` (a waiting mail is never deleted). Returns how many. */
+export async function pruneMailOutbox(db: Db, before: Date, batch = 5_000): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const result = await db
+      .deleteFrom('mail_outbox')
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('mail_outbox')
+          .select('id')
+          .where((eb) => eb.or([eb('sent_at', '<', before), eb('failed_at', '<', before)]))
+          .limit(batch),
+      )
+      .executeTakeFirst();
+    const n = Number(result.numDeletedRows);
+    deleted += n;
+    if (n < batch) return deleted;
+  }
+}
+
 /** The mails sent to `to` (newest first), for support and tests. */
 export async function mailsTo(db: Db, to: string) {
   return db

@@ -10,6 +10,18 @@ import type { Database } from './types.ts';
 // int8 (bigint ids, counts) as strings in both drivers; pg already does, PGlite is told to.
 const INT8_OID = 20;
 
+/**
+ * PGlite's buffer cache (PostgreSQL's shared_buffers; PGlite starts with 128MB). A long history's
+ * search reads its chunks, their full-text index and their vector index (about 540 MB at 100,000
+ * chunks); what the cache misses is copied in from PGlite's file system on every question. 256MB
+ * costs PGlite no more memory at start than its own 128MB (measured: the same RSS) and took such a
+ * search's p95 from 28.7 to 19.9 ms on disk; 512MB would cost 480 MB more at start (record 0064).
+ */
+export const PGLITE_SHARED_BUFFERS = '256MB';
+
+/** PGlite's own start-up parameters, which passing any replaces (kept as they are when unknown). */
+const PGLITE_START_PARAMS = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams;
+
 export interface DbOptions {
   /** postgres://… ; unset means embedded PGlite under dataDir. */
   databaseUrl?: string | undefined;
@@ -126,6 +138,9 @@ export function createDb(options: DbOptions): DbHandle {
     const pglite = new PGlite(location, {
       extensions: { vector, pg_trgm },
       parsers: { [INT8_OID]: (value: string) => value },
+      ...(PGLITE_START_PARAMS
+        ? { startParams: [...PGLITE_START_PARAMS, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] }
+        : {}),
     });
     db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
     pgliteInstance = pglite;

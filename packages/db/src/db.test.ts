@@ -1,7 +1,7 @@
 import { createTestDatabase } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from './connection.ts';
+import { createDb, type DbHandle, PGLITE_SHARED_BUFFERS } from './connection.ts';
 import { migrateToLatest } from './migrate.ts';
 
 const testUrl = process.env.TEST_DATABASE_URL;
@@ -405,5 +405,19 @@ describe.each(targets)('data model on %s', (kind, make) => {
 
   it('has the vector column where the extension exists', async () => {
     expect(await handle.hasVector()).toBe(kind === 'pglite');
+  });
+});
+
+describe('embedded PGlite', () => {
+  it('starts with a buffer cache of PGLITE_SHARED_BUFFERS and its own start-up settings', async () => {
+    const handle = createDb({ dataDir: 'memory://' });
+    try {
+      const r = await sql<{ shared_buffers: string; search_path: string }>`
+        select current_setting('shared_buffers') as shared_buffers,
+          current_setting('search_path') as search_path`.execute(handle.db);
+      expect(r.rows[0]).toEqual({ shared_buffers: PGLITE_SHARED_BUFFERS, search_path: 'public' });
+    } finally {
+      await handle.close();
+    }
   });
 });

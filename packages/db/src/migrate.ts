@@ -29,6 +29,8 @@ import * as chunksTsvWithoutPendingList from './migrations/2026-11-26T40-10_chun
 import * as replyDrafts from './migrations/2026-11-27T00-00_reply_drafts.ts';
 import * as creatorAlerts from './migrations/2026-11-27T10-00_creator_alerts.ts';
 import * as subscriberAlerts from './migrations/2026-11-27T10-10_subscriber_alerts.ts';
+import * as subscriptionChanges from './migrations/2026-11-28T00-00_subscription_changes.ts';
+import * as unreadyItemsIndex from './migrations/2026-11-28T00-10_unready_items_index.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -62,6 +64,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T00-00_reply_drafts': replyDrafts,
   '2026-11-27T10-00_creator_alerts': creatorAlerts,
   '2026-11-27T10-10_subscriber_alerts': subscriberAlerts,
+  '2026-11-28T00-00_subscription_changes': subscriptionChanges,
+  '2026-11-28T00-10_unready_items_index': unreadyItemsIndex,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

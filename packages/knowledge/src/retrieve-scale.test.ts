@@ -4,7 +4,7 @@ import { seedCreator } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from './ingest/embeddings.ts';
-import { nearestChunks, retrieve, tellingLexemes } from './retrieve.ts';
+import { nearestChunkIds, retrieve, tellingLexemes } from './retrieve.ts';
 
 /** What keeps search fast in a long history: the vector index, and not ranking every common word. */
 describe('retrieval in a long history (PGlite + pgvector)', () => {
@@ -67,8 +67,10 @@ describe('retrieval in a long history (PGlite + pgvector)', () => {
   it('asks for nearest chunks in the index’s own terms, so the planner can use it', async () => {
     const plan = await h.db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      const rows = await nearestChunks(trx, chatbotId, vectorOf(500), 10).explain();
-      return rows.map((r) => Object.values(r).join(' ')).join('\n');
+      const r = await sql<
+        Record<string, string>
+      >`explain ${nearestChunkIds(chatbotId, vectorOf(500), 10)}`.execute(trx);
+      return r.rows.map((row) => Object.values(row).join(' ')).join('\n');
     });
     expect(plan).toContain(`chunks_embedding_hnsw_${dims}`);
   });

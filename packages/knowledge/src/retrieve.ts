@@ -1,6 +1,6 @@
 import { hasVectorColumn, typedEmbedding } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type Embedder, vectorLiteral } from './ingest/embeddings.ts';
 
 export interface RetrievedChunk {
@@ -92,10 +92,7 @@ export async function retrieve(db: Kysely<Database>, options: RetrieveOptions): 
     .join('\n')
     .slice(-2000);
   const pool = Math.max(limit * 2, 40);
-  if (!context)
-    return (await ranked(db, options, question, pool))
-      .slice(0, limit)
-      .map(({ row, score }) => toChunk({ ...row, score }));
+  if (!context) return readWhole(db, (await ranked(db, options, question, pool)).slice(0, limit));
   // A follow-up: the question's own ranking, plus the earlier turns' ranking at half weight, each
   // min-max normalised, so "it" finds what the conversation was about.
   const [own, earlier] = await Promise.all([
@@ -117,28 +114,64 @@ export async function retrieve(db: Kysely<Database>, options: RetrieveOptions): 
       combined.set(id, entry);
     }
   }
-  return [...combined.values()]
-    .sort((a, b) => b.score - a.score || Number(a.row.chunkId) - Number(b.row.chunkId))
-    .slice(0, limit)
-    .map(({ row, score }) => toChunk({ ...row, score }));
+  return readWhole(
+    db,
+    [...combined.values()]
+      .sort((a, b) => b.score - a.score || Number(a.row.chunkId) - Number(b.row.chunkId))
+      .slice(0, limit),
+  );
 }
 
-/** One text's ranking: fused, or one list alone (text without vectors, or as `only` asks). */
+/**
+ * The chunks a ranking chose, read whole (their text, metadata and item), in its order: only these
+ * are, not every chunk the lists held (a chunk deleted meanwhile is left out).
+ */
+async function readWhole(
+  db: Kysely<Database>,
+  chosen: { row: Row; score: number }[],
+): Promise<RetrievedChunk[]> {
+  if (chosen.length === 0) return [];
+  const r = await sql<Whole>`
+    select chunks.id as "chunkId", chunks.content, chunks.metadata, k.title, k.url, k.youtube_url, k.file_name
+    from chunks join knowledge_items k on k.id = chunks.knowledge_item_id
+    where chunks.id = any(${chosen.map(({ row }) => row.chunkId)}::bigint[])`.execute(db);
+  const whole = new Map(r.rows.map((w) => [String(w.chunkId), w]));
+  return chosen.flatMap(({ row, score }) => {
+    const w = whole.get(row.chunkId);
+    return w ? [toChunk(row, w, score)] : [];
+  });
+}
+
+/**
+ * One text's ranking: fused, or one list alone (text without vectors, or as `only` asks). Its
+ * full-text and vector lists come from one statement (`rankedLists`), once the question's words
+ * (one statement) and its vector (the embedder) are known.
+ */
 async function ranked(
   db: Kysely<Database>,
   options: RetrieveOptions,
   question: string,
   pool: number,
 ): Promise<{ row: Row; score: number }[]> {
-  const [text, vector] = await Promise.all([
-    options.only === 'vector' ? Promise.resolve(null) : fullText(db, options.chatbotId, question, '', pool),
-    options.only === 'text'
-      ? Promise.resolve([])
-      : similar(db, options.chatbotId, question, '', pool, options.embedder ?? null, options.exact === true),
+  const embedder = options.only === 'text' ? null : (options.embedder ?? null);
+  const [terms, vector] = await Promise.all([
+    options.only === 'vector' ? Promise.resolve(null) : textTerms(db, options.chatbotId, question),
+    questionVector(db, embedder, question),
   ]);
-  if (!text) return vector.map((row) => ({ row, score: Number(row.score) }));
-  if (vector.length === 0) return text.rows.map((row) => ({ row, score: Number(row.score) }));
-  return fuse(vector, text);
+  const lists = await rankedLists(db, {
+    chatbotId: options.chatbotId,
+    terms,
+    vector:
+      vector && embedder
+        ? { query: vector, embedderId: embedder.model, efSearch: Math.max(80, pool + 32) }
+        : null,
+    limit: pool,
+    exact: options.exact === true,
+  });
+  if (!terms) return lists.vector.map((row) => ({ row, score: row.score }));
+  const text = textList(lists, terms, pool);
+  if (lists.vector.length === 0) return text.rows.map((row) => ({ row, score: row.score }));
+  return fuse(lists.vector, text);
 }
 
 /**
@@ -269,92 +302,178 @@ function joinOverlapping(first: string, second: string): string {
   return `${first}\n${second}`;
 }
 
-type Row = Awaited<ReturnType<ReturnType<typeof nearestChunks>['execute']>>[number] & { lexemes?: string[] };
-
-const toChunk = (r: Row): RetrievedChunk => ({
-  chunkId: String(r.chunkId),
-  knowledgeItemId: r.knowledgeItemId,
-  content: r.content,
-  title: r.title ?? r.file_name ?? r.url ?? r.youtube_url ?? 'Unknown Source',
-  source:
-    (typeof r.metadata?.timestampUrl === 'string' ? r.metadata.timestampUrl : null) ??
-    (typeof r.metadata?.url === 'string' ? r.metadata.url : null) ??
-    r.url ??
-    r.youtube_url ??
-    r.file_name ??
-    '',
-  metadata: r.metadata,
-  ordinal: Number(r.ordinal),
-  score: Number(r.score),
-});
-
-/** A chatbot's chunks whose item is ready, with what a source line needs. */
-function readyChunks(db: Kysely<Database>, chatbotId: string) {
-  return db
-    .selectFrom('chunks')
-    .innerJoin('knowledge_items', 'knowledge_items.id', 'chunks.knowledge_item_id')
-    .select([
-      'chunks.id as chunkId',
-      'chunks.knowledge_item_id as knowledgeItemId',
-      'chunks.content',
-      'chunks.metadata',
-      'chunks.ordinal',
-      'knowledge_items.title',
-      'knowledge_items.url',
-      'knowledge_items.youtube_url',
-      'knowledge_items.file_name',
-    ])
-    .where('chunks.chatbot_id', '=', chatbotId)
-    .where('knowledge_items.status', 'in', ['completed', 'active']);
+/** A ranked chunk: where it stands, and its score on one list. */
+interface Row {
+  chunkId: string;
+  knowledgeItemId: string;
+  /** Where the chunk stands in its source (0 first). */
+  ordinal: number;
+  score: number;
+  /** The summed weight of the question's words the chunk holds (the full-text coverage). */
+  covered: number;
 }
 
-/** The ids of a chatbot's ready items (only their chunks answer). */
-const readyItems = (chatbotId: string) =>
-  sql`select id from knowledge_items where chatbot_id = ${chatbotId} and status in ('completed', 'active')`;
+/** What a chosen chunk is read whole for: its text, metadata and what a source line needs. */
+interface Whole {
+  chunkId: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  title: string | null;
+  url: string | null;
+  youtube_url: string | null;
+  file_name: string | null;
+}
+
+const toChunk = (r: Row, w: Whole, score: number): RetrievedChunk => ({
+  chunkId: r.chunkId,
+  knowledgeItemId: r.knowledgeItemId,
+  content: w.content,
+  title: w.title ?? w.file_name ?? w.url ?? w.youtube_url ?? 'Unknown Source',
+  source:
+    (typeof w.metadata?.timestampUrl === 'string' ? w.metadata.timestampUrl : null) ??
+    (typeof w.metadata?.url === 'string' ? w.metadata.url : null) ??
+    w.url ??
+    w.youtube_url ??
+    w.file_name ??
+    '',
+  metadata: w.metadata,
+  ordinal: Number(r.ordinal),
+  score,
+});
 
 /**
- * The chunks matching each full-text query, best rank first (`ts_rank_cd`, then id), at most `limit`
- * each, in one statement: passages holding every word of the question (`every`, when it has more
- * than one) and passages holding its telling words (`some`, ranking at most `cap` matches). Each
- * list is ranked on the chunks' ids and full-text column alone, so only the rows that make it are
- * read whole (their text, metadata, item and lexemes).
+ * The condition that chunk `c` belongs to a ready item (only their chunks answer), as "not one of
+ * the chatbot's unready items": those are almost always none, found through their partial index
+ * (knowledge_items_unready_idx) once per statement, where a join with the ready items would read
+ * the chatbot's whole library for every search.
  */
-async function matchingLists(
+const ofReadyItem = (chatbotId: string, c: string) =>
+  sql`${sql.ref(`${c}.knowledge_item_id`)} <> all(array(select id from knowledge_items
+    where chatbot_id = ${chatbotId} and status not in ('completed', 'active')))`;
+
+/** A question's full-text terms: what its lists match and how a row's coverage is weighed. */
+interface TextTerms {
+  /** Every word of the question (when it has more than one, and it is not the `some` query). */
+  every: string[] | null;
+  /** Its telling words (tellingLexemes); null: the question has no words to search by. */
+  some: { lexemes: string[]; operator: '&' | '|' } | null;
+  /** Each word's weight in a row's coverage: its rarity (words no chunk holds are left out). */
+  weights: Map<string, number>;
+}
+
+/** The question's words, the telling ones among them and their weights (no words: `some` null). */
+async function textTerms(db: Kysely<Database>, chatbotId: string, question: string): Promise<TextTerms> {
+  const own = await questionLexemes(db, question);
+  if (own.length === 0) return { every: null, some: null, weights: new Map() };
+  const [telling, rarity] = await Promise.all([
+    tellingLexemes(db, chatbotId, own),
+    lexemeRarity(db, chatbotId, own),
+  ]);
+  const weights = new Map<string, number>();
+  for (const l of own) if (rarity(l) > 0) weights.set(l, rarity(l));
+  // When the telling words are every word together, the two lists are one query: asked once.
+  const words = new Set(own);
+  const same =
+    telling.operator === '&' &&
+    telling.lexemes.length === words.size &&
+    telling.lexemes.every((l) => words.has(l));
+  return { every: words.size > 1 && !same ? own : null, some: telling, weights };
+}
+
+interface RankedLists {
+  /** Passages holding every word of the question, best full-text rank first. */
+  every: Row[];
+  /** Passages holding its telling words, best full-text rank first. */
+  some: Row[];
+  /** The nearest passages by meaning, most similar first. */
+  vector: Row[];
+}
+
+/**
+ * A question's lists in one statement, at most `limit` chunks each: passages holding every word of
+ * the question (`every`) and its telling words (`some`), each ranking at most RANKED_CHUNKS_CAP
+ * matches (`ts_rank_cd`, then id), and the nearest passages by meaning through the HNSW index
+ * (`nearestChunkIds`). The lists are ranked on the chunks' ids, full-text column and vectors alone,
+ * and come back as ids, scores and each chunk's coverage of the question's words (summed by their
+ * weights in the database); only the chunks the fused ranking keeps are read whole (`readWhole`).
+ */
+async function rankedLists(
   db: Kysely<Database>,
-  chatbotId: string,
-  every: string[] | null,
-  some: { lexemes: string[]; operator: '&' | '|' },
-  limit: number,
-  cap: number,
-): Promise<{ all: Row[]; some: Row[] }> {
-  const allList = every
-    ? sql`(select 0 as list, c.id, ts_rank_cd(c.tsv, q.q) as score
-        from chunks c, (select ${tsquery(every, '&')} as q) q
-        where c.chatbot_id = ${chatbotId} and c.tsv @@ q.q and c.knowledge_item_id in (${readyItems(chatbotId)})
-        order by score desc, c.id limit ${limit})
-      union all `
-    : sql``;
-  const r = await sql<Row & { list: number }>`
-    with some_q as materialized (select ${tsquery(some.lexemes, some.operator)} as q),
-    some_pool as (
-      select c.id, c.tsv, c.knowledge_item_id from chunks c, some_q
-      where c.chatbot_id = ${chatbotId} and c.tsv @@ some_q.q limit ${cap}),
-    hits as (
-      ${allList}(select 1 as list, p.id, ts_rank_cd(p.tsv, some_q.q) as score
-        from some_pool p, some_q
-        where p.knowledge_item_id in (${readyItems(chatbotId)})
-        order by score desc, p.id limit ${limit}))
-    select h.list, chunks.id as "chunkId", chunks.knowledge_item_id as "knowledgeItemId", chunks.content,
-      chunks.metadata, chunks.ordinal, k.title, k.url, k.youtube_url, k.file_name, h.score,
-      tsvector_to_array(chunks.tsv) as lexemes
-    from hits h
-    join chunks on chunks.id = h.id
-    join knowledge_items k on k.id = chunks.knowledge_item_id
-    order by h.list, h.score desc, h.id`.execute(db);
-  return {
-    all: r.rows.filter((row) => row.list === 0),
-    some: r.rows.filter((row) => row.list === 1),
+  input: {
+    chatbotId: string;
+    terms: TextTerms | null;
+    vector: { query: number[]; embedderId: string; efSearch: number } | null;
+    limit: number;
+    exact: boolean;
+  },
+): Promise<RankedLists> {
+  const { chatbotId, terms, vector, limit } = input;
+  const ctes: RawBuilder<unknown>[] = [];
+  const lists: RawBuilder<unknown>[] = [];
+  const fullTextList = (list: 0 | 1, lexemes: string[], operator: '&' | '|') => {
+    const [q, pool] = [sql.raw(`q${list}`), sql.raw(`pool${list}`)];
+    ctes.push(sql`${q} as materialized (select ${tsquery(lexemes, operator)} as q),
+      ${pool} as (
+        select c.id, c.tsv, c.knowledge_item_id from chunks c, ${q}
+        where c.chatbot_id = ${chatbotId} and c.tsv @@ ${q}.q limit ${RANKED_CHUNKS_CAP})`);
+    lists.push(sql`(select ${sql.lit(list)} as list, p.id, ts_rank_cd(p.tsv, ${q}.q)::float8 as score
+        from ${pool} p, ${q}
+        where ${ofReadyItem(chatbotId, 'p')}
+        order by score desc, p.id limit ${limit})`);
   };
+  if (terms?.every) fullTextList(0, terms.every, '&');
+  if (terms?.some) fullTextList(1, terms.some.lexemes, terms.some.operator);
+  if (vector) {
+    const settings = input.exact ? {} : { efSearch: vector.efSearch };
+    lists.push(sql`(${nearestChunkIds(chatbotId, vector.query, limit, vector.embedderId, settings)})`);
+  }
+  const found: RankedLists = { every: [], some: [], vector: [] };
+  if (lists.length === 0) return found;
+  // A chunk's coverage: the weights of the question's words it holds, each word a one-lexeme query
+  // (a binary search in the chunk's tsvector), for the chunks on a full-text list only.
+  const words = [...(terms?.weights ?? [])];
+  if (words.length > 0) {
+    ctes.push(sql`words as materialized (
+      select to_tsquery('simple', quote_literal(w.l)) as q, w.weight
+      from unnest(${words.map(([l]) => l)}::text[], ${words.map(([, w]) => w)}::float8[]) as w(l, weight))`);
+  }
+  const covered =
+    words.length > 0
+      ? sql`case when r.lists && array[0, 1] then
+          (select coalesce(sum(words.weight), 0)::float8 from words where chunks.tsv @@ words.q) else 0 end`
+      : sql`0::float8`;
+  const statement = sql<Omit<Row, 'score'> & { lists: number[]; scores: number[] }>`
+    with ${sql.join([
+      ...ctes,
+      sql`hits as (${sql.join(lists, sql` union all `)})`,
+      sql`ranked as (select id, array_agg(list) as lists, array_agg(score) as scores from hits group by id)`,
+    ])}
+    select r.lists, r.scores, chunks.id as "chunkId", chunks.knowledge_item_id as "knowledgeItemId",
+      chunks.ordinal, ${covered} as covered
+    from ranked r
+    join chunks on chunks.id = r.id`;
+  // Exact search (the bench's reference): the same statement with index scans turned off.
+  const rows = input.exact
+    ? await db.transaction().execute(async (trx) => {
+        await sql`select set_config('enable_indexscan', 'off', true)`.execute(trx);
+        return (await statement.execute(trx)).rows;
+      })
+    : (await statement.execute(db)).rows;
+  for (const { lists: on, scores, ...chunk } of rows) {
+    for (const [i, list] of on.entries()) {
+      const row: Row = {
+        chunkId: String(chunk.chunkId),
+        knowledgeItemId: chunk.knowledgeItemId,
+        ordinal: Number(chunk.ordinal),
+        score: Number(scores[i]),
+        covered: Number(chunk.covered),
+      };
+      (list === 0 ? found.every : list === 1 ? found.some : found.vector).push(row);
+    }
+  }
+  // Best first, then by id (relaxed_order may hand the vector list back slightly out of order).
+  const order = (a: Row, b: Row) => b.score - a.score || Number(a.chunkId) - Number(b.chunkId);
+  return { every: found.every.sort(order), some: found.some.sort(order), vector: found.vector.sort(order) };
 }
 
 interface TextList {
@@ -363,46 +482,16 @@ interface TextList {
   coverage: (row: Row) => number;
 }
 
-async function fullText(
-  db: Kysely<Database>,
-  chatbotId: string,
-  question: string,
-  context: string,
-  limit: number,
-): Promise<TextList> {
-  const own = await questionLexemes(db, question);
-  const earlier = context ? (await questionLexemes(db, context)).filter((l) => !own.includes(l)) : [];
-  const lexemes = [...own, ...earlier];
-  if (lexemes.length === 0) return { rows: [], coverage: () => 0 };
-  const [telling, rarity] = await Promise.all([
-    tellingLexemes(db, chatbotId, lexemes),
-    lexemeRarity(db, chatbotId, lexemes),
-  ]);
-  // Passages with every word of the question first, then those with its telling words: a look-alike
-  // that repeats the question's words must not crowd out the passage that answers it in other words.
-  const { all, some } = await matchingLists(
-    db,
-    chatbotId,
-    own.length > 1 ? own : null,
-    telling,
-    limit,
-    RANKED_CHUNKS_CAP,
-  );
-  const seen = new Set(all.map((r) => String(r.chunkId)));
-  const rows = [...all, ...some.filter((r) => !seen.has(String(r.chunkId)))].slice(0, limit);
-  const weight = new Map<string, number>();
-  // Words no chunk holds tell nothing about which chunk answers: they are left out of the coverage.
-  for (const l of own) if (rarity(l) > 0) weight.set(l, rarity(l));
-  for (const l of earlier) if (rarity(l) > 0) weight.set(l, CONTEXT_WEIGHT * rarity(l));
-  const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
-  const coverages = new Map<string, number>();
-  for (const row of rows) {
-    const held = new Set(row.lexemes ?? []);
-    let sum = 0;
-    for (const [l, w] of weight) if (held.has(l)) sum += w;
-    coverages.set(String(row.chunkId), sum / total);
-  }
-  return { rows, coverage: (row) => coverages.get(String(row.chunkId)) ?? 0 };
+/**
+ * The full-text list: passages with every word of the question first, then those with its telling
+ * words (a look-alike that repeats the question's words must not crowd out the passage that answers
+ * it in other words), each scored by its coverage of the question's words.
+ */
+function textList(lists: RankedLists, terms: TextTerms, limit: number): TextList {
+  const seen = new Set(lists.every.map((r) => r.chunkId));
+  const rows = [...lists.every, ...lists.some.filter((r) => !seen.has(r.chunkId))].slice(0, limit);
+  const total = [...terms.weights.values()].reduce((a, b) => a + b, 0) || 1;
+  return { rows, coverage: (row) => row.covered / total };
 }
 
 /**
@@ -540,16 +629,16 @@ export async function tellingLexemes(
 }
 
 /**
- * A chatbot's ready chunks nearest to a vector (cosine), through the HNSW index of the vector's size:
- * the cast and the size condition are the index's own expression and predicate.
+ * The vector list of `rankedLists`: a chatbot's ready chunks nearest to a vector (cosine), as
+ * `(list 2, id, score)`, through the HNSW index of the vector's size: the cast and the size
+ * condition are the index's own expression and predicate.
  *
  * With `efSearch`, the statement sets its own HNSW search settings (transaction-local, so for this
- * statement only when it runs alone): the query vector is a one-row subquery that sets them as it is
- * read, and the index scan reads it before it starts walking the graph. One round trip instead of a
+ * statement only when it runs alone): the query vector is a one-row CTE that sets them as it is read,
+ * and the index scan reads it before it starts walking the graph. One round trip instead of a
  * transaction of four (begin, settings, query, commit).
  */
-export function nearestChunks(
-  db: Kysely<Database>,
+export function nearestChunkIds(
   chatbotId: string,
   query: number[],
   limit: number,
@@ -558,62 +647,42 @@ export function nearestChunks(
   options: { efSearch?: number } = {},
 ) {
   const dimensions = query.length;
-  const embedding = typedEmbedding(dimensions);
-  const literal = sql`${vectorLiteral(query)}::vector(${sql.lit(dimensions)})`;
+  const embedding = sql`c.${typedEmbedding(dimensions)}`;
   // The HNSW index (packages/core/src/vector-index.ts) is walked further when the chatbot and status
   // filters drop its nearest rows (iterative scan), instead of answering with fewer than asked for.
-  const target = options.efSearch
-    ? sql`(select ${literal} from (select set_config('hnsw.iterative_scan', 'relaxed_order', true),
-        set_config('hnsw.ef_search', ${String(options.efSearch)}, true)) as settings)`
-    : literal;
-  let q = readyChunks(db, chatbotId)
-    .select(sql<number>`1 - (${embedding} <=> ${target})`.as('score'))
-    .where(sql<boolean>`embedding is not null and vector_dims(embedding) = ${sql.lit(dimensions)}`);
-  if (embedderId) {
-    const like = `%:${embedderId.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
-    // Items stored before their embedder was recorded count as this embedder's until re-embedded.
-    q = q.where((eb) =>
-      eb.or([
-        eb('knowledge_items.content_hash', 'is', null),
-        eb('knowledge_items.content_hash', 'like', like),
-      ]),
-    );
-  }
-  return q.orderBy(sql`${embedding} <=> ${target}`).orderBy('chunks.id', 'asc').limit(limit);
+  const settings = options.efSearch
+    ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true),
+        set_config('hnsw.ef_search', ${String(options.efSearch)}, true)`
+    : sql``;
+  // Items stored before their embedder was recorded count as this embedder's until re-embedded.
+  const made = embedderId
+    ? sql`and (k.content_hash is null or k.content_hash like ${`%:${embedderId.replace(/[\\%_]/g, (c) => `\\${c}`)}`})`
+    : sql``;
+  // The vector is read once (parsing 384 numbers costs more than the rest of the statement's
+  // set-up), in a one-row CTE that the ordering and the score read as a constant.
+  const target = sql`(select v from target)`;
+  return sql`with target as materialized (
+      select ${vectorLiteral(query)}::vector(${sql.lit(dimensions)}) as v${settings})
+    select 2 as list, c.id, (1 - (${embedding} <=> ${target}))::float8 as score
+    from chunks c join knowledge_items k on k.id = c.knowledge_item_id
+    where c.chatbot_id = ${chatbotId} and c.embedding is not null
+      and vector_dims(c.embedding) = ${sql.lit(dimensions)}
+      and k.status in ('completed', 'active') ${made}
+    order by ${embedding} <=> ${target}, c.id
+    limit ${limit}`;
 }
 
-/** Nearest chunks by cosine distance; empty when vectors are unavailable or embedding fails. */
-async function similar(
+/** The question's vector; null when vectors are unavailable or embedding fails. */
+async function questionVector(
   db: Kysely<Database>,
-  chatbotId: string,
-  question: string,
-  context: string,
-  limit: number,
   embedder: Embedder | null,
-  exact: boolean,
-): Promise<Row[]> {
-  if (!embedder || !(await hasVectorColumn(db))) return [];
-  let query: number[];
+  question: string,
+): Promise<number[] | null> {
+  if (!embedder || !(await hasVectorColumn(db))) return null;
   try {
-    const [own, earlier] = await Promise.all([
-      embedder.embedQuery(question),
-      context ? embedder.embedQuery(context) : Promise.resolve(null),
-    ]);
-    query =
-      earlier && earlier.length === own.length ? own.map((x, i) => x + CONTEXT_WEIGHT * earlier[i]!) : own;
+    const vector = await embedder.embedQuery(question);
+    return vector.length > 0 ? vector : null;
   } catch {
-    return [];
+    return null;
   }
-  if (query.length === 0) return [];
-  const efSearch = Math.max(40, limit * 2);
-  // relaxed_order may hand rows back slightly out of order.
-  const inOrder = (rows: Row[]) =>
-    rows.sort((a, b) => Number(b.score) - Number(a.score) || Number(a.chunkId) - Number(b.chunkId));
-  if (!exact)
-    return inOrder(await nearestChunks(db, chatbotId, query, limit, embedder.model, { efSearch }).execute());
-  // Exact search (the bench's reference): the same query with index scans turned off.
-  return db.transaction().execute(async (trx) => {
-    await sql`select set_config('enable_indexscan', 'off', true)`.execute(trx);
-    return inOrder(await nearestChunks(trx, chatbotId, query, limit, embedder.model).execute());
-  });
 }

@@ -149,6 +149,12 @@ describe('without a model key (the embedded answerer)', () => {
       expect(chat[0]).toMatchObject({ from: 'fan', status: 'pending' });
       expect(chat[1]!.message).toContain('passed your question on');
 
+      // Handed over, it is a question the content does not answer: on the gaps card until corrected.
+      await page.reload();
+      await openSection(page, 'Dashboard');
+      const gaps = page.locator('section', { hasText: "Questions your content doesn't answer" });
+      await gaps.getByText('Do you ship the plan to Canada?').first().waitFor();
+
       await openSection(page, 'Chat Management');
       const row = page
         .getByRole('list', { name: 'Fan conversations' })
@@ -172,6 +178,12 @@ describe('without a model key (the embedded answerer)', () => {
       await modal.getByRole('button', { name: 'Close' }).first().click();
       await row.getByText('Conversation complete').waitFor();
       expect((await chatOf(api.origin, dana)).at(-1)).toMatchObject({ from: 'creator', status: null });
+      // Corrected, it has left the gaps card.
+      await openSection(page, 'Dashboard');
+      await gaps.getByText('Do you ship the plan to Canada?').waitFor({ state: 'detached' });
+      await gaps.scrollIntoViewIfNeeded();
+      await screenshot(page, 'gaps-card-after-correction');
+      await openSection(page, 'Chat Management');
 
       // The next fan, in other words: answered from the correction, its marker a small mark, not "[1]".
       const eli = await ask(api.origin, 'do you ship the plan to canada', 'Eli');
@@ -260,7 +272,12 @@ describe('without a model key (the embedded answerer)', () => {
 
       await openSection(page, 'Chat Management');
       const rows = page.getByRole('list', { name: 'Fan conversations' });
-      await rows.getByRole('article').first().getByRole('button', { name: 'Chat', exact: true }).click();
+      // The row of the fan who rated (the list may first show its cached order, so not "the first row").
+      await rows
+        .getByRole('article')
+        .filter({ hasText: 'How long is the Sunday long run in week 9?' })
+        .getByRole('button', { name: 'Chat', exact: true })
+        .click();
       const modal = page.getByRole('dialog', { name: /Conversation with/ });
       await modal
         .getByTestId('answer-rating')

@@ -311,6 +311,41 @@ describe('without a model key', () => {
     expect((await call(t, 'POST', `${evePath}/${id}/send`, eve.cookie)).status).toBe(404);
     expect((await call(t, 'POST', `${path}/not-a-uuid/send`, dee.cookie)).status).toBe(400);
   });
+  it('a correction closes the open gaps it answers: its own question and paraphrases, nothing else', async () => {
+    const fay = await onboardedCreator(t, 'fay');
+    await teach(t, fay.chatbotId, fay.username);
+    // Every open gap question, one per id (the card groups them by their words).
+    const gaps = async () =>
+      (
+        (
+          await json(
+            await call(t, 'GET', `/api/creators/username/${fay.username}/knowledge-gaps`, fay.cookie),
+          )
+        ).gaps as { question: string; questionIds: string[] }[]
+      ).flatMap((g) => g.questionIds);
+    const ask = async (question: string) => {
+      const fan = new FanBrowser(t);
+      await fan.ask(fay.username, question);
+      const messages = await eventually(async () => {
+        const all = await fan.messages(fay.username);
+        return all.some((m) => m.from === 'Creatorai') ? all : undefined;
+      });
+      return messages.find((m) => m.from === 'Creatorai')!;
+    };
+    const handedOver = await ask('What time does the farmers market open on Saturday?');
+    await ask('what time does the farmers market open on saturday');
+    await ask('On Saturdays, when do the farmers market doors open?');
+    const other = await ask('Can I pay with a credit card at your stall?');
+    await eventually(async () => ((await gaps()).length === 4 ? true : undefined));
+
+    const res = await call(t, 'POST', `/api/creators/username/${fay.username}/corrections`, fay.cookie, {
+      question: 'What time does the farmers market open on Saturday?',
+      answer: 'At 8 in the morning, until noon.',
+      messageId: handedOver.id,
+    });
+    expect(res.status).toBe(200);
+    expect(await gaps()).toEqual([other.replyTo]);
+  });
 });
 
 describe('with a model key', () => {

@@ -50,6 +50,16 @@ describe('validators on polled reads', () => {
     await t?.close();
   });
 
+  /** The id of the creator whose polls are validated (for writes made straight to the database). */
+  const valId = async () =>
+    (
+      await t.db.db
+        .selectFrom('creators')
+        .select('id')
+        .where('username', '=', 'val')
+        .executeTakeFirstOrThrow()
+    ).id;
+
   /** The validators of every dashboard poll now. */
   const snapshot = async () => {
     const tags = new Map<string, string>();
@@ -106,14 +116,22 @@ describe('validators on polled reads', () => {
     [
       'a write by another process (a worker storing an answer)',
       async () => {
-        const creator = await t.db.db
-          .selectFrom('creators')
-          .select('id')
-          .where('username', '=', 'val')
-          .executeTakeFirstOrThrow();
         await t.db.db
           .insertInto('credit_ledger')
-          .values({ creator_id: creator.id, delta: -1, reason: 'adjustment' })
+          .values({ creator_id: await valId(), delta: -1, reason: 'adjustment' })
+          .execute();
+      },
+    ],
+    [
+      'a fan subscribing to the creator’s plan (the inbox marks subscribers)',
+      async () => {
+        await t.db.db
+          .insertInto('fan_subscriptions')
+          .values({
+            creator_id: await valId(),
+            stripe_subscription_id: `sub_validators_${Date.now()}`,
+            status: 'active',
+          })
           .execute();
       },
     ],

@@ -4,7 +4,7 @@ import type { Db } from '../db.ts';
 import { queueMail } from '../mail-outbox.ts';
 import { localTime } from './local-time.ts';
 import { type AlertMailOptions, unsubscribeHeaders, unsubscribeLink } from './send-alerts.ts';
-import { settingsOf } from './settings.ts';
+import { withAlertSettingsHeld } from './settings.ts';
 
 // The digest (record 0062): once a day (or on Monday, weekly) at the creator's morning in their
 // time zone, what happened since the last one; nothing is sent when nothing happened. The
@@ -224,21 +224,7 @@ function digestDue(
 }
 
 async function sendDigest(db: Db, creatorId: string, now: Date, options: AlertMailOptions): Promise<boolean> {
-  await db
-    .insertInto('creator_alert_settings')
-    .values({ creator_id: creatorId })
-    .onConflict((oc) => oc.column('creator_id').doNothing())
-    .execute();
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('creator_alert_settings')
-      .selectAll()
-      .where('creator_id', '=', creatorId)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!row) return false;
-    const s = settingsOf(row);
+  return withAlertSettingsHeld(db, creatorId, async (trx, s) => {
     const local = localTime(now, s.timeZone);
     if (!digestDue(local, s.digest, s.digestHour, s.lastDigestOn)) return false;
     await trx

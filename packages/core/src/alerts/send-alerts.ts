@@ -4,7 +4,7 @@ import type { Db } from '../db.ts';
 import { queueMail } from '../mail-outbox.ts';
 import { PUSH_OUTBOX_CHANNEL } from '../push-outbox.ts';
 import { inQuietHours, localTime } from './local-time.ts';
-import { loadAlertSettings, settingsOf } from './settings.ts';
+import { loadAlertSettings, withAlertSettingsHeld } from './settings.ts';
 import { unsubscribeToken } from './unsubscribe.ts';
 
 // Alerts leave in groups (record 0061): a creator's first unsent alert opens a collecting window;
@@ -62,22 +62,8 @@ async function sendCreatorAlerts(
   creatorId: string,
   options: SendAlertsOptions & { now: Date },
 ): Promise<boolean> {
-  await db
-    .insertInto('creator_alert_settings')
-    .values({ creator_id: creatorId })
-    .onConflict((oc) => oc.column('creator_id').doNothing())
-    .execute();
-  return db.transaction().execute(async (trx) => {
-    // Another process making this creator's group holds the row: it sends them.
-    const row = await trx
-      .selectFrom('creator_alert_settings')
-      .selectAll()
-      .where('creator_id', '=', creatorId)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!row) return false;
-    const settings = settingsOf(row);
+  // Another process making this creator's group holds the settings: it sends them.
+  return withAlertSettingsHeld(db, creatorId, async (trx, settings) => {
     const local = localTime(options.now, settings.timeZone);
     if (inQuietHours(local.minutes, settings.quietStart, settings.quietEnd)) return false;
     const alerts = (await trx

@@ -77,6 +77,33 @@ export async function loadAlertSettings(db: Db, creatorId: string): Promise<Aler
   return settingsOf(row);
 }
 
+/**
+ * Runs `send` in a transaction holding the creator's settings row (made with the defaults when never
+ * saved), with the settings it holds. Another process holding the row is sending this creator's
+ * mail: `send` is skipped and false is the answer (alerts and the digest go out once).
+ */
+export async function withAlertSettingsHeld(
+  db: Db,
+  creatorId: string,
+  send: (trx: Db, settings: AlertSettings) => Promise<boolean>,
+): Promise<boolean> {
+  await db
+    .insertInto('creator_alert_settings')
+    .values({ creator_id: creatorId })
+    .onConflict((oc) => oc.column('creator_id').doNothing())
+    .execute();
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('creator_alert_settings')
+      .selectAll()
+      .where('creator_id', '=', creatorId)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    return row ? send(trx, settingsOf(row)) : false;
+  });
+}
+
 /** The settings as the settings page reads them. */
 export async function notificationSettings(
   db: Db,

@@ -1,4 +1,5 @@
 import { OpenAIEmbeddings } from '@langchain/openai';
+import { LRUCache } from 'lru-cache';
 import { createLocalEmbedder } from './local-encoder.ts';
 
 export interface Embedder {
@@ -58,10 +59,36 @@ export function createEmbedder(env: EmbeddingEnv): Embedder | null {
 
 export { vectorLiteral } from '@fanpilot/core';
 
+/** Question vectors kept per embedder: a question is embedded once however many steps ask. */
+const QUERY_CACHE_ENTRIES = 500;
+
+/**
+ * An embedder whose question vectors are remembered (the last QUERY_CACHE_ENTRIES texts) and shared
+ * while in flight: one answer matches the creator's corrections and searches the knowledge with the
+ * same question, and both ask at once. A failed embedding is not remembered.
+ */
+export function withQueryCache(embedder: Embedder): Embedder {
+  const vectors = new LRUCache<string, number[]>({
+    max: QUERY_CACHE_ENTRIES,
+    fetchMethod: (text) => embedder.embedQuery(text),
+  });
+  return {
+    ...embedder,
+    embedQuery: async (text) => {
+      const vector = await vectors.fetch(text);
+      if (!vector) throw new Error('The embedder returned no vector.');
+      return vector;
+    },
+  };
+}
+
 const embedders = new Map<string, Embedder | null>();
 /** One embedder per configuration (the answers' retrieval asks for it on every question). */
 export function embedderFor(env: EmbeddingEnv): Embedder | null {
   const key = `${embeddingsMode(env)}|${env.OPENAI_API_KEY ?? ''}|${env.OPENAI_BASE_URL ?? ''}|${env.EMBEDDING_MODEL ?? ''}`;
-  if (!embedders.has(key)) embedders.set(key, createEmbedder(env));
+  if (!embedders.has(key)) {
+    const embedder = createEmbedder(env);
+    embedders.set(key, embedder && withQueryCache(embedder));
+  }
   return embedders.get(key) ?? null;
 }
