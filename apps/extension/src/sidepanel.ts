@@ -1,18 +1,23 @@
 // The side panel: the fan chat of each creator the fan follows (docs/extension.md). While it is
-// open it reads the chat every few seconds and holds a port to the worker, which then sends no
-// notifications; what it shows counts as seen.
+// open it follows the chat's event stream (reading the chat on each change; polling only slowly
+// then, and every few seconds while there is no stream) and holds a port to the worker, which then
+// sends no notifications; what it shows counts as seen.
 import { AI_SENDER } from '@fanpilot/contracts';
 import { errorWords, type FanChatMessage, fanClient, newestReply } from './lib/api.ts';
+import { type ChatStream, openChatStream } from './lib/live.ts';
 import { PANEL_PORT, type WorkerRequest, type WorkerResponse } from './lib/messages.ts';
 import { type ExtensionState, type Follow, readState, saveFollows } from './lib/state.ts';
 
+/** How often the open chat is read without its event stream, and with it (a safety net). */
 const READ_EVERY_MS = 4_000;
+const READ_LIVE_MS = 30_000;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 let state: ExtensionState;
 let current: Follow | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let port: chrome.runtime.Port | null = null;
+let stream: ChatStream | null = null;
 
 function connect() {
   port = chrome.runtime.connect({ name: PANEL_PORT });
@@ -91,12 +96,27 @@ async function read() {
   } catch (err) {
     showError('send-error', errorWords(err, 'The chat could not be read. It is tried again in a moment.'));
   }
-  timer = setTimeout(() => void read(), READ_EVERY_MS);
+  if (current === follow)
+    timer = setTimeout(() => void read(), stream?.connected ? READ_LIVE_MS : READ_EVERY_MS);
+}
+
+/** Follows the open chat's event stream (the one chat shown; the worker watches the others). */
+function follow(chat: Follow | null) {
+  stream?.close();
+  stream = chat
+    ? openChatStream(state, chat, {
+        onChange: () => void read(),
+        // Opened: read what changed before it; closed: back to the quick poll.
+        onConnected: () => void read(),
+      })
+    : null;
 }
 
 async function open(username: string) {
   state = await readState();
+  const previous = current;
   current = state.follows.find((f) => f.username === username) ?? null;
+  if (previous?.username !== current?.username || previous?.fanId !== current?.fanId) follow(current);
   renderFollows();
   $<HTMLFormElement>('composer').hidden = current === null;
   showError('send-error', null);
@@ -123,6 +143,8 @@ $<HTMLFormElement>('composer').addEventListener('submit', async (event) => {
   try {
     await fanClient(state).ask(current.fanId, current.username, text);
     box.value = '';
+    // A first message starts the conversation, and with it the stream it could not open before.
+    stream?.retryNow();
     await read();
   } catch (err) {
     showError('send-error', errorWords(err, 'Message failed to send. Please try again.'));

@@ -117,6 +117,46 @@ describe('browser extension (built for the test origin, loaded unpacked)', () =>
     await panel.close();
 
     // The creator answers while the panel is closed.
+    await answerNewestQuestion('Hi! Thanks for following me.');
+
+    // The worker's next look (every 30 s) finds it: a badge and a notification.
+    await expect
+      .poll(() => worker.evaluate(() => chrome.action.getBadgeText({})), { timeout: 75_000, interval: 1_000 })
+      .toBe('1');
+    const notifications = await worker.evaluate(() => chrome.notifications.getAll());
+    expect(Object.keys(notifications)).toHaveLength(1);
+
+    // Opening the panel shows the reply and clears the badge.
+    const again = await context.newPage();
+    const streamOpened = again.waitForResponse(
+      (r) => r.url().startsWith(`${api.url}/api/events/fans/`) && r.status() === 200,
+      { timeout: 30_000 },
+    );
+    await again.goto(`chrome-extension://${extensionId}/sidepanel.html`);
+    await again.getByText('Hi! Thanks for following me.').waitFor({ timeout: 15_000 });
+    await expect
+      .poll(() => worker.evaluate(() => chrome.action.getBadgeText({})), { timeout: 10_000 })
+      .toBe('');
+    await again.screenshot({ path: path.join(FAN_RESULTS_DIR, 'extension-side-panel-reply.png') });
+
+    // With the panel open, a reply arrives through the chat's event stream (the fan token sent as a
+    // header), not with the next read: while the stream is open the panel reads only every 30 s.
+    const stream = await streamOpened;
+    expect(stream.headers()['content-type']).toContain('text/event-stream');
+    expect(await stream.request().headerValue('x-fan-token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await again.getByRole('textbox', { name: 'Message' }).fill('And what about next week?');
+    await again.getByRole('button', { name: 'Send' }).click();
+    await again.getByText('And what about next week?').waitFor({ timeout: 15_000 });
+    const sent = Date.now();
+    await answerNewestQuestion('Next week we start the hill block.');
+    await again.getByText('Next week we start the hill block.').waitFor({ timeout: 3_000 });
+    console.log(
+      `extension e2e: the reply showed in the open panel ${Date.now() - sent} ms after it was sent`,
+    );
+  }, 150_000);
+
+  /** The creator answers the newest question waiting (the fan's chat, the only conversation). */
+  async function answerNewestQuestion(response: string) {
     const conversations = (await creatorCall(
       api,
       creator,
@@ -130,23 +170,7 @@ describe('browser extension (built for the test origin, loaded unpacked)', () =>
     await creatorCall(api, creator, 'POST', '/api/answer', {
       creator: creator.username,
       messageId: question!.id,
-      response: 'Hi! Thanks for following me.',
+      response,
     });
-
-    // The worker's next look (every 30 s) finds it: a badge and a notification.
-    await expect
-      .poll(() => worker.evaluate(() => chrome.action.getBadgeText({})), { timeout: 75_000, interval: 1_000 })
-      .toBe('1');
-    const notifications = await worker.evaluate(() => chrome.notifications.getAll());
-    expect(Object.keys(notifications)).toHaveLength(1);
-
-    // Opening the panel shows the reply and clears the badge.
-    const again = await context.newPage();
-    await again.goto(`chrome-extension://${extensionId}/sidepanel.html`);
-    await again.getByText('Hi! Thanks for following me.').waitFor({ timeout: 15_000 });
-    await expect
-      .poll(() => worker.evaluate(() => chrome.action.getBadgeText({})), { timeout: 10_000 })
-      .toBe('');
-    await again.screenshot({ path: path.join(FAN_RESULTS_DIR, 'extension-side-panel-reply.png') });
-  }, 150_000);
+  }
 });

@@ -1,7 +1,7 @@
 import { decodeLiveEvent, fanRoutes, LIVE_EVENT_NAMES, type LiveDraft, urlIn } from '@fanpilot/contracts';
+import { EventSource as FetchEventSource } from 'eventsource';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { embed } from '../lib/embed.ts';
-import { FetchEventSource } from '../lib/fetchEventSource.ts';
+import { embed, embedFetch } from '../lib/embed.ts';
 
 /** How long after a stream was refused (no conversation yet, offline) it is tried again; doubling to the cap. */
 const RETRY_FIRST_MS = 10_000;
@@ -60,10 +60,10 @@ export function useFanLive(options: {
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
     const url = urlIn(fanRoutes, 'fanEvents', { fanId }, { creator });
-    // An embed sends its fan token as a header, which EventSource cannot: the same stream through fetch.
-    const embedded = embed();
-    const source = embedded
-      ? new FetchEventSource(url, embedded.headers)
+    // An embed sends its fan token as a header, which the browser's EventSource cannot: the same
+    // stream read through fetch (the eventsource package, the same protocol and reconnection).
+    const source = embed()
+      ? new FetchEventSource(url, { fetch: embedFetch })
       : new EventSource(url, { withCredentials: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
     source.onopen = () => {
@@ -77,7 +77,7 @@ export function useFanLive(options: {
     source.onerror = () => {
       setConnected(false);
       // CONNECTING: the browser is reconnecting. CLOSED: refused for good; try again later.
-      if (source.readyState === FetchEventSource.CLOSED) {
+      if (source.readyState === EventSource.CLOSED) {
         // The poll goes on meanwhile, at the specified interval.
         timer = setTimeout(() => setAttempt((n) => n + 1), delay.current);
         delay.current = Math.min(delay.current * 2, RETRY_MAX_MS);
