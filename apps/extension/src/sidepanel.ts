@@ -159,9 +159,11 @@ $<HTMLTextAreaElement>('message').addEventListener('keydown', (event) => {
 });
 
 chrome.storage.onChanged.addListener((changes) => {
-  if (changes.follows) {
+  if (changes.follows || changes.origin || changes.token) {
     void readState().then((next) => {
       state = next;
+      // Another address in the options: the open chat's stream goes there too.
+      if ((changes.origin || changes.token) && current) follow(current);
       if (!current && state.follows[0]) void open(state.follows[0].username);
       else renderFollows();
     });
