@@ -10,12 +10,13 @@ import {
   PARAPHRASE_FACTS,
   RECIPES,
 } from './paraphrase-set.ts';
-import { seedParaphraseSet } from './seed.ts';
+import { seedParaphrasePages, seedParaphraseSet } from './seed.ts';
 
 /**
  * The paraphrase set (paraphrase-set.ts) with the local sentence encoder on embedded PGlite +
  * pgvector: what reaches the model's prompt (the passages packed into the knowledge budget), for
- * questions in other words among look-alikes, for follow-ups, and for a fact on page 3 of a PDF.
+ * questions in other words among look-alikes (as short posts, and as one paragraph of longer web
+ * pages), for follow-ups, and for a fact on page 3 of a PDF.
  */
 describe('paraphrased questions, local encoder, PGlite + pgvector', () => {
   let h: DbHandle;
@@ -120,6 +121,34 @@ describe('paraphrased questions, local encoder, PGlite + pgvector', () => {
     expect(found / n).toBeGreaterThanOrEqual(0.9);
     expect(found).toBeGreaterThan(alone);
   }, 120_000);
+
+  it('finds the answer for ≥ 90% when it is one paragraph of a web page among pages of look-alikes and other topics, never fewer than the encoder alone', async () => {
+    const pages = await seedParaphrasePages(h.db, embedder);
+    let hybrid = 0;
+    let encoder = 0;
+    let text = 0;
+    const missed: string[] = [];
+    for (const fact of PARAPHRASE_FACTS) {
+      const base = { chatbotId: pages.chatbotId, question: fact.question, embedder };
+      const holds = (passages: { content: string }[]) =>
+        passages.some((p) => p.content.includes(fact.answer));
+      if (holds(await retrievePassages(h.db, base))) hybrid++;
+      else missed.push(fact.question);
+      if (holds(await retrievePassages(h.db, { ...base, only: 'vector' }))) encoder++;
+      if (holds(await retrievePassages(h.db, { ...base, only: 'text' }))) text++;
+    }
+    const n = PARAPHRASE_FACTS.length;
+    console.log(
+      [
+        `the set as ${pages.pages} web pages of nine paragraphs (${pages.chunks} chunks, read and chunked as ingestion does):`,
+        `  into the prompt: hybrid ${share(hybrid, n)}, encoder alone ${share(encoder, n)}, full-text alone ${share(text, n)}`,
+        missed.length ? `  missed: ${missed.join(' | ')}` : '  missed: none',
+      ].join('\n'),
+    );
+    expect(hybrid / n, `missed: ${missed.join(' | ')}`).toBeGreaterThanOrEqual(0.9);
+    expect(hybrid).toBeGreaterThanOrEqual(encoder);
+    expect(hybrid).toBeGreaterThanOrEqual(text);
+  }, 180_000);
 
   it('answers from page 3 of a PDF, the page kept with the passage', async () => {
     const passages = await retrievePassages(h.db, {

@@ -5,7 +5,7 @@ import { makePdf, seedCreator } from '@fanpilot/testkit';
 import { type Kysely, sql } from 'kysely';
 import { chunkSections } from '../src/ingest/chunk.ts';
 import type { Embedder } from '../src/ingest/embeddings.ts';
-import { extractPdf } from '../src/ingest/extract.ts';
+import { extractHtml, extractPdf } from '../src/ingest/extract.ts';
 import { HANDBOOK_PAGES, PARAPHRASE_FACTS, RECIPES } from './paraphrase-set.ts';
 
 /**
@@ -79,4 +79,82 @@ export async function seedParaphraseSet(db: Kysely<Database>, embedder: Embedder
   // As autovacuum would: the statistics retrieval reads to tell common words from telling ones.
   await sql`analyze chunks`.execute(db);
   return { chatbotId, creatorId, posts };
+}
+
+/**
+ * The paraphrase set as web pages instead of posts: per fact three pages of nine paragraphs read as
+ * a page is (Readability, then the ingestion's chunking: 1,000 characters, 150 overlap). The answer
+ * is one paragraph in the middle of a page with its three look-alikes and paragraphs of other
+ * topics; the two other pages hold the look-alikes and other topics without it. Its own chatbot.
+ */
+export async function seedParaphrasePages(db: Kysely<Database>, embedder: Embedder) {
+  const { chatbotId } = await seedCreator(db);
+  const n = PARAPHRASE_FACTS.length;
+  const pages: { title: string; paragraphs: string[] }[] = [];
+  PARAPHRASE_FACTS.forEach((fact, i) => {
+    const other = (k: number, j: 0 | 1 | 2) => PARAPHRASE_FACTS[(i + k) % n]!.lookalikes[j];
+    const [a, b, c] = fact.lookalikes;
+    const topic = fact.answer.split(':')[0] ?? `Notes ${i}`;
+    pages.push(
+      {
+        title: `${topic}: what I do`,
+        paragraphs: [
+          other(7, 0),
+          a,
+          other(13, 1),
+          b,
+          fact.answer,
+          c,
+          other(19, 2),
+          other(23, 0),
+          other(29, 1),
+        ],
+      },
+      {
+        title: `${topic}: questions I get`,
+        paragraphs: [b, other(23, 0), a, other(7, 0), c, other(31, 2), other(11, 1), a, other(3, 2)],
+      },
+      {
+        title: `${topic}, again`,
+        paragraphs: [c, other(19, 2), b, other(13, 1), a, other(17, 0), other(5, 1), c, other(37, 2)],
+      },
+    );
+  });
+  const items: { title: string; url: string; chunks: ChunkDraft[] }[] = [];
+  for (const [i, page] of pages.entries()) {
+    const url = `https://coach.example/blog/${i}`;
+    const html = `<!doctype html><html><head><title>${page.title} | Coach</title></head><body>
+      <nav><a href="/">Home</a> <a href="/blog">Blog</a> <a href="/about">About</a></nav>
+      <article><h1>${page.title}</h1>${page.paragraphs.map((p) => `<p>${p}</p>`).join('\n')}</article>
+      <footer>© Coach. All rights reserved.</footer></body></html>`;
+    const page_ = extractHtml(new TextEncoder().encode(html), 'text/html; charset=utf-8', url);
+    const chunks = await chunkSections(page_.sections, { url }, { chunkSize: 1000, chunkOverlap: 150 });
+    items.push({ title: page_.title ?? page.title, url, chunks });
+  }
+  const vectors = await embedder.embedDocuments(items.flatMap((i) => i.chunks.map((c) => c.content)));
+  let at = 0;
+  let chunks = 0;
+  for (const it of items) {
+    const id = randomUUID();
+    await knowledgeRepository(db).insert({
+      id,
+      chatbotId,
+      type: 'url',
+      url: it.url,
+      fileName: null,
+      title: it.title,
+    });
+    await storeChunks(db, {
+      itemId: id,
+      run: null,
+      chunks: it.chunks,
+      embeddings: vectors.slice(at, at + it.chunks.length),
+      title: it.title,
+      contentHash: `seed:${embedder.model}`,
+    });
+    at += it.chunks.length;
+    chunks += it.chunks.length;
+  }
+  await sql`analyze chunks`.execute(db);
+  return { chatbotId, pages: pages.length, chunks };
 }
