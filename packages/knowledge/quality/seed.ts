@@ -52,32 +52,7 @@ export async function seedParaphraseSet(db: Kysely<Database>, embedder: Embedder
   );
   items.push({ title: 'handbook.pdf', url: null, chunks: handbook });
 
-  const texts = items.flatMap((i) => i.chunks.map((c) => c.content));
-  const vectors = embedder ? await embedder.embedDocuments(texts) : null;
-  let at = 0;
-  for (const it of items) {
-    const row = { id: randomUUID() };
-    await knowledgeRepository(db).insert({
-      id: row.id,
-      chatbotId,
-      type: it.url ? 'url' : 'file',
-      url: it.url,
-      fileName: it.url ? null : it.title,
-      title: it.title,
-    });
-    const embeddings = vectors ? vectors.slice(at, at + it.chunks.length) : null;
-    at += it.chunks.length;
-    await storeChunks(db, {
-      itemId: row.id,
-      run: null,
-      chunks: it.chunks,
-      embeddings,
-      title: it.title,
-      contentHash: `seed:${embedder && embeddings ? embedder.model : 'text'}`,
-    });
-  }
-  // As autovacuum would: the statistics retrieval reads to tell common words from telling ones.
-  await sql`analyze chunks`.execute(db);
+  await storeItems(db, chatbotId, items, embedder);
   return { chatbotId, creatorId, posts };
 }
 
@@ -131,30 +106,44 @@ export async function seedParaphrasePages(db: Kysely<Database>, embedder: Embedd
     const chunks = await chunkSections(page_.sections, { url }, { chunkSize: 1000, chunkOverlap: 150 });
     items.push({ title: page_.title ?? page.title, url, chunks });
   }
-  const vectors = await embedder.embedDocuments(items.flatMap((i) => i.chunks.map((c) => c.content)));
+  await storeItems(db, chatbotId, items, embedder);
+  return { chatbotId, pages: pages.length, chunks: items.reduce((n, i) => n + i.chunks.length, 0) };
+}
+
+/**
+ * Stores seeded items as a chatbot's ready knowledge through the same `storeChunks` as ingestion,
+ * embedded with `embedder` when given; then ANALYZE, as autovacuum would (the statistics retrieval
+ * reads to tell common words from telling ones).
+ */
+async function storeItems(
+  db: Kysely<Database>,
+  chatbotId: string,
+  items: { title: string; url: string | null; chunks: ChunkDraft[] }[],
+  embedder: Embedder | null,
+) {
+  const texts = items.flatMap((i) => i.chunks.map((c) => c.content));
+  const vectors = embedder ? await embedder.embedDocuments(texts) : null;
   let at = 0;
-  let chunks = 0;
   for (const it of items) {
     const id = randomUUID();
     await knowledgeRepository(db).insert({
       id,
       chatbotId,
-      type: 'url',
+      type: it.url ? 'url' : 'file',
       url: it.url,
-      fileName: null,
+      fileName: it.url ? null : it.title,
       title: it.title,
     });
+    const embeddings = vectors ? vectors.slice(at, at + it.chunks.length) : null;
+    at += it.chunks.length;
     await storeChunks(db, {
       itemId: id,
       run: null,
       chunks: it.chunks,
-      embeddings: vectors.slice(at, at + it.chunks.length),
+      embeddings,
       title: it.title,
-      contentHash: `seed:${embedder.model}`,
+      contentHash: `seed:${embedder && embeddings ? embedder.model : 'text'}`,
     });
-    at += it.chunks.length;
-    chunks += it.chunks.length;
   }
   await sql`analyze chunks`.execute(db);
-  return { chatbotId, pages: pages.length, chunks };
 }
