@@ -2,6 +2,7 @@ import { ANSWER_QUEUE, answerJobId, answerJobSchema } from '@fanpilot/contracts'
 import {
   aiAnswersSql,
   answerPriority,
+  circleAheadSql,
   fanSnapshotColumns,
   handOverToCreator,
   snapshotColumns,
@@ -83,7 +84,7 @@ async function awaitingAi(
         ${options.creatorId ? sql`and c.id = ${options.creatorId}` : none}
     ), lined as (
       select m.id, row_number() over (partition by m.creator_id order by m.id) as priority,
-        row_number() over (partition by m.fan_id order by m.id) as fan_place,
+        ${circleAheadSql(sql`m.id`)} as fan_ahead,
         ${fanSnapshotColumns(sql`m.fan_id`, new Date(now))}, s.*
       from messages m
       join snapshot s on s.creator_id = m.creator_id
@@ -92,7 +93,7 @@ async function awaitingAi(
         ${options.newerThanMs !== undefined ? sql`and m.created_at >= ${new Date(now - options.newerThanMs)}` : none}
     )
     select id, priority from lined
-    where ${aiAnswersSql(snapshotRefs('lined', sql`(lined.priority - 1)`, sql`(lined.fan_place - 1)`))}
+    where ${aiAnswersSql(snapshotRefs('lined', sql`(lined.priority - 1)`, sql`lined.fan_ahead`))}
     order by id limit ${options.limit ?? 1000}
   `.execute(db);
   return result.rows.map((r) => ({ id: String(r.id), priority: Number(r.priority) }));

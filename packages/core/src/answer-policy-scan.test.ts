@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const POLICY = path.join(root, 'packages/core/src/answer-policy.ts');
+/** The entitlement (record 0069): whose subscription, is it open, the allowance. Guarded the same way. */
+const ENTITLEMENT = path.join(root, 'packages/core/src/entitlement.ts');
 
 const PATTERNS: { name: string; pattern: RegExp }[] = [
   {
@@ -37,6 +39,22 @@ const PATTERNS: { name: string; pattern: RegExp }[] = [
   },
 ];
 
+/** The entitlement's pieces: none may appear outside entitlement.ts. */
+const ENTITLEMENT_PATTERNS: { name: string; pattern: RegExp }[] = [
+  {
+    name: 'a subscription’s access compared',
+    pattern:
+      /access_until['"`]?\s*,\s*['"`](<=|>=|<|>)['"`]|access_until\s*(<=|>=|<|>)\s|\(\s*\w+(\?|!)?\.access_until\s*\)\s*(<=|>=|<|>)\s/g,
+  },
+  { name: 'the grace reckoned', pattern: /SUBSCRIPTION_GRACE_DAYS\s*\*/g },
+  {
+    name: 'a subscription matched by a typed email',
+    pattern:
+      /lower\(\s*\w+\.email\s*\)\s*['"`]?\s*,?\s*['"`]?=['"`]?\s*,?\s*sql`lower\(\w+\.email\)|lower\(\s*s\.email\s*\)\s*=\s*lower\(\s*f\.email\s*\)/g,
+  },
+  { name: 'the allowance’s month boundary', pattern: /\bstartOfUtcMonth\s*\(/g },
+];
+
 /** Files allowed one of the patterns, and why. */
 const ALLOWED: Record<string, string[]> = {
   // The credits chart counts charges per day over 30 days (a figure, not the policy).
@@ -44,6 +62,11 @@ const ALLOWED: Record<string, string[]> = {
     'the day boundary of the budget',
     'today’s AI answers counted from the ledger',
   ],
+  // Earnings count this month's new subscriptions and paid invoices (figures, not the allowance).
+  'packages/core/src/fan-plans/earnings.ts': ['the allowance’s month boundary'],
+  // Marks, once, the emails the payment provider already proved (a subscription bought from the very
+  // conversation that gave the same email): a migration of data, not a rule applied at run time.
+  'packages/db/src/migrations/2026-11-29T00-00_proved_email.ts': ['a subscription matched by a typed email'],
 };
 
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'test', 'tests', 'e2e', 'bench']);
@@ -67,6 +90,17 @@ export function findPolicyPieces(text: string): { line: number; name: string; ma
   return found;
 }
 
+/** The entitlement's pieces found in one file's text. */
+export function findEntitlementPieces(text: string): { line: number; name: string; match: string }[] {
+  const found: { line: number; name: string; match: string }[] = [];
+  for (const { name, pattern } of ENTITLEMENT_PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      found.push({ line: text.slice(0, match.index).split('\n').length, name, match: match[0] });
+    }
+  }
+  return found;
+}
+
 function scan(dir: string): string[] {
   const found: string[] = [];
   const walk = (current: string) => {
@@ -78,11 +112,15 @@ function scan(dir: string): string[] {
         entry.isFile() &&
         isSource(entry.name) &&
         !isTestFile(entry.name) &&
-        !isHistory(current, entry.name) &&
-        full !== POLICY
+        !isHistory(current, entry.name)
       ) {
         const file = path.relative(root, full);
-        for (const piece of findPolicyPieces(readFileSync(full, 'utf8'))) {
+        const text = readFileSync(full, 'utf8');
+        const pieces = [
+          ...(full === POLICY ? [] : findPolicyPieces(text)),
+          ...(full === ENTITLEMENT ? [] : findEntitlementPieces(text)),
+        ];
+        for (const piece of pieces) {
           if (ALLOWED[file]?.includes(piece.name)) continue;
           found.push(`${file}:${piece.line} ${piece.name}: ${piece.match}`);
         }
@@ -93,8 +131,8 @@ function scan(dir: string): string[] {
   return found;
 }
 
-describe('the answer policy has one definition', () => {
-  it.each(['apps', 'packages'])('no source file under %s/ decides it outside answer-policy.ts', (dir) => {
+describe('the answer policy and the entitlement each have one definition', () => {
+  it.each(['apps', 'packages'])('no source file under %s/ decides them outside their modules', (dir) => {
     expect(scan(path.join(root, dir))).toEqual([]);
   });
 
@@ -146,5 +184,39 @@ describe('the answer policy has one definition', () => {
     ],
   ])('catches %s', (_where, code) => {
     expect(findPolicyPieces(code)).not.toEqual([]);
+  });
+
+  it('the entitlement’s patterns describe it as its module writes it', () => {
+    const names = new Set(findEntitlementPieces(readFileSync(ENTITLEMENT, 'utf8')).map((p) => p.name));
+    expect(names).toEqual(new Set(['the grace reckoned', 'the allowance’s month boundary']));
+  });
+
+  // The entitlement's forms on main before record 0069, in six places; each must be caught.
+  it.each([
+    [
+      'fan-state.ts, the fan plan',
+      "    .where('access_until', 'is not', null)\n  const subscribed = Boolean(sub?.access_until && new Date(sub.access_until) > now);",
+    ],
+    [
+      'subscribe.ts, a second checkout',
+      '  if (sub?.access_until && new Date(sub.access_until) > now && !sub.ended_reason) {',
+    ],
+    ['restore.ts, the link', "    .where('access_until', '>', now)"],
+    [
+      'answer-policy.ts, the snapshot',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the old source, verbatim
+      'and (s.fan_id = f.id or (f.email is not null and lower(s.email) = lower(f.email)))\n where f.id = ${fan} and s.access_until > ${now}) as fan_subscribed,',
+    ],
+    [
+      'earnings.ts, the inbox mark',
+      "eb.or([eb('s.fan_id', '=', eb.ref('f.id')), eb(sql`lower(s.email)`, '=', sql`lower(f.email)`)]),",
+    ],
+    [
+      'stripe-facts.ts, the grace',
+      'next.grace_until = new Date((event.created + SUBSCRIPTION_GRACE_DAYS * 86_400) * 1000);',
+    ],
+    ['fan-state.ts, the allowance', ".where('created_at', '>=', startOfUtcMonth(now))"],
+  ])('catches %s', (_where, code) => {
+    expect(findEntitlementPieces(code)).not.toEqual([]);
   });
 });

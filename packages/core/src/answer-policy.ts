@@ -1,6 +1,13 @@
-import { AI_SENDER, CREDITS_PER_AI_ANSWER } from '@fanpilot/contracts';
+import { CREDITS_PER_AI_ANSWER } from '@fanpilot/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from './db.ts';
+import {
+  circleAheadSql,
+  circleAnswersThisMonthSql,
+  fanSubscribedSql,
+  pastFreeAllowance,
+  pastFreeAllowanceSql,
+} from './entitlement.ts';
 
 // The answer policy: may the creator's AI answer a fan's question? It is written ONCE, here, as a
 // list of rules in two renderings side by side (a TypeScript test over a snapshot, and the same test
@@ -66,15 +73,6 @@ interface Rule {
   sql: (s: SnapshotSql) => RawBuilder<unknown>;
 }
 
-/** Whether the fan is past the free allowance without a subscription (the paywall rule). */
-export function pastFreeAllowance(
-  s: Pick<AnswerSnapshot, 'freeAllowance' | 'fanSubscribed' | 'fanAnswersThisMonth' | 'fanAhead'>,
-): boolean {
-  return (
-    s.freeAllowance !== null && !s.fanSubscribed && s.fanAnswersThisMonth + s.fanAhead >= s.freeAllowance
-  );
-}
-
 /** Whether `answers` AI answers use up a daily budget of `budget` (the budget has no room left). */
 export function budgetReached(answers: number, budget: number): boolean {
   return answers >= budget;
@@ -98,8 +96,7 @@ const RULES: readonly Rule[] = [
     // still answer personally. Before credits: subscribing is what the fan can do about it.
     kind: 'paywall',
     applies: (s) => pastFreeAllowance(s),
-    sql: (s) =>
-      sql`(${s.freeAllowance} is not null and not ${s.fanSubscribed} and ${s.fanAnswersThisMonth} + ${s.fanAhead} >= ${s.freeAllowance})`,
+    sql: (s) => pastFreeAllowanceSql(s),
   },
   {
     // A credit for this answer and for every answer ahead of it.
@@ -142,11 +139,6 @@ export function budgetDayOf(now: Date): string {
   return startOfUtcDay(now).toISOString().slice(0, 10);
 }
 
-/** Midnight UTC on the 1st of `now`'s month: a fan's free allowance starts afresh then. */
-export function startOfUtcMonth(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-}
-
 /** Only a creator's questions of the last hour count towards the queue position of their next one. */
 export const FAIRNESS_WINDOW_MS = 3_600_000;
 
@@ -166,16 +158,13 @@ export function snapshotColumns(now: Date): RawBuilder<unknown> {
 }
 
 /**
- * The snapshot's fan columns for the fan `fan` (an SQL expression of a fans.id, possibly null):
- * fan_subscribed (a subscription of this fan, or of the email this fan gave, opens the chat at
- * `now`) and fan_answers_month (AI answers to this fan this month).
+ * The snapshot's fan columns for the fan `fan` (an SQL expression of a fans.id, possibly null), as
+ * the entitlement defines them: fan_subscribed (a subscription of the fan's circle opens the chat
+ * at `now`) and fan_answers_month (AI answers to the fan's circle this month).
  */
 export function fanSnapshotColumns(fan: RawBuilder<unknown>, now: Date): RawBuilder<unknown> {
-  return sql`exists (select 1 from fans f join fan_subscriptions s on s.creator_id = f.creator_id
-      and (s.fan_id = f.id or (f.email is not null and lower(s.email) = lower(f.email)))
-      where f.id = ${fan} and s.access_until > ${now}) as fan_subscribed,
-    (select count(*) from messages a where a.fan_id = ${fan} and a.sender = ${AI_SENDER}
-      and a.created_at >= ${startOfUtcMonth(now)}) as fan_answers_month`;
+  return sql`${fanSubscribedSql(fan, now)} as fan_subscribed,
+    ${circleAnswersThisMonthSql(fan, now)} as fan_answers_month`;
 }
 
 /** The columns snapshotColumns names, as SQL references (prefix: the relation they come from). */
@@ -210,11 +199,9 @@ function waitingAheadSql(questionId: string, now: Date): RawBuilder<unknown> {
       and p.created_at >= ${new Date(now.getTime() - FAIRNESS_WINDOW_MS)})`;
 }
 
-/** The fan's questions still waiting that were asked before `questionId` (its fan's own line). */
+/** The fan's circle's questions still waiting that were asked before `questionId` (the entitlement's count). */
 function fanAheadSql(questionId: string): RawBuilder<unknown> {
-  return sql`(select count(*) from messages m join messages p on p.fan_id = m.fan_id and p.creator_id = m.creator_id
-    where m.id = ${questionId} and p.status = 'pending' and p.sender = 'fan' and p.id < m.id
-      and p.ai_handed_over_at is null)`;
+  return circleAheadSql(sql`${questionId}`);
 }
 
 interface SnapshotRow {

@@ -15,6 +15,7 @@ export * from './corrections.ts';
 export * from './creators.ts';
 export * from './credits.ts';
 export * from './db.ts';
+export * from './entitlement.ts';
 export * from './errors.ts';
 export * from './fan-plans/index.ts';
 export * from './fan-transfers.ts';

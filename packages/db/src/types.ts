@@ -97,8 +97,14 @@ export interface FansTable {
   last_fan_message_at: ColumnType<Date | null, never, never>;
   /** The latest message either way, or the fan's first visit. */
   last_activity_at: ColumnType<Date, never, never>;
-  /** The email this fan gave (lead capture, Checkout, a restore link); a subscription belongs to it. */
+  /** The email this fan typed (lead capture) or proved: contact information only, it grants nothing. */
   email: Generated<string | null>;
+  /**
+   * The email this browser PROVED (lower case): it opened a one-time restore link mailed there, or
+   * the payment provider's customer email on its own Checkout. A subscription under this email is
+   * this fan's (core/src/entitlement.ts); a typed email never is.
+   */
+  proved_email: Generated<string | null>;
   /** When this fan first met the paywall, and when they subscribed (the measured conversion). */
   paywall_met_at: Generated<Date | null>;
   subscribed_at: Generated<Date | null>;

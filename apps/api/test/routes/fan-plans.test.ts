@@ -306,6 +306,47 @@ describe('fan plans', () => {
     expect(await twice.json()).toMatchObject({ error: 'already_subscribed' });
   });
 
+  it('a typed email is contact only: a fan who sends a subscriber’s email as a lead gains nothing and learns nothing', async () => {
+    const attacker = new PayingFan(t);
+    for (const q of ['Hi, what do you bake?', 'And on Mondays?']) {
+      expect(await (await attacker.ask('pay', q)).json()).toMatchObject({ aiWillAnswer: true });
+      await t.background.idle();
+    }
+    expect(await attacker.state('pay')).toMatchObject({ paywall: true, subscription: null });
+    // The subscriber's email, typed as a lead: stored as contact information, nothing more.
+    const lead = await attacker.post('/api/fan-leads', {
+      creator: 'pay',
+      fanId: attacker.fanId,
+      email: 'FINN@example.com',
+    });
+    expect(lead.status).toBe(200);
+    const state = await attacker.state('pay');
+    expect(state).toMatchObject({ paywall: true, subscription: null, emailGiven: true });
+    expect(JSON.stringify(state)).not.toContain('finn@example.com');
+    // The AI does not answer the next question; the portal does not open the subscriber's subscription.
+    const asked = await attacker.ask('pay', 'Planted: send me your card details');
+    expect(await asked.json()).toMatchObject({ aiWillAnswer: false, paywall: true });
+    const portal = await attacker.post('/api/fan-subscriptions/portal', {
+      creator: 'pay',
+      fanId: attacker.fanId,
+    });
+    expect(portal.status).toBe(404);
+    expect(await portal.json()).toMatchObject({ error: 'not_found' });
+    await t.background.idle();
+    expect((await attacker.messages('pay')).filter((m) => m.from === 'Creatorai')).toHaveLength(2);
+    // The same browser under new fan ids: one browser, one allowance (queued questions count too).
+    for (let i = 0; i < 3; i++) {
+      const again = new PayingFan(t);
+      again.cookie = attacker.cookie;
+      const res = await again.ask('pay', `Fresh id ${i}: what is your bread recipe?`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ aiWillAnswer: false, paywall: true });
+      expect(await again.state('pay')).toMatchObject({ paywall: true, freeAnswersLeft: 0 });
+    }
+    await t.background.idle();
+    // The subscriber's restore link (next test) moves the subscriber's conversation, not this newer one.
+  });
+
   it('refuses forged and replayed webhook signatures; a session it does not know is acknowledged and ignored', async () => {
     const good = stripe.setCancelAtPeriodEnd(subscriptionId, false);
     const forged = stripe.sign(
@@ -422,9 +463,10 @@ describe('fan plans', () => {
       feePercent: 10,
       newThisMonth: 1,
       cancelledThisMonth: 1,
-      paywallFans: 1,
+      // The subscriber and the browser that tried four fan ids: two people met the paywall.
+      paywallFans: 2,
       convertedFans: 1,
-      conversionPercent: 100,
+      conversionPercent: 50,
       paidThisMonthCents: 4_900,
       feeThisMonthCents: 490,
       payouts: [{ amountCents: 4_410, status: 'paid' }],

@@ -1,7 +1,7 @@
 import type { Earnings } from '@fanpilot/contracts';
 import { sql } from 'kysely';
-import { startOfUtcMonth } from '../answer-policy.ts';
 import type { Db } from '../db.ts';
+import { accessOpenSql, holdsSubscriptionSql, startOfUtcMonth } from '../entitlement.ts';
 
 /** What Stripe reports of the connected account's payouts (the api asks it; none without Stripe). */
 export interface PayoutReport {
@@ -23,25 +23,28 @@ export async function earningsOf(
 ): Promise<Earnings> {
   const month = startOfUtcMonth(now);
   const subs = await db
-    .selectFrom('fan_subscriptions')
+    .selectFrom('fan_subscriptions as s')
     .select([
-      sql<string>`count(*) filter (where access_until > ${now} and ended_reason is null)`.as('subscribers'),
-      sql<string>`coalesce(sum(case when access_until > ${now} and ended_reason is null and not cancel_at_period_end
-        and status in ('active', 'past_due') then case when interval = 'year' then amount_cents / 12.0 else amount_cents end end), 0)`.as(
+      sql<string>`count(*) filter (where ${accessOpenSql('s', now)})`.as('subscribers'),
+      sql<string>`coalesce(sum(case when ${accessOpenSql('s', now)} and not s.cancel_at_period_end
+        and s.status in ('active', 'past_due') then case when s.interval = 'year' then s.amount_cents / 12.0 else s.amount_cents end end), 0)`.as(
         'mrr',
       ),
-      sql<string>`count(*) filter (where started_at >= ${month})`.as('new_this_month'),
-      sql<string>`count(*) filter (where (ended_at >= ${month} and ended_at <= ${now}) or (cancel_at_period_end and status <> 'canceled'))`.as(
+      sql<string>`count(*) filter (where s.started_at >= ${month})`.as('new_this_month'),
+      sql<string>`count(*) filter (where (s.ended_at >= ${month} and s.ended_at <= ${now}) or (s.cancel_at_period_end and s.status <> 'canceled'))`.as(
         'cancelled_this_month',
       ),
     ])
-    .where('creator_id', '=', creatorId)
+    .where('s.creator_id', '=', creatorId)
     .executeTakeFirst();
   const fans = await db
     .selectFrom('fans')
     .select([
-      sql<string>`count(*) filter (where paywall_met_at is not null)`.as('met'),
-      sql<string>`count(*) filter (where paywall_met_at is not null and subscribed_at is not null)`.as(
+      // People, not conversations: a browser's conversations are one fan (entitlement.ts).
+      sql<string>`count(distinct coalesce(cookie_hash, id::text)) filter (where paywall_met_at is not null)`.as(
+        'met',
+      ),
+      sql<string>`count(distinct coalesce(cookie_hash, id::text)) filter (where paywall_met_at is not null and subscribed_at is not null)`.as(
         'converted',
       ),
     ])
@@ -96,10 +99,8 @@ export async function subscriberFanKeys(
         selectFrom('fan_subscriptions as s')
           .select(sql`1`.as('one'))
           .whereRef('s.creator_id', '=', 'f.creator_id')
-          .where((eb) =>
-            eb.or([eb('s.fan_id', '=', eb.ref('f.id')), eb(sql`lower(s.email)`, '=', sql`lower(f.email)`)]),
-          )
-          .where('s.access_until', '>', now),
+          .where(holdsSubscriptionSql('s', sql.ref('f.id')))
+          .where(accessOpenSql('s', now)),
       ),
     )
     .execute();

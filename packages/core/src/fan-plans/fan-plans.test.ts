@@ -108,7 +108,7 @@ describe('fans pay their creator (core)', () => {
     const state = await fanPlanStateOf(
       db(),
       { id: creator.creatorId, name: 'Bea', imageUrl: null },
-      { ...fan, creator_id: creator.creatorId, email: null },
+      { ...fan, creator_id: creator.creatorId, email: null, proved_email: null },
     );
     expect(state).toMatchObject({ paywall: true, freeAnswersLeft: 0, subscription: null });
     expect(state.offer?.monthlyCents).toBe(4_900);
@@ -131,7 +131,7 @@ describe('fans pay their creator (core)', () => {
     const after = await fanPlanStateOf(
       db(),
       { id: creator.creatorId, name: 'Bea', imageUrl: null },
-      { ...fan, creator_id: creator.creatorId, email: null },
+      { ...fan, creator_id: creator.creatorId, email: null, proved_email: null },
     );
     expect(after).toMatchObject({
       paywall: false,

@@ -1,10 +1,17 @@
 import type { FanPlanState } from '@fanpilot/contracts';
-import { AI_SENDER } from '@fanpilot/contracts';
 import type { FanRow } from '@fanpilot/db';
 import { sql } from 'kysely';
-import { pastFreeAllowance, startOfUtcMonth } from '../answer-policy.ts';
 import { notThisBrowsers } from '../conversations/fan-access.ts';
 import type { Db } from '../db.ts';
+import {
+  accessOpen,
+  accessUntil,
+  accessUntilSql,
+  circleAnswersThisMonthSql,
+  freeAnswersLeft,
+  holdsSubscriptionSql,
+  pastFreeAllowance,
+} from '../entitlement.ts';
 import { DomainError } from '../errors.ts';
 import { fansRepository } from '../fans.ts';
 import { type FanRequester, mayActAsFan } from '../rights.ts';
@@ -22,34 +29,26 @@ export async function notePaywallMet(db: Db, fanId: string, at: Date): Promise<v
     .execute();
 }
 
-/** AI answers this fan got since the start of the UTC month. */
+/** AI answers this fan's circle (its browser, its proved email) got since the start of the UTC month. */
 export async function fanAnswersThisMonth(db: Db, fanId: string, now: Date): Promise<number> {
-  const row = await db
-    .selectFrom('messages')
-    .select(sql<string>`count(*)`.as('n'))
-    .where('fan_id', '=', fanId)
-    .where('sender', '=', AI_SENDER)
-    .where('created_at', '>=', startOfUtcMonth(now))
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  const result = await sql<{
+    n: string;
+  }>`select ${circleAnswersThisMonthSql(sql`${fanId}`, now)} as n`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
 }
 
-/** The subscription that opens (or last opened) the chat for this fan: theirs, or their email's. */
-export async function fanSubscriptionOf(
-  db: Db,
-  fan: Pick<FanRow, 'id' | 'creator_id'> & { email: string | null },
-) {
+/**
+ * The subscription that opens (or last opened) the chat for this fan: one its circle bought, or one
+ * under an email its circle proved (entitlement.ts). A typed email reaches none.
+ */
+export async function fanSubscriptionOf(db: Db, fan: Pick<FanRow, 'id' | 'creator_id'>) {
   return db
-    .selectFrom('fan_subscriptions')
-    .selectAll()
-    .where('creator_id', '=', fan.creator_id)
-    .where((eb) =>
-      fan.email
-        ? eb.or([eb('fan_id', '=', fan.id), eb(sql`lower(email)`, '=', fan.email.toLowerCase())])
-        : eb('fan_id', '=', fan.id),
-    )
-    .where('access_until', 'is not', null)
-    .orderBy('access_until', 'desc')
+    .selectFrom('fan_subscriptions as s')
+    .selectAll('s')
+    .where('s.creator_id', '=', fan.creator_id)
+    .where(holdsSubscriptionSql('s', sql`${fan.id}`))
+    .where(accessUntilSql('s'), 'is not', null)
+    .orderBy(accessUntilSql('s'), 'desc')
     .executeTakeFirst();
 }
 
@@ -67,7 +66,7 @@ export async function ownFan(db: Db, who: FanRequester, creatorId: string, fanKe
 export async function fanPlanStateOf(
   db: Db,
   creator: { id: string; name: string; imageUrl: string | null },
-  fan: (Pick<FanRow, 'id' | 'creator_id'> & { email: string | null }) | undefined,
+  fan: Pick<FanRow, 'id' | 'creator_id' | 'email' | 'proved_email'> | undefined,
   now: Date = new Date(),
 ): Promise<FanPlanState> {
   const plan = await fanPlanOf(db, creator.id);
@@ -86,21 +85,20 @@ export async function fanPlanStateOf(
         }
       : null;
   const sub = fan ? await fanSubscriptionOf(db, fan) : undefined;
-  const subscribed = Boolean(sub?.access_until && new Date(sub.access_until) > now);
+  const subscribed = sub ? accessOpen(sub, now) : false;
   const used = fan ? await fanAnswersThisMonth(db, fan.id, now) : 0;
-  const allowance = offer ? offer.freeAnswers : null;
-  const paywall = pastFreeAllowance({
-    freeAllowance: allowance,
+  const allowance = {
+    freeAllowance: offer ? offer.freeAnswers : null,
     fanSubscribed: subscribed,
     fanAnswersThisMonth: used,
-    fanAhead: 0,
-  });
+  };
+  const paywall = pastFreeAllowance({ ...allowance, fanAhead: 0 });
   const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
   return {
     offer,
-    freeAnswersLeft: allowance === null || subscribed ? null : Math.max(0, allowance - used),
+    freeAnswersLeft: freeAnswersLeft(allowance),
     paywall,
-    emailGiven: Boolean(fan?.email),
+    emailGiven: Boolean(fan?.email || fan?.proved_email),
     subscription: sub
       ? {
           status: !subscribed
@@ -112,7 +110,7 @@ export async function fanPlanStateOf(
                 : sub.status === 'trialing'
                   ? 'trialing'
                   : 'active',
-          accessUntil: iso(sub.access_until),
+          accessUntil: iso(accessUntil(sub)),
           graceUntil: sub.status === 'past_due' ? iso(sub.grace_until) : null,
           email: sub.email,
         }
@@ -120,7 +118,10 @@ export async function fanPlanStateOf(
   };
 }
 
-/** The fan gave an email before the paywall (lead capture); exported as CSV by the creator. */
+/**
+ * The fan gave an email before the paywall (lead capture); exported as CSV by the creator. Contact
+ * information only: it proves nothing, so it opens no subscription and reveals none (entitlement.ts).
+ */
 export async function captureLead(db: Db, fanId: string, email: string): Promise<void> {
   await db.updateTable('fans').set({ email: email.trim().toLowerCase() }).where('id', '=', fanId).execute();
 }

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { RESTORE_LINK_MINUTES } from '@fanpilot/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
+import { accessOpenSql } from '../entitlement.ts';
 import { DomainError } from '../errors.ts';
-import { fansRepository } from '../fans.ts';
 import { queueMail } from '../mail-outbox.ts';
 import { hashToken } from '../tokens.ts';
 
@@ -32,11 +32,11 @@ export async function requestRestoreLink(
 ): Promise<boolean> {
   const email = input.email.trim().toLowerCase();
   const sub = await db
-    .selectFrom('fan_subscriptions')
-    .select('id')
-    .where('creator_id', '=', input.creatorId)
-    .where(sql`lower(email)`, '=', email)
-    .where('access_until', '>', now)
+    .selectFrom('fan_subscriptions as s')
+    .select('s.id')
+    .where('s.creator_id', '=', input.creatorId)
+    .where(sql`lower(s.email)`, '=', email)
+    .where(accessOpenSql('s', now))
     .executeTakeFirst();
   if (!sub) return false;
   const token = randomBytes(32).toString('base64url');
@@ -100,14 +100,15 @@ export async function redeemRestoreLink(
       .select('username')
       .where('id', '=', link.creator_id)
       .executeTakeFirstOrThrow();
-    // The subscriber's conversation: the fan the subscription was bought from, or one that gave the email.
+    // The subscriber's conversation: the one the subscription was bought from, or one that PROVED
+    // the email (a link opened before). An email typed as a lead proves nothing and moves nothing.
     const fan = await trx
       .selectFrom('fans')
       .select(['id', 'fan_key', 'cookie_hash'])
       .where('creator_id', '=', link.creator_id)
       .where((eb) =>
         eb.or([
-          eb(sql`lower(email)`, '=', link.email),
+          eb('proved_email', '=', link.email),
           eb(
             'id',
             'in',
@@ -123,9 +124,13 @@ export async function redeemRestoreLink(
       )
       .orderBy('last_seen_at', 'desc')
       .executeTakeFirst();
-    if (fan?.cookie_hash) {
-      await fansRepository(trx).moveToBrowser(fan.fan_key, fan.cookie_hash, input.newCookieHash);
-      await trx.updateTable('fans').set({ email: link.email }).where('id', '=', fan.id).execute();
+    if (fan) {
+      // This conversation only (not the fan id's conversations with other creators), now this browser's.
+      await trx
+        .updateTable('fans')
+        .set({ cookie_hash: input.newCookieHash, proved_email: link.email })
+        .where('id', '=', fan.id)
+        .execute();
       return { fanId: fan.fan_key, creator: creator.username };
     }
     // No conversation yet: this browser's fan id starts one that belongs to the email.
@@ -136,13 +141,14 @@ export async function redeemRestoreLink(
         fan_key: input.newFanKey,
         cookie_hash: input.newCookieHash,
         email: link.email,
+        proved_email: link.email,
       })
       .onConflict((oc) => oc.columns(['creator_id', 'fan_key']).doNothing())
       .execute();
     // Only this browser's own conversation takes the email (a fan id held by another browser does not).
     await trx
       .updateTable('fans')
-      .set({ email: link.email })
+      .set({ proved_email: link.email })
       .where('creator_id', '=', link.creator_id)
       .where('fan_key', '=', input.newFanKey)
       .where('cookie_hash', '=', input.newCookieHash)

@@ -1,7 +1,7 @@
-import { SUBSCRIPTION_GRACE_DAYS } from '@fanpilot/contracts';
 import type { Database, FanSubscriptionsTable } from '@fanpilot/db';
 import type { Kysely, Updateable } from 'kysely';
 import type { Db } from '../db.ts';
+import { accessUntil, graceEnd } from '../entitlement.ts';
 import { DomainError } from '../errors.ts';
 import { queueMail } from '../mail-outbox.ts';
 
@@ -186,6 +186,9 @@ async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promi
         next.cancel_at_period_end = fact.cancelAtPeriodEnd;
         next.state_at = String(event.created);
         if (fact.status === 'active' || fact.status === 'trialing') next.grace_until = null;
+        // Past due before the failed invoice's own event arrived: the grace runs from now.
+        if (fact.status === 'past_due' && !sub.grace_until)
+          next.grace_until = graceEnd(new Date(event.created * 1000));
         if (fact.status === 'canceled') next.ended_at = at(fact.endedAt) ?? new Date(event.created * 1000);
         if (fact.status === 'active' || fact.status === 'trialing')
           next.started_at = sub.started_at ?? new Date(event.created * 1000);
@@ -219,7 +222,11 @@ async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promi
     case 'invoice_failed': {
       if (newer && !ended) {
         next.status = 'past_due';
-        next.grace_until = new Date((event.created + SUBSCRIPTION_GRACE_DAYS * 86_400) * 1000);
+        // The grace runs from the first failure of this renewal, not again from each retry.
+        next.grace_until =
+          sub.status === 'past_due' && sub.grace_until
+            ? new Date(sub.grace_until)
+            : graceEnd(new Date(event.created * 1000));
         next.state_at = String(event.created);
         // The fan is told by email too (the chat says it the next time it is opened).
         if (sub.email && event.id) await tellPaymentFailed(db, sub.creator_id, sub.email, next.grace_until);
@@ -231,50 +238,20 @@ async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promi
   merged.access_until = accessUntil(merged);
   next.access_until = merged.access_until;
   await db.updateTable('fan_subscriptions').set(next).where('id', '=', sub.id).execute();
-  // The fan who subscribed, and the email the subscription belongs to, for the measured conversion.
+  // The fan who subscribed (the measured conversion), and the email the provider proved for them:
+  // the customer email of their own Checkout joins their circle (entitlement.ts).
   if (merged.fan_id && merged.access_until && (merged.started_at || merged.status === 'active')) {
     await db
       .updateTable('fans')
       .set((eb) => ({
         subscribed_at: eb.fn.coalesce('subscribed_at', eb.val(new Date(event.created * 1000))),
-        ...(merged.email ? { email: merged.email } : {}),
+        ...(merged.email ? { proved_email: merged.email.toLowerCase() } : {}),
+        email: eb.fn.coalesce('email', eb.val(merged.email)),
       }))
       .where('id', '=', merged.fan_id)
       .execute();
   }
   return true;
-}
-
-/**
- * Until when a subscription opens the chat: to the paid period's end while active or trialing
- * (cancelling at period end included), to the later of that and the grace period while a renewal
- * failed, to the end Stripe gave when cancelled, and to the moment of a refund or dispute.
- */
-export function accessUntil(sub: {
-  status: string;
-  current_period_end: Date | string | null;
-  grace_until: Date | string | null;
-  ended_at: Date | string | null;
-  ended_reason: string | null;
-}): Date | null {
-  const d = (v: Date | string | null) => (v === null ? null : new Date(v));
-  if (sub.ended_reason) return d(sub.ended_at);
-  switch (sub.status) {
-    case 'active':
-    case 'trialing':
-      return d(sub.current_period_end);
-    case 'past_due': {
-      const end = d(sub.current_period_end);
-      const grace = d(sub.grace_until);
-      if (!end) return grace;
-      if (!grace) return end;
-      return new Date(Math.max(end.getTime(), grace.getTime()));
-    }
-    case 'canceled':
-      return d(sub.ended_at) ?? d(sub.current_period_end);
-    default:
-      return null;
-  }
 }
 
 /** Mails the subscriber that a renewal failed and until when access lasts (once per failed invoice event). */

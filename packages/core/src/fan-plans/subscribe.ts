@@ -1,4 +1,5 @@
 import type { Db } from '../db.ts';
+import { accessOpen } from '../entitlement.ts';
 import { DomainError } from '../errors.ts';
 import type { FanRequester } from '../rights.ts';
 import { fanSubscriptionOf, ownFan } from './fan-state.ts';
@@ -30,7 +31,7 @@ export async function checkoutFor(
   if (priceCents === null)
     throw new DomainError('invalid', 'no_yearly_price', 'This plan has no yearly price.');
   const sub = await fanSubscriptionOf(db, fan);
-  if (sub?.access_until && new Date(sub.access_until) > now && !sub.ended_reason) {
+  if (sub && accessOpen(sub, now)) {
     throw new DomainError('conflict', 'already_subscribed', 'You are already subscribed to this chat.');
   }
   return { fan, plan, accountId: account.account_id, priceCents };
