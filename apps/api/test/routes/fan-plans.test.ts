@@ -1,9 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { RESTORE_LINK_SENT_MESSAGE } from '@fanpilot/contracts';
 import { digestContent } from '@fanpilot/core';
 import { type FakeOpenAI, type SmtpService, startFakeOpenAI, startSmtpService } from '@fanpilot/testkit';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, FanBrowser, json, onboard, PRODUCTION_ENV, startTestApp, type TestApp } from '../helpers.ts';
+import {
+  call,
+  FanBrowser,
+  identity,
+  json,
+  onboard,
+  PRODUCTION_ENV,
+  startTestApp,
+  type TestApp,
+} from '../helpers.ts';
 import { type StripeService, startStripeService } from '../support/stripe-service.ts';
 
 const PLAN = {
@@ -520,6 +532,64 @@ describe('fan plans on `pnpm start` without Stripe keys (the local stand-in)', (
     } finally {
       await t.close();
       await local.close();
+    }
+  });
+
+  it('`pnpm start` restarted: the local Stripe still knows the connected account, and a fan subscribes', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'fp-local-stripe-'));
+    const localFans = (s: StripeService) => ({
+      stripe: null,
+      webhookSecret: null,
+      testCheckout: true,
+      feePercent: 10,
+      localFans: { stripe: s.client, webhookSecret: s.webhookSecret },
+    });
+    const before = await startStripeService({ dataDir });
+    const first = await startTestApp({ payments: localFans(before) });
+    before.deliverTo(`${first.url}/api/stripe/webhook`);
+    let after: StripeService | undefined;
+    let second: TestApp | undefined;
+    try {
+      const cookie = await onboard(first, 'restarted');
+      const { url } = (await (
+        await call(first, 'POST', '/api/creators/username/restarted/payouts/connect', cookie)
+      ).json()) as { url: string };
+      expect((await fetch(url, { method: 'POST', redirect: 'manual' })).status).toBe(303);
+      const put = await call(first, 'PUT', '/api/creators/username/restarted/fan-plan', cookie, PLAN);
+      expect(await json(put)).toMatchObject({ live: true, payouts: { chargesEnabled: true } });
+      // The restart: a new stand-in on the same data directory, a new api on the same database.
+      await before.close();
+      after = await startStripeService({ dataDir });
+      second = await startTestApp({ joinDatabase: first.databaseUrl!, payments: localFans(after) });
+      after.deliverTo(`${second.url}/api/stripe/webhook`);
+      const again = await second.signIn(identity('restarted'));
+      expect(
+        await json(await call(second, 'GET', '/api/creators/username/restarted/fan-plan', again)),
+      ).toMatchObject({ live: true, payouts: { chargesEnabled: true, payoutsEnabled: true } });
+      // A fan subscribes on the connected account the stand-in still knows.
+      const fan = new PayingFan(second);
+      await fan.ask('restarted', 'Hello?');
+      const start = await fan.post('/api/fan-subscriptions/checkout', {
+        creator: 'restarted',
+        fanId: fan.fanId,
+      });
+      expect(start.status).toBe(200);
+      const checkout = ((await start.json()) as { url: string }).url;
+      expect(checkout.startsWith(`${after.url}/hosted/c/pay/`)).toBe(true);
+      const paid = await fetch(checkout, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=fan%40example.com',
+      });
+      expect(paid.status).toBe(303);
+      expect((await fan.state('restarted')).subscription).toMatchObject({ status: 'active' });
+    } finally {
+      await second?.close();
+      await after?.close();
+      await first.close();
+      await before.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
