@@ -9,7 +9,17 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const needed = ['apps/api/dist/server.js', 'apps/dashboard/dist/index.html', 'apps/fan-pwa/dist/index.html'];
 // The workspace packages the apps import run from their own dist/ (docs/architecture.md).
-for (const pkg of ['answers', 'config', 'contracts', 'core', 'db', 'jobs', 'knowledge', 'storage']) {
+for (const pkg of [
+  'answers',
+  'config',
+  'contracts',
+  'core',
+  'db',
+  'jobs',
+  'knowledge',
+  'payments',
+  'storage',
+]) {
   needed.push(`packages/${pkg}/dist/index.js`);
 }
 if (process.env.REDIS_URL) needed.push('apps/worker/dist/main.js');

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import {
   apiRoles,
   type Background,
@@ -10,7 +11,6 @@ import {
 import { refreshChunkStatistics } from '@fanpilot/core';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { IngestEnvError, loadIngestEnv } from '@fanpilot/knowledge';
-import { startStripeService } from '@fanpilot/local-stripe';
 import { createMailer } from '@fanpilot/mail';
 import { createStorage } from '@fanpilot/storage';
 import getPort from 'get-port';
@@ -58,9 +58,14 @@ async function main() {
   const vapid = loadVapidKeys(env, config.publicOrigin);
   const payments = createPayments(env);
   // No STRIPE_SECRET_KEY outside production: fans' subscriptions run against the local Stripe
-  // stand-in on loopback (its own hosted test pages; no real money), like the local sign-in.
+  // stand-in on loopback (its own hosted test pages; no real money), like the local sign-in. It is a
+  // development dependency, loaded only here (record 0070), and keeps what it knows under DATA_DIR.
   const localStripe =
-    !env.STRIPE_SECRET_KEY && env.NODE_ENV !== 'production' ? await startStripeService() : undefined;
+    !env.STRIPE_SECRET_KEY && env.NODE_ENV !== 'production'
+      ? await (await import('@fanpilot/local-stripe')).startStripeService({
+          dataDir: path.join(env.DATA_DIR, 'local-stripe'),
+        })
+      : undefined;
   if (localStripe) {
     localStripe.deliverTo(`http://127.0.0.1:${port}/api/stripe/webhook`);
     payments.localFans = { stripe: localStripe.client, webhookSecret: localStripe.webhookSecret };

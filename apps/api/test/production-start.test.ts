@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
@@ -12,6 +12,8 @@ import { type LocalOidc, startLocalOidc } from '../src/embedded.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const server = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+/** Prints `stand-in loaded: <name>` for each dev-only stand-in the process loads. */
+const reportStandIns = fileURLToPath(new URL('./support/report-stand-ins.mjs', import.meta.url));
 
 interface Started {
   child: ChildProcess;
@@ -21,7 +23,8 @@ interface Started {
 
 function startServer(env: Record<string, string>): Started {
   let out = '';
-  const child = spawn(process.execPath, ['--conditions=@fanpilot/source', '--import', 'tsx', server], {
+  const args = ['--conditions=@fanpilot/source', '--import', reportStandIns, '--import', 'tsx', server];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,6 +120,27 @@ describe('a production start', () => {
         'session secret: SESSION_SECRET',
       ]);
       expect(running.embedded).toEqual(['database', 'objects', 'jobs', 'push keys']);
+    });
+
+    it('loads none of the dev-only stand-ins (the local Stripe, the local sign-in)', async () => {
+      // The report can see a stand-in load (a check that it can fail).
+      const control = spawnSync(
+        process.execPath,
+        ['--import', reportStandIns, '--input-type=module', '-e', "await import('oauth2-mock-server')"],
+        { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' },
+      );
+      expect(control.stderr).toContain('stand-in loaded: oauth2-mock-server');
+      // Started and answering, after every module the start-up loads.
+      const port = Number(String(running.listen).split(':')[1]);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      expect(proc.output()).not.toContain('stand-in loaded');
+      // A fan subscription's webhook has no stand-in's secret to be signed with: Stripe is off.
+      const webhook = await fetch(`http://127.0.0.1:${port}/api/stripe/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' },
+        body: '{}',
+      });
+      expect(webhook.status).toBe(404);
     });
 
     it('listens on 127.0.0.1 when HOST is unset', async () => {

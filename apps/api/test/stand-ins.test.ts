@@ -3,11 +3,12 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { SOURCE_CONDITION } from '../../../vitest.shared.ts';
 
-// The loopback stand-ins for Google and S3 (oauth2-mock-server, s3rver) are for embedded defaults
-// only: nothing the server imports up front reaches them; they load by dynamic import when no
-// OAUTH_ISSUER / S3_ENDPOINT is configured.
+// The loopback stand-ins for Google, S3 and Stripe (oauth2-mock-server, s3rver, the local Stripe)
+// are for embedded defaults only: nothing the server imports up front reaches them; they load by
+// dynamic import when no GOOGLE_CLIENT_ID / S3_ENDPOINT / STRIPE_SECRET_KEY is configured. The
+// sign-in and Stripe ones never in production (production-start.test.ts; record 0070).
 
-const STAND_INS = ['oauth2-mock-server', 's3rver'];
+const STAND_INS = ['oauth2-mock-server', 's3rver', '@fanpilot/local-stripe'];
 const entry = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 
 /** The packages src/server.ts reaches by static imports, and those it reaches only by dynamic import. */
@@ -28,7 +29,9 @@ async function importsOf(file: string) {
         name: 'externals',
         setup(b) {
           b.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('@fanpilot/') ? undefined : { path: args.path, external: true },
+            args.path.startsWith('@fanpilot/') && !STAND_INS.includes(args.path)
+              ? undefined
+              : { path: args.path, external: true },
           );
         },
       },

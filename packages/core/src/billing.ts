@@ -6,6 +6,7 @@ import { creditsRepository, writeLedger } from './credits.ts';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
 import { notYours } from './ownership.ts';
+import { firstDelivery } from './payment-events.ts';
 
 // Buying credits: purchases (pending → paid) and the Stripe events already handled. A purchase's
 // credits reach the ledger only through completePurchase, once.
@@ -158,13 +159,7 @@ export async function completePaidCheckout(
   details: { receiptUrl?: string | null; sessionId?: string | null },
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const fresh = await trx
-      .insertInto('stripe_events')
-      .values({ id: event.id, type: event.type })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!fresh) return false;
+    if (!(await firstDelivery(trx, event))) return false;
     return completePurchase(trx, purchaseId, details);
   });
 }

@@ -31,6 +31,7 @@ export * from './messages.ts';
 export * from './notices.ts';
 export * from './onboarding.ts';
 export * from './ownership.ts';
+export * from './payment-events.ts';
 export * from './push-outbox.ts';
 export * from './push-outbox.ts';
 export * from './push-subscriptions.ts';

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import Stripe from 'stripe';
 
 /** A request the loopback Stripe received, its form body decoded. */
@@ -45,7 +47,7 @@ export interface SignedEvent {
  * the billing portal, payouts. A test plays Stripe's side with the helpers (a fan paying, onboarding
  * finished, a renewal failing, a refund…), each giving the signed webhook events Stripe would post.
  */
-export async function startStripeService() {
+export async function startStripeService(options: StripeServiceOptions = {}) {
   const calls: StripeCall[] = [];
   const sessions = new Map<string, Obj>();
   const accounts = new Map<string, Obj>();
@@ -54,6 +56,26 @@ export async function startStripeService() {
   const idempotent = new Map<string, unknown>();
   let down = false;
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
+  const connectWebhookSecret = options.separateConnectEndpoint
+    ? `whsec_${randomBytes(16).toString('hex')}`
+    : webhookSecret;
+  const stateFile = options.dataDir ? path.join(options.dataDir, STATE_FILE) : null;
+  /** What Stripe would still know after a restart: written after every change when `dataDir` is set. */
+  const save = () => {
+    if (!stateFile) return;
+    const state: SavedState = {
+      version: 1,
+      sessions: [...sessions],
+      accounts: [...accounts],
+      subscriptions: [...subscriptions],
+      payouts: [...payouts],
+      idempotent: [...idempotent],
+    };
+    mkdirSync(path.dirname(stateFile), { recursive: true });
+    const temp = `${stateFile}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
+    renameSync(temp, stateFile);
+  };
 
   const subscriptionOf = (subId: string) => {
     const sub = subscriptions.get(subId);
@@ -65,6 +87,10 @@ export async function startStripeService() {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
+      answer();
+      save();
+    });
+    function answer() {
       const url = new URL(req.url ?? '/', 'http://stripe.test');
       const form = Object.fromEntries(new URLSearchParams(raw || url.search.slice(1)));
       const account = req.headers['stripe-account'] as string | undefined;
@@ -215,12 +241,30 @@ export async function startStripeService() {
       return send(404, {
         error: { type: 'invalid_request_error', message: `Unrecognized request URL (${url.pathname})` },
       });
-    });
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   function base() {
     return `http://127.0.0.1:${port}`;
+  }
+  if (stateFile) load(stateFile);
+  /** Stripe's memory from an earlier run on the same data directory (hosted pages on today's port). */
+  function load(file: string) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    const state = JSON.parse(text) as SavedState;
+    if (state.version !== 1) throw new Error(`${file}: unknown local Stripe state version ${state.version}`);
+    for (const [k, v] of state.sessions) sessions.set(k, { ...v, url: `${base()}/hosted/c/pay/${k}` });
+    for (const [k, v] of state.accounts) accounts.set(k, v);
+    for (const [k, v] of state.subscriptions) subscriptions.set(k, v);
+    for (const [k, v] of state.payouts) payouts.set(k, v);
+    for (const [k, v] of state.idempotent) idempotent.set(k, v);
   }
   const subscriptionOfCustomer = (customer: string, account: string | undefined) =>
     [...subscriptions.values()].find((s) => s.customer === customer && s._account === account)?.id as string;
@@ -340,7 +384,7 @@ export async function startStripeService() {
     });
     const signature = Stripe.webhooks.generateTestHeaderString({
       payload,
-      secret: options.secret ?? webhookSecret,
+      secret: options.secret ?? (options.account ? connectWebhookSecret : webhookSecret),
       ...(options.timestamp ? { timestamp: options.timestamp } : {}),
     });
     return { id: eventId, type, payload, signature };
@@ -410,6 +454,8 @@ export async function startStripeService() {
     subscriptions,
     client,
     webhookSecret,
+    /** The Connect endpoint's secret: connected accounts' events are signed with it (the same one unless separateConnectEndpoint). */
+    connectWebhookSecret,
     /** For an api that builds its own client (STRIPE_SECRET_KEY, STRIPE_API_BASE). */
     secretKey,
     url: `http://127.0.0.1:${port}`,
@@ -596,7 +642,45 @@ export async function startStripeService() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  // Playing Stripe's side changes its state too: kept like a request's change.
+  for (const name of [
+    'finishOnboarding',
+    'addPayout',
+    'payCheckout',
+    'setCancelAtPeriodEnd',
+    'failRenewal',
+    'endSubscription',
+    'reverseLastPayment',
+  ] as const) {
+    const play = service[name] as (...args: unknown[]) => unknown;
+    (service as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      const out = play(...args);
+      save();
+      return out;
+    };
+  }
   return service;
+}
+
+const STATE_FILE = 'local-stripe.json';
+
+interface SavedState {
+  version: 1;
+  sessions: [string, Obj][];
+  accounts: [string, Obj][];
+  subscriptions: [string, Obj][];
+  payouts: [string, Obj[]][];
+  idempotent: [string, unknown][];
+}
+
+export interface StripeServiceOptions {
+  /**
+   * Where the stand-in keeps what it knows (accounts, customers' subscriptions, Checkout sessions,
+   * payouts), so a restart on the same directory (`pnpm start` again) still knows them. Unset: memory only.
+   */
+  dataDir?: string;
+  /** Sign connected accounts' events with a Connect endpoint's own secret (connectWebhookSecret). */
+  separateConnectEndpoint?: boolean;
 }
 
 export type StripeService = Awaited<ReturnType<typeof startStripeService>>;

@@ -18,6 +18,15 @@ interface Manifest {
 }
 
 const readManifest = (dir: string) => JSON.parse(readRepoFile(dir, 'package.json')) as Manifest;
+
+/**
+ * Loopback stand-ins `pnpm start` runs in place of outside services when none is configured: each
+ * is a devDependency (`pnpm deploy --prod` leaves it out of the image) that the app loads only by
+ * dynamic import, and only outside production (record 0070).
+ */
+const DEV_ONLY: Record<string, string[]> = {
+  'apps/api': ['@fanpilot/local-stripe', 'oauth2-mock-server'],
+};
 const dirs = globSync('{apps,packages}/*', { cwd: repoPath() }).filter((dir) =>
   existsSync(repoPath(dir, 'src')),
 );
@@ -81,8 +90,10 @@ describe('package dependencies', () => {
   it.each(dirs)('%s lists everything its code imports', (dir) => {
     const manifest = readManifest(dir);
     const listed = { ...manifest.dependencies, ...manifest.peerDependencies };
+    const devOnly = DEV_ONLY[dir] ?? [];
     const missing = [...importsOf(dir, manifest.name)]
       .filter(([name, typeOnly]) => !listed[name] && !(typeOnly && manifest.devDependencies?.[name]))
+      .filter(([name]) => !(devOnly.includes(name) && manifest.devDependencies?.[name]))
       .map(([name]) => name);
     expect(missing).toEqual([]);
   });
@@ -94,6 +105,27 @@ describe('package dependencies', () => {
     const peers = peersOf(dir, deps);
     expect(deps.filter((name) => !imported.has(name) && !peers.has(name))).toEqual([]);
   });
+
+  it.each(Object.entries(DEV_ONLY))(
+    '%s holds its dev-only stand-ins as devDependencies, loaded by dynamic import only',
+    (dir, standIns) => {
+      const manifest = readManifest(dir);
+      const staticImports: string[] = [];
+      for (const file of globSync('src/**/*.{ts,tsx}', { cwd: repoPath(dir) })) {
+        if (/\.test\.tsx?$/.test(file)) continue;
+        for (const m of readRepoFile(dir, file).matchAll(IMPORT)) {
+          const spec = m[2] ?? m[4] ?? m[5];
+          // A type-only import leaves nothing behind at run time.
+          if (spec && standIns.includes(spec) && !m[1]) staticImports.push(`${file}: ${spec}`);
+        }
+      }
+      expect(staticImports).toEqual([]);
+      for (const name of standIns) {
+        expect(manifest.devDependencies?.[name], `${dir} devDependencies ${name}`).toBeDefined();
+        expect(manifest.dependencies?.[name], `${dir} dependencies ${name}`).toBeUndefined();
+      }
+    },
+  );
 
   it('the api and the worker depend on the workspace packages they import, and on none of their npm packages', () => {
     for (const app of ['apps/api', 'apps/worker']) {

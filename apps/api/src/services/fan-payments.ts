@@ -9,10 +9,9 @@ import {
   payoutAccountOf,
   portalFor,
   recordPayoutAccount,
-  type StripeFact,
-  type SubscriptionStatus,
 } from '@fanpilot/core';
 import type { CreatorRow, Database } from '@fanpilot/db';
+import { accountFact, checkoutFact, subscriptionFact } from '@fanpilot/payments';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 import { HttpError } from '../errors.ts';
@@ -20,8 +19,8 @@ import type { Payments } from './billing.ts';
 
 // Fans paying their creator through Stripe Connect (record 0043): the api's side is asking Stripe
 // (accounts, account links, Checkout in subscription mode on the creator's account with the
-// platform's application fee, the customer portal, payouts) and turning Stripe's objects into
-// core's facts. Every rule about them is core's.
+// platform's application fee, the customer portal, payouts); Stripe's objects become facts in the
+// Stripe adapter (packages/payments, record 0070). Every rule about them is core's.
 
 const providerDown = (cause: unknown, what: string) =>
   Object.assign(
@@ -30,12 +29,6 @@ const providerDown = (cause: unknown, what: string) =>
   );
 
 const seconds = () => Math.floor(Date.now() / 1000);
-const str = (v: unknown): string | null =>
-  typeof v === 'string'
-    ? v
-    : v && typeof v === 'object' && 'id' in v
-      ? String((v as { id: unknown }).id)
-      : null;
 
 /** The creator's connected account: made on first use (Express), then an onboarding link to it. */
 export async function connectPayouts(
@@ -78,14 +71,6 @@ export async function refreshPayouts(db: Kysely<Database>, stripe: Stripe, creat
   const account = await stripe.accounts.retrieve(row.account_id);
   await applyStripeReading(db, seconds(), accountFact(account));
 }
-
-export const accountFact = (account: Stripe.Account): StripeFact => ({
-  kind: 'account',
-  accountId: account.id,
-  chargesEnabled: Boolean(account.charges_enabled),
-  payoutsEnabled: Boolean(account.payouts_enabled),
-  detailsSubmitted: Boolean(account.details_submitted),
-});
 
 /** Stripe Checkout in subscription mode for this fan, on the creator's account, with the platform's fee. */
 export async function startFanCheckout(
@@ -219,107 +204,5 @@ export async function payoutsReport(
     };
   } catch {
     return { payouts: [], note: 'Stripe could not be asked for payouts just now.' };
-  }
-}
-
-const owner = (metadata: Stripe.Metadata | null | undefined) => ({
-  creatorId: metadata?.creatorId ?? null,
-  fanId: metadata?.fanId ?? null,
-});
-
-export function checkoutFact(session: Stripe.Checkout.Session): StripeFact {
-  return {
-    kind: 'checkout_completed',
-    sessionId: session.id,
-    subscriptionId: str(session.subscription),
-    customerId: str(session.customer),
-    email: session.customer_details?.email ?? session.customer_email ?? null,
-    ...owner(session.metadata),
-  };
-}
-
-const STATUSES: readonly SubscriptionStatus[] = [
-  'incomplete',
-  'incomplete_expired',
-  'trialing',
-  'active',
-  'past_due',
-  'unpaid',
-  'canceled',
-  'paused',
-];
-
-export function subscriptionFact(sub: Stripe.Subscription): StripeFact {
-  const item = sub.items?.data?.[0];
-  const raw = sub as unknown as { current_period_end?: number };
-  return {
-    kind: 'subscription',
-    subscriptionId: sub.id,
-    customerId: str(sub.customer),
-    status: STATUSES.includes(sub.status as SubscriptionStatus)
-      ? (sub.status as SubscriptionStatus)
-      : 'incomplete',
-    currentPeriodEnd: item?.current_period_end ?? raw.current_period_end ?? null,
-    cancelAtPeriodEnd: Boolean(sub.cancel_at_period_end),
-    interval: item?.price?.recurring?.interval === 'year' ? 'year' : 'month',
-    amountCents: item?.price?.unit_amount ?? 0,
-    endedAt: sub.ended_at ?? null,
-    ...owner(sub.metadata),
-  };
-}
-
-/** The subscription an invoice is for, with the metadata Checkout gave it. */
-function invoiceParent(invoice: Stripe.Invoice) {
-  const details = invoice.parent?.subscription_details;
-  return { subscriptionId: str(details?.subscription), metadata: details?.metadata ?? null };
-}
-
-export function invoiceFact(invoice: Stripe.Invoice, paid: boolean, feePercent: number): StripeFact | null {
-  const { subscriptionId, metadata } = invoiceParent(invoice);
-  if (!subscriptionId || !invoice.id) return null;
-  if (!paid) return { kind: 'invoice_failed', invoiceId: invoice.id, subscriptionId, ...owner(metadata) };
-  const payment = invoice.payments?.data?.find((p) => p.payment?.payment_intent);
-  const amount = invoice.amount_paid ?? 0;
-  const periodEnd = invoice.lines?.data?.[0]?.period?.end ?? null;
-  return {
-    kind: 'invoice_paid',
-    invoiceId: invoice.id,
-    subscriptionId,
-    paymentIntentId: str(payment?.payment?.payment_intent),
-    amountCents: amount,
-    // The application fee Checkout set (PLATFORM_FEE_PERCENT) on what was paid.
-    feeCents: Math.round((amount * feePercent) / 100),
-    periodEnd,
-    ...owner(metadata),
-  };
-}
-
-/** A Stripe event about fans' subscriptions or connected accounts, as a fact (null: not one of ours). */
-export function eventFact(event: Stripe.Event, feePercent: number): StripeFact | null {
-  switch (event.type) {
-    case 'checkout.session.completed': {
-      const session = event.data.object;
-      return session.mode === 'subscription' ? checkoutFact(session) : null;
-    }
-    case 'customer.subscription.created':
-    case 'customer.subscription.updated':
-    case 'customer.subscription.deleted':
-      return subscriptionFact(event.data.object);
-    case 'invoice.paid':
-      return invoiceFact(event.data.object, true, feePercent);
-    case 'invoice.payment_failed':
-      return invoiceFact(event.data.object, false, feePercent);
-    case 'account.updated':
-      return accountFact(event.data.object);
-    case 'charge.refunded': {
-      const intent = str(event.data.object.payment_intent);
-      return intent ? { kind: 'reversed', paymentIntentId: intent, reason: 'refund' } : null;
-    }
-    case 'charge.dispute.created': {
-      const intent = str(event.data.object.payment_intent);
-      return intent ? { kind: 'reversed', paymentIntentId: intent, reason: 'dispute' } : null;
-    }
-    default:
-      return null;
   }
 }

@@ -1,8 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { RESTORE_LINK_SENT_MESSAGE } from '@fanpilot/contracts';
+import { digestContent } from '@fanpilot/core';
 import { type FakeOpenAI, type SmtpService, startFakeOpenAI, startSmtpService } from '@fanpilot/testkit';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, FanBrowser, json, onboard, PRODUCTION_ENV, startTestApp, type TestApp } from '../helpers.ts';
+import {
+  call,
+  FanBrowser,
+  identity,
+  json,
+  onboard,
+  PRODUCTION_ENV,
+  startTestApp,
+  type TestApp,
+} from '../helpers.ts';
 import { type StripeService, startStripeService } from '../support/stripe-service.ts';
 
 const PLAN = {
@@ -562,5 +575,304 @@ describe('fan plans on `pnpm start` without Stripe keys (the local stand-in)', (
       await t.close();
       await local.close();
     }
+  });
+
+  it('`pnpm start` restarted: the local Stripe still knows the connected account, and a fan subscribes', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'fp-local-stripe-'));
+    const localFans = (s: StripeService) => ({
+      stripe: null,
+      webhookSecret: null,
+      testCheckout: true,
+      feePercent: 10,
+      localFans: { stripe: s.client, webhookSecret: s.webhookSecret },
+    });
+    const before = await startStripeService({ dataDir });
+    const first = await startTestApp({ payments: localFans(before) });
+    before.deliverTo(`${first.url}/api/stripe/webhook`);
+    let after: StripeService | undefined;
+    let second: TestApp | undefined;
+    try {
+      const cookie = await onboard(first, 'restarted');
+      const { url } = (await (
+        await call(first, 'POST', '/api/creators/username/restarted/payouts/connect', cookie)
+      ).json()) as { url: string };
+      expect((await fetch(url, { method: 'POST', redirect: 'manual' })).status).toBe(303);
+      const put = await call(first, 'PUT', '/api/creators/username/restarted/fan-plan', cookie, PLAN);
+      expect(await json(put)).toMatchObject({ live: true, payouts: { chargesEnabled: true } });
+      // The restart: a new stand-in on the same data directory, a new api on the same database.
+      await before.close();
+      after = await startStripeService({ dataDir });
+      second = await startTestApp({ joinDatabase: first.databaseUrl!, payments: localFans(after) });
+      after.deliverTo(`${second.url}/api/stripe/webhook`);
+      const again = await second.signIn(identity('restarted'));
+      expect(
+        await json(await call(second, 'GET', '/api/creators/username/restarted/fan-plan', again)),
+      ).toMatchObject({ live: true, payouts: { chargesEnabled: true, payoutsEnabled: true } });
+      // A fan subscribes on the connected account the stand-in still knows.
+      const fan = new PayingFan(second);
+      await fan.ask('restarted', 'Hello?');
+      const start = await fan.post('/api/fan-subscriptions/checkout', {
+        creator: 'restarted',
+        fanId: fan.fanId,
+      });
+      expect(start.status).toBe(200);
+      const checkout = ((await start.json()) as { url: string }).url;
+      expect(checkout.startsWith(`${after.url}/hosted/c/pay/`)).toBe(true);
+      const paid = await fetch(checkout, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=fan%40example.com',
+      });
+      expect(paid.status).toBe(303);
+      expect((await fan.state('restarted')).subscription).toMatchObject({ status: 'active' });
+    } finally {
+      await second?.close();
+      await after?.close();
+      await first.close();
+      await before.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * Stripe posts connected accounts' events to a Connect endpoint with its own secret (record 0070):
+ * one signed correctly is still about a creator, and counts only when it comes from THAT creator's
+ * connected account; a platform event (no `account`) counts only for the platform's own sales.
+ */
+describe('Stripe events count only from where they may come (production, both webhook secrets)', () => {
+  let t: TestApp;
+  let stripe: StripeService;
+  let victim: string;
+  let victimAccount: string;
+  let attackerAccount: string;
+  let fan: PayingFan;
+  let session: string;
+  let metadata: Record<string, string>;
+
+  const webhook = async (e: { payload: string; signature: string }) => {
+    const res = await fetch(`${t.url}/api/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
+      body: e.payload,
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { applied?: string; refused?: string; message?: string };
+  };
+  /** What the creator sees and is told of: earnings, the digest's, and every row a fact would write. */
+  const traces = async (eventIds: string[]) => {
+    const db = t.db.db;
+    const creatorId = metadata.creatorId!;
+    const earnings = (await json(await call(t, 'GET', '/api/creators/username/victim/earnings', victim))) as {
+      subscribers: number;
+      paidThisMonthCents: number;
+    };
+    const digest = await digestContent(db, creatorId, new Date(Date.now() - 86_400_000), new Date());
+    return {
+      subscribers: earnings.subscribers,
+      paid: earnings.paidThisMonthCents,
+      digestEarnings: digest.earnings,
+      events: eventIds.length
+        ? (await db.selectFrom('stripe_events').select('id').where('id', 'in', eventIds).execute()).length
+        : 0,
+      subscriptions: (
+        await db.selectFrom('fan_subscriptions').select('id').where('creator_id', '=', creatorId).execute()
+      ).length,
+      payments: (await db.selectFrom('fan_subscription_payments').select('invoice_id').execute()).length,
+      fan: (await fan.state('victim')).subscription,
+    };
+  };
+  const connectPayouts = async (cookie: string, username: string) => {
+    const res = await call(t, 'POST', `/api/creators/username/${username}/payouts/connect`, cookie);
+    expect(res.status).toBe(200);
+    const account = [...stripe.accounts.values()].at(-1)!.id as string;
+    expect(await webhook(stripe.finishOnboarding(account))).toEqual({ received: true, applied: 'applied' });
+    return account;
+  };
+
+  beforeAll(async () => {
+    stripe = await startStripeService({ separateConnectEndpoint: true });
+    expect(stripe.connectWebhookSecret).not.toBe(stripe.webhookSecret);
+    t = await startTestApp({
+      env: PRODUCTION_ENV,
+      payments: {
+        stripe: stripe.client,
+        webhookSecret: stripe.webhookSecret,
+        connectWebhookSecret: stripe.connectWebhookSecret,
+        testCheckout: false,
+        feePercent: 10,
+      },
+    });
+    victim = await onboard(t, 'victim');
+    const attacker = await onboard(t, 'attacker');
+    victimAccount = await connectPayouts(victim, 'victim');
+    attackerAccount = await connectPayouts(attacker, 'attacker');
+    expect((await call(t, 'PUT', '/api/creators/username/victim/fan-plan', victim, PLAN)).status).toBe(200);
+    // The victim's fan opens a Checkout (on the victim's account), and has not paid.
+    fan = new PayingFan(t);
+    await fan.ask('victim', 'Hello?');
+    const start = await fan.post('/api/fan-subscriptions/checkout', { creator: 'victim', fanId: fan.fanId });
+    expect(start.status).toBe(200);
+    session = [...stripe.sessions.keys()].at(-1)!;
+    metadata = stripe.sessions.get(session)!.metadata as Record<string, string>;
+    expect(metadata).toMatchObject({ creatorId: expect.any(String), fanId: expect.any(String) });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await stripe?.close();
+  });
+
+  /** A subscription, its checkout and its paid invoice, as another account's Stripe would describe them. */
+  const forgedSubscription = (ids: string) => {
+    const now = Math.floor(Date.now() / 1000);
+    const end = now + 30 * 86_400;
+    const sub = {
+      id: `sub_${ids}`,
+      object: 'subscription',
+      customer: `cus_${ids}`,
+      status: 'active',
+      cancel_at_period_end: false,
+      ended_at: null,
+      metadata,
+      items: {
+        object: 'list',
+        data: [
+          {
+            current_period_start: now,
+            current_period_end: end,
+            price: { unit_amount: 4_900, recurring: { interval: 'month' } },
+          },
+        ],
+      },
+    };
+    const checkout = {
+      id: `cs_${ids}`,
+      object: 'checkout.session',
+      mode: 'subscription',
+      status: 'complete',
+      subscription: sub.id,
+      customer: sub.customer,
+      customer_details: { email: 'mallory@example.com' },
+      metadata,
+    };
+    const invoice = {
+      id: `in_${ids}`,
+      object: 'invoice',
+      amount_paid: 4_900,
+      lines: { object: 'list', data: [{ period: { start: now, end } }] },
+      parent: { subscription_details: { subscription: sub.id, metadata } },
+      payments: { object: 'list', data: [{ payment: { payment_intent: `pi_${ids}` } }] },
+    };
+    return { sub, checkout, invoice };
+  };
+
+  it("refuses another creator's connected account paying for this creator's fan: nothing unlocks, nothing is earned", async () => {
+    const before = await traces([]);
+    expect(before).toMatchObject({
+      subscribers: 0,
+      paid: 0,
+      digestEarnings: [],
+      subscriptions: 0,
+      fan: null,
+    });
+    const { sub, checkout, invoice } = forgedSubscription('other_account');
+    // Signed with the Connect endpoint's secret, as Stripe signs the attacker's own account's events.
+    const events = [
+      stripe.sign('customer.subscription.created', sub, { account: attackerAccount }),
+      stripe.sign('checkout.session.completed', checkout, { account: attackerAccount }),
+      stripe.sign('invoice.paid', invoice, { account: attackerAccount }),
+    ];
+    for (const e of events) {
+      // Acknowledged (a refused event must not be delivered again for days), and said why.
+      expect(await webhook(e)).toEqual({
+        received: true,
+        applied: 'ignored',
+        refused: 'wrong_account',
+        message: expect.stringMatching(/not the payout account of the creator/),
+      });
+    }
+    expect(await traces(events.map((e) => e.id))).toEqual({ ...before, events: 0 });
+    // The account updated is another's than the one it is sent from: refused too.
+    const account = stripe.sign(
+      'account.updated',
+      { ...stripe.accounts.get(victimAccount)!, charges_enabled: false },
+      { account: attackerAccount },
+    );
+    expect(await webhook(account)).toMatchObject({ applied: 'ignored', refused: 'wrong_account' });
+    expect(await json(await call(t, 'GET', '/api/creators/username/victim/fan-plan', victim))).toMatchObject({
+      payouts: { chargesEnabled: true },
+    });
+  });
+
+  it("refuses a platform event about a fan's subscription, and an event signed with the other endpoint's secret", async () => {
+    const before = await traces([]);
+    const { sub, checkout, invoice } = forgedSubscription('platform');
+    const platform = [
+      stripe.sign('customer.subscription.created', sub),
+      stripe.sign('checkout.session.completed', checkout),
+      stripe.sign('invoice.paid', invoice),
+    ];
+    for (const e of platform)
+      expect(await webhook(e)).toMatchObject({ applied: 'ignored', refused: 'not_from_connect' });
+    // The creator's own account's event, signed with the platform endpoint's secret; and the reverse.
+    const crossed = [
+      stripe.sign('invoice.paid', invoice, { account: victimAccount, secret: stripe.webhookSecret }),
+      stripe.sign('invoice.paid', invoice, { secret: stripe.connectWebhookSecret }),
+    ];
+    for (const e of crossed)
+      expect(await webhook(e)).toMatchObject({ applied: 'ignored', refused: 'wrong_endpoint' });
+    // A credit pack is the platform's sale: from a connected account it is refused.
+    const pack = stripe.sign(
+      'checkout.session.completed',
+      {
+        id: 'cs_pack',
+        object: 'checkout.session',
+        mode: 'payment',
+        payment_status: 'paid',
+        metadata: { purchaseId: '00000000-0000-4000-8000-000000000000' },
+      },
+      { account: attackerAccount },
+    );
+    expect(await webhook(pack)).toMatchObject({ applied: 'ignored', refused: 'not_from_platform' });
+    expect(await traces([...platform, ...crossed, pack].map((e) => e.id))).toEqual({ ...before, events: 0 });
+  });
+
+  it("the creator's own account's events apply, once; another account cannot refund them", async () => {
+    const paid = stripe.payCheckout(session, 'fan@example.com');
+    const outcomes = [];
+    for (const e of paid.events) outcomes.push((await webhook(e)).applied);
+    expect(outcomes).toEqual(['applied', 'applied', 'applied']);
+    const again = [];
+    for (const e of paid.events) again.push((await webhook(e)).applied);
+    expect(again).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    const after = await traces(paid.events.map((e) => e.id));
+    expect(after).toMatchObject({
+      subscribers: 1,
+      paid: 4_900,
+      digestEarnings: [{ currency: 'usd', cents: 4_900 }],
+      events: 3,
+      subscriptions: 1,
+      payments: 1,
+      fan: { status: 'active' },
+    });
+    // The same refund, sent from another creator's account: refused; from the creator's: applied.
+    const refund = stripe.reverseLastPayment(paid.subscriptionId, 'refund');
+    const charge = (JSON.parse(refund.payload) as { data: { object: Record<string, unknown> } }).data.object;
+    const foreign = stripe.sign('charge.refunded', charge, { account: attackerAccount });
+    expect(await webhook(foreign)).toMatchObject({ applied: 'ignored', refused: 'wrong_account' });
+    // Nor does another account renew or change the creator's subscription.
+    const sub = stripe.subscriptions.get(paid.subscriptionId)!;
+    const cancel = stripe.sign(
+      'customer.subscription.deleted',
+      { ...sub, status: 'canceled' },
+      {
+        account: attackerAccount,
+      },
+    );
+    expect(await webhook(cancel)).toMatchObject({ applied: 'ignored', refused: 'wrong_account' });
+    expect((await fan.state('victim')).subscription).toMatchObject({ status: 'active' });
+    expect(await webhook(refund)).toMatchObject({ applied: 'applied' });
+    expect((await fan.state('victim')).subscription).toMatchObject({ status: 'ended' });
   });
 });

@@ -1,80 +1,24 @@
 import type { Database, FanSubscriptionsTable } from '@fanpilot/db';
+import type { FactOutcome, PaymentEventRef, PaymentFact, SubscriptionStatus } from '@fanpilot/payments';
 import type { Kysely, Updateable } from 'kysely';
 import type { Db } from '../db.ts';
 import { accessUntil, graceEnd } from '../entitlement.ts';
 import { DomainError } from '../errors.ts';
 import { queueMail } from '../mail-outbox.ts';
+import { firstDelivery } from '../payment-events.ts';
 
-// Money state from Stripe's events (record 0043). The api turns each signed event into one fact;
+// Money state from Stripe's events (record 0043). The payment adapter (packages/payments, record
+// 0070) turns each signed event it accepts into one provider-neutral fact;
 // applyStripeFact applies it once (the event id is remembered in the same transaction) and in any
 // order: a subscription's state comes from the newest event that described it (Stripe's `created`),
 // a paid invoice only ever moves a period end forward, an ended subscription stays ended, and a
 // refund or dispute ends access whatever arrives after it. A fact that names something not known
 // yet (a refund before its invoice) is refused with 409, so Stripe delivers it again later.
 
-export type SubscriptionStatus =
-  | 'incomplete'
-  | 'incomplete_expired'
-  | 'trialing'
-  | 'active'
-  | 'past_due'
-  | 'unpaid'
-  | 'canceled'
-  | 'paused';
-
-/** Where a fact came from: the subscription's creator and fan as Checkout's metadata named them. */
-interface Owner {
-  creatorId: string | null;
-  fanId: string | null;
-}
-
-export type StripeFact =
-  | ({
-      kind: 'checkout_completed';
-      sessionId: string;
-      subscriptionId: string | null;
-      customerId: string | null;
-      email: string | null;
-    } & Owner)
-  | ({
-      kind: 'subscription';
-      subscriptionId: string;
-      customerId: string | null;
-      status: SubscriptionStatus;
-      /** Seconds since the epoch (Stripe's unit). */
-      currentPeriodEnd: number | null;
-      cancelAtPeriodEnd: boolean;
-      interval: 'month' | 'year';
-      amountCents: number;
-      endedAt: number | null;
-    } & Owner)
-  | ({
-      kind: 'invoice_paid';
-      invoiceId: string;
-      subscriptionId: string;
-      paymentIntentId: string | null;
-      amountCents: number;
-      feeCents: number;
-      periodEnd: number | null;
-    } & Owner)
-  | ({ kind: 'invoice_failed'; invoiceId: string; subscriptionId: string } & Owner)
-  | { kind: 'reversed'; paymentIntentId: string; reason: 'refund' | 'dispute' }
-  | {
-      kind: 'account';
-      accountId: string;
-      chargesEnabled: boolean;
-      payoutsEnabled: boolean;
-      detailsSubmitted: boolean;
-    };
-
-export interface StripeEventRef {
-  id: string;
-  type: string;
-  /** Stripe's `created`, seconds since the epoch. */
-  created: number;
-}
-
-export type FactOutcome = 'applied' | 'duplicate' | 'ignored';
+// The facts are provider-neutral (packages/payments, record 0070); these names stay for core's callers.
+export type { FactOutcome, SubscriptionStatus };
+export type StripeFact = PaymentFact;
+export type StripeEventRef = PaymentEventRef;
 
 const at = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -86,13 +30,7 @@ export async function applyStripeFact(
   fact: StripeFact,
 ): Promise<FactOutcome> {
   return db.transaction().execute(async (trx) => {
-    const fresh = await trx
-      .insertInto('stripe_events')
-      .values({ id: event.id, type: event.type })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!fresh) return 'duplicate';
+    if (!(await firstDelivery(trx, event))) return 'duplicate';
     const applied = await applyFact(trx, event, fact);
     return applied ? 'applied' : 'ignored';
   });

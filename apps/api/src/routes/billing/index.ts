@@ -1,20 +1,20 @@
 import { requeueAwaitingAnswers } from '@fanpilot/answers';
-import { calls, isUuid } from '@fanpilot/contracts';
+import { calls } from '@fanpilot/contracts';
 import {
   applyStripeFact,
   billingOf,
   completePaidCheckout,
   completePurchase,
   ownPurchase,
+  paymentOwners,
 } from '@fanpilot/core';
+import { receiveStripeEvent, stripeReceiptUrl } from '@fanpilot/payments';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type Stripe from 'stripe';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
 import { fanStripe, type Payments, purchasesEnabled, startCheckout } from '../../services/billing.ts';
-import { eventFact } from '../../services/fan-payments.ts';
 
 export interface BillingRoutesOptions {
   payments: Payments;
@@ -74,73 +74,66 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
     webhook.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
       done(null, body),
     );
-    webhook.post(calls.stripeWebhook.path, { schema: calls.stripeWebhook.schema }, async (request, reply) => {
-      const verifier = fanStripe(payments);
-      if (!verifier || !(payments.webhookSecret || payments.localFans)) {
+    webhook.post(calls.stripeWebhook.path, { schema: calls.stripeWebhook.schema }, async (request) => {
+      if (!fanStripe(payments) || !(payments.webhookSecret || payments.localFans)) {
         throw notFound('Stripe is not configured on this server.');
       }
       const signature = request.headers['stripe-signature'];
       if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
         throw badRequest('A Stripe-Signature header and a body are required.', 'bad_signature');
       }
-      // The account's endpoint, or a Connect endpoint (connected accounts' events) with its own secret.
-      // A signature older than five minutes (Stripe's tolerance) is refused too: a replay.
-      const secrets = [payments.webhookSecret, payments.connectWebhookSecret].filter((s): s is string =>
-        Boolean(s),
-      );
-      let event: Stripe.Event | undefined;
-      for (const secret of secrets) {
-        try {
-          event = verifier.webhooks.constructEvent(request.body, signature, secret);
-          break;
-        } catch {
-          // The next secret, if any.
-        }
-      }
-      if (!event) throw badRequest('The webhook signature does not match.', 'bad_signature');
-      // Fans' subscriptions and creators' connected accounts (record 0043): applied once, in any order.
-      const fact = eventFact(event, payments.feePercent);
-      if (fact) {
-        const outcome = await applyStripeFact(
-          app.db,
-          { id: event.id, type: event.type, created: event.created },
-          fact,
-        );
-        // A subscriber's questions that met the paywall go to the AI now.
-        if (outcome === 'applied' && fact.kind !== 'account' && fact.kind !== 'reversed')
-          await answerWaiting(request.log);
-        return { received: true, applied: outcome };
-      }
-      // Credit packs are bought through Stripe's own API only (the local stand-in serves fans' plans).
-      if (
-        !payments.stripe ||
-        (event.type !== 'checkout.session.completed' &&
-          event.type !== 'checkout.session.async_payment_succeeded')
-      ) {
-        return { received: true };
-      }
-      const session = event.data.object as Stripe.Checkout.Session;
-      const purchaseId = session.metadata?.purchaseId ?? session.client_reference_id ?? '';
-      if (session.payment_status !== 'paid' || !isUuid(purchaseId)) return { received: true };
-      let receiptUrl: string | null = null;
-      if (typeof session.payment_intent === 'string') {
-        try {
-          const intent = await payments.stripe.paymentIntents.retrieve(session.payment_intent, {
-            expand: ['latest_charge'],
-          });
-          const charge = intent.latest_charge;
-          receiptUrl = charge && typeof charge === 'object' ? (charge.receipt_url ?? null) : null;
-        } catch (err) {
-          request.log.warn({ err, session: session.id }, 'receipt not found for a paid checkout');
-        }
-      }
-      const credited = await completePaidCheckout(app.db, { id: event.id, type: event.type }, purchaseId, {
-        receiptUrl,
-        sessionId: session.id,
+      // The Stripe adapter checks the signature (the account's endpoint, or a Connect endpoint with
+      // its own secret; older than five minutes is a replay) and where the event comes from.
+      const delivery = await receiveStripeEvent(request.body, signature, {
+        secrets: {
+          platform: payments.webhookSecret,
+          connect: payments.connectWebhookSecret ?? null,
+          local: payments.localFans?.webhookSecret ?? null,
+        },
+        feePercent: payments.feePercent,
+        owners: paymentOwners(app.db),
       });
-      if (credited) await answerWaiting(request.log);
-      reply.code(200);
-      return { received: true, credited };
+      switch (delivery.kind) {
+        case 'bad_signature':
+          throw badRequest('The webhook signature does not match.', 'bad_signature');
+        case 'refused':
+          // Acknowledged (Stripe would deliver it again for days otherwise), and nothing changes.
+          request.log.warn(
+            { event: delivery.event.id, type: delivery.event.type, reason: delivery.reason },
+            'a Stripe event refused',
+          );
+          return { received: true, applied: 'ignored', refused: delivery.reason, message: delivery.message };
+        case 'unhandled':
+          return { received: true };
+        case 'fan': {
+          // Fans' subscriptions and creators' connected accounts (record 0043): applied once, in any order.
+          const { event, fact } = delivery;
+          const outcome = await applyStripeFact(app.db, event, fact);
+          // A subscriber's questions that met the paywall go to the AI now.
+          if (outcome === 'applied' && fact.kind !== 'account' && fact.kind !== 'reversed')
+            await answerWaiting(request.log);
+          return { received: true, applied: outcome };
+        }
+        case 'credits': {
+          // Credit packs are bought through Stripe's own API only (the local stand-in serves fans' plans).
+          if (!payments.stripe) return { received: true };
+          const { event, fact } = delivery;
+          let receiptUrl: string | null = null;
+          if (fact.paymentIntentId) {
+            try {
+              receiptUrl = await stripeReceiptUrl(payments.stripe, fact.paymentIntentId);
+            } catch (err) {
+              request.log.warn({ err, session: fact.sessionId }, 'receipt not found for a paid checkout');
+            }
+          }
+          const credited = await completePaidCheckout(app.db, event, fact.purchaseId, {
+            receiptUrl,
+            sessionId: fact.sessionId,
+          });
+          if (credited) await answerWaiting(request.log);
+          return { received: true, credited };
+        }
+      }
     });
   });
 

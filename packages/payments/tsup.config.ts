@@ -1,0 +1,3 @@
+import { nodePackageBuild } from '../../tsup.shared.ts';
+
+export default nodePackageBuild();
