@@ -84,8 +84,8 @@ async function awaitingAi(
         ${options.creatorId ? sql`and c.id = ${options.creatorId}` : none}
     ), lined as (
       select m.id, row_number() over (partition by m.creator_id order by m.id) as priority,
-        ${circleAheadSql(sql`m.id`)} as fan_ahead,
-        ${fanSnapshotColumns(sql`m.fan_id`, new Date(now))}, s.*
+        case when s.free_allowance is null then 0 else ${circleAheadSql(sql`m.id`, sql`m.fan_id`)} end as fan_ahead,
+        ${fanSnapshotColumns(sql`m.fan_id`, new Date(now), sql`s.free_allowance is not null`)}, s.*
       from messages m
       join snapshot s on s.creator_id = m.creator_id
       where m.sender = 'fan' and m.status = 'pending' and m.ai_handed_over_at is null

@@ -162,7 +162,16 @@ export function snapshotColumns(now: Date): RawBuilder<unknown> {
  * the entitlement defines them: fan_subscribed (a subscription of the fan's circle opens the chat
  * at `now`) and fan_answers_month (AI answers to the fan's circle this month).
  */
-export function fanSnapshotColumns(fan: RawBuilder<unknown>, now: Date): RawBuilder<unknown> {
+export function fanSnapshotColumns(
+  fan: RawBuilder<unknown>,
+  now: Date,
+  /** When given, the fan columns are read only where this holds (a plan is live): the sweep's saving. */
+  planLive?: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  if (planLive) {
+    return sql`case when ${planLive} then ${fanSubscribedSql(fan, now)} else false end as fan_subscribed,
+      case when ${planLive} then ${circleAnswersThisMonthSql(fan, now)} else 0 end as fan_answers_month`;
+  }
   return sql`${fanSubscribedSql(fan, now)} as fan_subscribed,
     ${circleAnswersThisMonthSql(fan, now)} as fan_answers_month`;
 }
@@ -201,7 +210,10 @@ function waitingAheadSql(questionId: string, now: Date): RawBuilder<unknown> {
 
 /** The fan's circle's questions still waiting that were asked before `questionId` (the entitlement's count). */
 function fanAheadSql(questionId: string): RawBuilder<unknown> {
-  return circleAheadSql(sql`${questionId}`);
+  return circleAheadSql(
+    sql`${questionId}`,
+    sql`(select q.fan_id from messages q where q.id = ${questionId})`,
+  );
 }
 
 interface SnapshotRow {

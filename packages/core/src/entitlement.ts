@@ -117,26 +117,34 @@ export function holdsSubscription(
   return members.some((g) => g.id === sub.fan_id || (email !== null && g.proved_email === email));
 }
 
-/** The ids of the fans in the circle of the fan `fan` (an SQL expression of a fans.id), as SQL. */
+/**
+ * The ids of the fans in the circle of the fan `fan` (an SQL expression of a fans.id), as SQL: one
+ * index probe per kind of tie (the fan, its browser, its proved email), never a scan of the
+ * creator's fans (the answer sweep asks it once per waiting question).
+ */
 export function circleSql(fan: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`(select g.id from fans f join fans g on g.creator_id = f.creator_id
-    where f.id = ${fan} and (g.id = f.id or g.cookie_hash = f.cookie_hash or g.proved_email = f.proved_email))`;
+  return sql`(select f.id from fans f where f.id = ${fan}
+    union select g.id from fans f join fans g on g.creator_id = f.creator_id and g.cookie_hash = f.cookie_hash
+      where f.id = ${fan}
+    union select g.id from fans f join fans g on g.creator_id = f.creator_id and g.proved_email = f.proved_email
+      where f.id = ${fan})`;
 }
 
 /** holdsSubscription as SQL: the subscription relation `s` is the fan `fan`'s. */
 export function holdsSubscriptionSql(s: string, fan: RawBuilder<unknown>): RawBuilder<boolean> {
   const c = (column: string) => sql.ref(`${s}.${column}`);
-  return sql<boolean>`exists (select 1 from fans f join fans g on g.creator_id = f.creator_id
-    where f.id = ${fan} and g.creator_id = ${c('creator_id')}
-      and (g.id = f.id or g.cookie_hash = f.cookie_hash or g.proved_email = f.proved_email)
-      and (g.id = ${c('fan_id')} or g.proved_email = lower(${c('email')})))`;
+  return sql<boolean>`(${c('fan_id')} in ${circleSql(fan)}
+    or exists (select 1 from fans g where g.id in ${circleSql(fan)} and g.creator_id = ${c('creator_id')}
+      and g.proved_email = lower(${c('email')})))`;
 }
 
 /** The fan `fan` holds a subscription that opens the chat at `now`, as SQL. */
 export function fanSubscribedSql(fan: RawBuilder<unknown>, now: Date): RawBuilder<boolean> {
-  return sql<boolean>`exists (select 1 from fan_subscriptions s
-    where s.creator_id = (select f.creator_id from fans f where f.id = ${fan})
-      and ${holdsSubscriptionSql('s', fan)} and ${accessOpenSql('s', now)})`;
+  return sql<boolean>`(exists (select 1 from ${circleSql(fan)} as c (id) join fan_subscriptions s on s.fan_id = c.id
+      where ${accessOpenSql('s', now)})
+    or exists (select 1 from ${circleSql(fan)} as c (id) join fans g on g.id = c.id join fan_subscriptions s
+        on s.creator_id = g.creator_id and lower(s.email) = g.proved_email
+      where ${accessOpenSql('s', now)}))`;
 }
 
 /** Midnight UTC on the 1st of `now`'s month: a fan's free allowance starts afresh then. */
@@ -146,18 +154,24 @@ export function startOfUtcMonth(now: Date): Date {
 
 /** The AI answers the fan's circle got this month (the free allowance used), as SQL. */
 export function circleAnswersThisMonthSql(fan: RawBuilder<unknown>, now: Date): RawBuilder<number> {
-  return sql<number>`(select count(*) from messages a where a.fan_id in ${circleSql(fan)}
-    and a.sender = ${AI_SENDER} and a.created_at >= ${startOfUtcMonth(now)})`;
+  return sql<number>`(select coalesce(sum((select count(*) from messages a
+    where a.fan_id = c.id and a.sender = ${AI_SENDER} and a.created_at >= ${startOfUtcMonth(now)})), 0)
+    from ${circleSql(fan)} as c (id))`;
 }
 
 /**
  * The circle's questions still waiting for the AI that were asked before the question `questionId`
- * (an SQL expression of a messages.id): queued questions use the allowance too.
+ * of the fan `fanId` (SQL expressions): queued questions use the allowance too.
  */
-export function circleAheadSql(questionId: RawBuilder<unknown>): RawBuilder<number> {
-  return sql<number>`(select count(*) from messages m join messages p on p.creator_id = m.creator_id
-    where m.id = ${questionId} and p.fan_id in ${circleSql(sql`m.fan_id`)}
-      and p.status = 'pending' and p.sender = 'fan' and p.id < m.id and p.ai_handed_over_at is null)`;
+export function circleAheadSql(
+  questionId: RawBuilder<unknown>,
+  fanId: RawBuilder<unknown>,
+): RawBuilder<number> {
+  // Each member's own waiting questions, counted by member (a scalar subquery is never flattened, so
+  // the creator's whole queue is never read, whatever the statistics say).
+  return sql<number>`(select coalesce(sum((select count(*) from messages p
+      where p.fan_id = c.id and p.status = 'pending' and p.sender = 'fan' and p.id < ${questionId}
+        and p.ai_handed_over_at is null)), 0) from ${circleSql(fanId)} as c (id))`;
 }
 
 /** What the free allowance rule reads: the fan's plan and what the circle used. */
