@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
+  creatorRoutes,
+  fanRoutes,
   RESTORE_LINK_SENT_MESSAGE,
   RESTORE_REQUESTS_PER_ADDRESS_PER_HOUR,
   RESTORE_REQUESTS_PER_EMAIL_PER_HOUR,
@@ -263,5 +265,31 @@ describe("the extension's Origin on creator calls", () => {
       fanId: `mobile_fan_${randomBytes(8).toString('hex')}`,
     });
     expect(asked.status).toBe(200);
+  });
+
+  it('passes every fan call that changes data, and refuses every creator call that does', async () => {
+    const writes = (table: Record<string, { method: string; path: string }>) =>
+      Object.values(table)
+        .filter((route) => route.method !== 'GET')
+        .map((route) => ({ method: route.method, path: route.path.replace(/:\w+/g, 'x') }));
+    const fanWrites = writes(fanRoutes);
+    expect(fanWrites.length).toBeGreaterThan(5);
+    for (const { method, path } of fanWrites) {
+      const res = await withOrigin(method, path, '', {});
+      const body = await json(res);
+      expect(body.error, `${method} ${path}`).not.toBe('bad_origin');
+    }
+    const creatorWrites = writes(creatorRoutes).filter(
+      // Outside the browser's reach by design: Stripe's webhook and one-click unsubscribe carry
+      // their own proof (a signature, a signed link).
+      (route) =>
+        !route.path.startsWith('/api/stripe/') && !route.path.startsWith('/api/notifications/unsubscribe'),
+    );
+    expect(creatorWrites.length).toBeGreaterThan(20);
+    for (const { method, path } of creatorWrites) {
+      const res = await withOrigin(method, path, owner, {});
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect((await json(res)).error, `${method} ${path}`).toBe('bad_origin');
+    }
   });
 });
