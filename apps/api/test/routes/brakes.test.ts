@@ -178,6 +178,20 @@ describe('restore mails are capped per email and per address', () => {
     expect(await mailsTo(email)).toBe(RESTORE_REQUESTS_PER_EMAIL_PER_HOUR);
   });
 
+  it('holds the cap when requests for one email race on two api processes at once', async () => {
+    const email = `race-${hex()}@example.com`;
+    await subscriber(email);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => restore(i % 2 === 0 ? t : second, inNet(net64()), email)),
+    );
+    const statuses = answers.map((res) => res.statusCode).sort();
+    expect(statuses).toEqual([
+      ...Array(RESTORE_REQUESTS_PER_EMAIL_PER_HOUR).fill(200),
+      ...Array(10 - RESTORE_REQUESTS_PER_EMAIL_PER_HOUR).fill(429),
+    ]);
+    expect(await mailsTo(email)).toBe(RESTORE_REQUESTS_PER_EMAIL_PER_HOUR);
+  });
+
   it('caps an email that subscribes and one that does not alike: the refusal tells nobody who subscribes', async () => {
     const subscribed = `sub-${hex()}@example.com`;
     const stranger = `nobody-${hex()}@example.com`;
