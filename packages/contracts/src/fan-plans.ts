@@ -20,6 +20,13 @@ export const FAN_FREE_ANSWERS_SHOWN_BELOW = 3;
 export const SUBSCRIPTION_GRACE_DAYS = 7;
 /** A restore link works once, for this many minutes. */
 export const RESTORE_LINK_MINUTES = 30;
+/**
+ * Restore links asked for one email per hour, whether or not it subscribes (record 0071): counted in
+ * the database, so the cap holds across api processes and rotated addresses.
+ */
+export const RESTORE_REQUESTS_PER_EMAIL_PER_HOUR = 3;
+/** Restore links one address (an IPv6 /64) may ask for per hour, whatever the emails. */
+export const RESTORE_REQUESTS_PER_ADDRESS_PER_HOUR = 10;
 
 const cents = (what: string) =>
   z.number({ error: `${what} must be a number of cents` }).int(`${what} must be whole cents`);

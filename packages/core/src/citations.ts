@@ -47,7 +47,7 @@ export async function findCitingMessage(
 /** A cited file, as the passage viewer and its download need it. */
 export type CitedFile = Pick<
   KnowledgeItemRow,
-  'id' | 'title' | 'file_name' | 'file_key' | 'fans_may_download' | 'status'
+  'id' | 'title' | 'file_name' | 'file_key' | 'fans_may_download' | 'download_epoch' | 'status'
 >;
 
 /** A passage an answer cited from a file, with the file it came from. */
@@ -85,7 +85,15 @@ export async function citedPassage(db: Db, message: CitingMessage, n: number): P
   const file = await db
     .selectFrom('knowledge_items as k')
     .innerJoin('chatbots as c', 'c.id', 'k.chatbot_id')
-    .select(['k.id', 'k.title', 'k.file_name', 'k.file_key', 'k.fans_may_download', 'k.status'])
+    .select([
+      'k.id',
+      'k.title',
+      'k.file_name',
+      'k.file_key',
+      'k.fans_may_download',
+      'k.download_epoch',
+      'k.status',
+    ])
     .where('k.id', '=', itemId)
     .where('k.type', '=', 'file')
     .where('c.creator_id', '=', message.creatorId)
@@ -114,7 +122,7 @@ export async function downloadableFile(db: Db, itemId: string): Promise<CitedFil
   const file = isUuid(itemId)
     ? await db
         .selectFrom('knowledge_items')
-        .select(['id', 'title', 'file_name', 'file_key', 'fans_may_download', 'status'])
+        .select(['id', 'title', 'file_name', 'file_key', 'fans_may_download', 'download_epoch', 'status'])
         .where('id', '=', itemId)
         .where('type', '=', 'file')
         .executeTakeFirst()
@@ -130,11 +138,35 @@ export async function downloadableFile(db: Db, itemId: string): Promise<CitedFil
   return { ...file, file_key: file.file_key };
 }
 
-/** Lets fans who were cited a file download it whole, or stops it. Returns the item, or undefined. */
+/**
+ * The download epoch of a knowledge file, or not found (a file deleted since the link was issued):
+ * every download link is signed with it, and a switch-off of downloads raises it, so the links
+ * issued before it stay dead even once downloads are switched on again (record 0071).
+ */
+export async function downloadEpochOf(db: Db, itemId: string): Promise<number> {
+  if (!isUuid(itemId)) throw gone();
+  const row = await db
+    .selectFrom('knowledge_items')
+    .select('download_epoch')
+    .where('id', '=', itemId)
+    .where('type', '=', 'file')
+    .executeTakeFirst();
+  if (!row) throw gone();
+  return row.download_epoch;
+}
+
+/**
+ * Lets fans who were cited a file download it whole, or stops it: a stop also ends every link
+ * issued so far (the download epoch goes up). Returns the item, or undefined.
+ */
 export function setFansMayDownload(db: Db, itemId: string, allowed: boolean) {
   return db
     .updateTable('knowledge_items')
-    .set({ fans_may_download: allowed, updated_at: new Date() })
+    .set((eb) => ({
+      fans_may_download: allowed,
+      updated_at: new Date(),
+      ...(allowed ? {} : { download_epoch: eb('download_epoch', '+', 1) }),
+    }))
     .where('id', '=', itemId)
     .where('type', '=', 'file')
     .returningAll()

@@ -32,6 +32,8 @@ import * as subscriberAlerts from './migrations/2026-11-27T10-10_subscriber_aler
 import * as subscriptionChanges from './migrations/2026-11-28T00-00_subscription_changes.ts';
 import * as unreadyItemsIndex from './migrations/2026-11-28T00-10_unready_items_index.ts';
 import * as provedEmail from './migrations/2026-11-29T00-00_proved_email.ts';
+import * as downloadEpoch from './migrations/2026-11-29T02-00_download_epoch.ts';
+import * as restoreRequests from './migrations/2026-11-29T02-10_restore_requests.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -68,6 +70,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T00-00_subscription_changes': subscriptionChanges,
   '2026-11-28T00-10_unready_items_index': unreadyItemsIndex,
   '2026-11-29T00-00_proved_email': provedEmail,
+  '2026-11-29T02-00_download_epoch': downloadEpoch,
+  '2026-11-29T02-10_restore_requests': restoreRequests,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

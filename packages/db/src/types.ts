@@ -65,6 +65,8 @@ export interface KnowledgeItemsTable {
   chunk_count: Generated<number>;
   /** The creator lets fans who were cited this file download it whole (files only; off by default). */
   fans_may_download: Generated<boolean>;
+  /** Raised at each switch-off of downloads; signed into download links (record 0071). */
+  download_epoch: Generated<number>;
   /** Failed for good (a permanent reason): no Retry is offered. */
   failed_for_good: Generated<boolean>;
 }
@@ -484,6 +486,13 @@ export interface FanRestoreLinksTable {
   used_at: Date | null;
 }
 
+/** One request for a restore link, by the email's hash (the per-email cap, record 0071). */
+export interface FanRestoreRequestsTable {
+  id: Generated<string>;
+  email_hash: string;
+  requested_at: Generated<Date>;
+}
+
 export interface Database {
   creators: CreatorsTable;
   sessions: SessionsTable;
@@ -512,6 +521,7 @@ export interface Database {
   fan_subscriptions: FanSubscriptionsTable;
   fan_subscription_payments: FanSubscriptionPaymentsTable;
   fan_restore_links: FanRestoreLinksTable;
+  fan_restore_requests: FanRestoreRequestsTable;
   templates: TemplatesTable;
   credit_ledger: CreditLedgerTable;
   credit_totals: CreditTotalsTable;

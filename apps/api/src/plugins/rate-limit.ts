@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import ipaddr from 'ipaddr.js';
 import { HttpError } from '../errors.ts';
 
 declare module 'fastify' {
@@ -28,6 +29,23 @@ const inWords = (seconds: number) =>
 export const retryAfterWords = inWords;
 
 /**
+ * The key a per-address brake counts under: an IPv4 address as it is (an IPv4-mapped IPv6 address,
+ * ::ffff:1.2.3.4, is that IPv4 address), an IPv6 address by its /64, the network one household or
+ * one server is given (record 0071): rotating through the 2^64 addresses of one /64 is still one
+ * client. Anything that does not parse (no address at all) counts as itself.
+ */
+export function addressKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const { parts } = parsed as ipaddr.IPv6;
+  return `${new ipaddr.IPv6([...parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+}
+
+/** The client's network, as every per-address limit keys it (see addressKey). */
+export const networkOf = (request: FastifyRequest): string => addressKey(request.ip);
+
+/**
  * The brake on guessing fan ids: reads of a fan's chat log and opens of its event stream share one
  * counter per address (a stream's 404 or 403 says as much about a fan id as a read does).
  */
@@ -36,7 +54,7 @@ export const fanReadLimiter = (app: FastifyInstance, perMinute: number) =>
     name: 'fan-read-ip',
     max: perMinute,
     windowSeconds: 60,
-    key: (request) => request.ip,
+    key: networkOf,
     message: (seconds) =>
       `Too many chat reads from this network. Please wait ${inWords(seconds)} and try again.`,
   });

@@ -1,4 +1,4 @@
-import { FAN_TOKEN_HEADER, routes } from '@fanpilot/contracts';
+import { FAN_TOKEN_HEADER, fanRoutes, routes } from '@fanpilot/contracts';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -15,8 +15,10 @@ export interface SecurityOptions {
   /** Origins browsers load from and send to besides ours: the object store's, for pre-signed URLs. */
   storeOrigins: string[];
   /**
-   * The browser extension's origins (EXTENSION_ORIGINS): accepted only for requests that carry a fan
-   * token header, which a cookie-driven forgery cannot add (docs/decisions/0052-the-browser-extension.md).
+   * The browser extension's origins (EXTENSION_ORIGINS): accepted only for fan calls (packages/contracts
+   * `fanRoutes`, the only calls the extension makes) that carry a fan token header, which a
+   * cookie-driven forgery cannot add (docs/decisions/0052-the-browser-extension.md, 0071). A creator's
+   * call from the extension's Origin is cross-site like any other.
    */
   extensionOrigins?: string[];
 }
@@ -51,6 +53,17 @@ export function contentSecurityPolicy(options: SecurityOptions): Record<string, 
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The fan calls that change data, as `METHOD path` in Fastify's syntax (the matched route's). */
+const FAN_WRITES = new Set(
+  Object.values(fanRoutes)
+    .filter((route) => STATE_CHANGING.has(route.method))
+    .map((route) => `${route.method} ${route.path}`),
+);
+
+/** Whether the request matched one of the fan calls that change data (never a creator's call). */
+const isFanWrite = (request: FastifyRequest) =>
+  FAN_WRITES.has(`${request.method} ${request.routeOptions.url ?? ''}`);
+
 /**
  * Security headers on every answer (@fastify/helmet) and the Origin check of every state-changing
  * request, under /api and outside it alike (the local test checkout's form, anything later under
@@ -83,7 +96,11 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: SecurityOpti
     const site = request.headers['sec-fetch-site'];
     if (origin !== undefined) {
       if (origin === opts.publicOrigin) return;
-      if (opts.extensionOrigins?.includes(origin) && typeof request.headers[FAN_TOKEN_HEADER] === 'string')
+      if (
+        opts.extensionOrigins?.includes(origin) &&
+        typeof request.headers[FAN_TOKEN_HEADER] === 'string' &&
+        isFanWrite(request)
+      )
         return;
       if (opts.sameHostOrigin && URL.canParse(origin) && new URL(origin).host === request.headers.host)
         return;

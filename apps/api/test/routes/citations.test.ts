@@ -305,6 +305,45 @@ describe('cited passages and file downloads', () => {
     expect(Buffer.from(await gone.arrayBuffer()).includes(Buffer.from('%PDF'))).toBe(false);
   });
 
+  it('a link issued before downloads were switched off stays dead when they are switched on again', async () => {
+    expect((await setDownloads(itemId, true)).status).toBe(200);
+    const before = String(
+      (await json(await read(passageUrl(fan.fanId, answerId, n), fan.cookie))).downloadUrl,
+    );
+    expect((await read(before)).status).toBe(200);
+    // Off and on again, well within the link's five minutes.
+    expect((await setDownloads(itemId, false)).status).toBe(200);
+    const whileOff = await read(before);
+    expect(whileOff.status).toBe(403);
+    expect(await json(whileOff)).toMatchObject({ error: 'download_not_allowed' });
+    expect((await setDownloads(itemId, true)).status).toBe(200);
+    const revived = await read(before);
+    expect(revived.status).toBe(410);
+    const body = await json(revived);
+    expect(body).toMatchObject({ error: 'link_revoked' });
+    expect(String(body.message)).toContain('switched off');
+    expect(Buffer.from(await (await read(before)).arrayBuffer()).includes(Buffer.from('%PDF'))).toBe(false);
+    // Switched on twice over (an "on" that was already on ends nothing): still dead.
+    expect((await setDownloads(itemId, true)).status).toBe(200);
+    expect((await read(before)).status).toBe(410);
+
+    // A link issued now works, until the next switch-off.
+    const after = String(
+      (await json(await read(passageUrl(fan.fanId, answerId, n), fan.cookie))).downloadUrl,
+    );
+    expect(after).not.toBe(before);
+    const served = await read(after);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(pdf)).toBe(true);
+    // A link signed for the old epoch cannot be made from the new one (the epoch is not in the URL).
+    const url = new URL(after, t.url);
+    const forged = citedFileLinks(t.config.sessionSecret).issue(itemId, 0);
+    expect(new URL(forged.url, t.url).searchParams.get('signature')).not.toBe(
+      url.searchParams.get('signature'),
+    );
+    expect((await read(forged.url)).status).toBe(410);
+  });
+
   it('answers 404 once the source is deleted, for the passage and any link issued', async () => {
     expect((await setDownloads(itemId, true)).status).toBe(200);
     const link = String((await json(await read(passageUrl(fan.fanId, answerId, n), fan.cookie))).downloadUrl);

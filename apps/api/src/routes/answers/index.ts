@@ -20,7 +20,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toMessageSource } from '../../conversation-serializers.ts';
 import { HttpError } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { retryAfterWords } from '../../plugins/rate-limit.ts';
+import { networkOf, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { fanRequester } from '../../services/conversations.ts';
 
 /** Reply drafts a creator may ask for per minute (each question is drafted once, then read back). */
@@ -95,7 +95,7 @@ export async function answersRoutes(
     name: 'rating-ip',
     max: opts.fanReadsPerIpPerMinute,
     windowSeconds: 60,
-    key: (request) => request.ip,
+    key: networkOf,
     message: (seconds) =>
       `Too many ratings from this network. Please wait ${retryAfterWords(seconds)} and try again.`,
   });

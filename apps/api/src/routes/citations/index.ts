@@ -1,10 +1,10 @@
 import { calls } from '@fanpilot/contracts';
-import { citedPassage, downloadableFile, readableCitingMessage } from '@fanpilot/core';
+import { citedPassage, downloadableFile, downloadEpochOf, readableCitingMessage } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { parse as parseRange } from 'range-parser';
 import { HttpError, notFound } from '../../errors.ts';
-import { retryAfterWords } from '../../plugins/rate-limit.ts';
+import { networkOf, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { citedFileLinks } from '../../services/cited-files.ts';
 import { fanRequester } from '../../services/conversations.ts';
 
@@ -15,6 +15,8 @@ function attachment(filename: string): string {
 }
 
 const LINK_GONE = 'This download link has expired. Open the source again for a new one.';
+const LINK_REVOKED =
+  'This download link stopped working when downloads of this file were switched off. Open the source again for a new one.';
 
 /**
  * A creator's files are theirs (docs/decisions/0019-a-creator-s-files-are-theirs.md). A citation of a file opens the passage the AI
@@ -32,7 +34,7 @@ export async function citationsRoutes(
     name: 'citation-read-ip',
     max: opts.fanReadsPerIpPerMinute,
     windowSeconds: 60,
-    key: (request) => request.ip,
+    key: networkOf,
     message: (seconds) =>
       `Too many reads from this network. Please wait ${retryAfterWords(seconds)} and try again.`,
   });
@@ -46,7 +48,9 @@ export async function citationsRoutes(
       const passage = await citedPassage(app.db, message, n);
       reply.header('cache-control', 'private, no-store');
       const download =
-        passage.file.fans_may_download && passage.file.file_key ? links.issue(passage.file.id) : null;
+        passage.file.fans_may_download && passage.file.file_key
+          ? links.issue(passage.file.id, passage.file.download_epoch)
+          : null;
       return {
         title: passage.title,
         source: passage.source,
@@ -62,8 +66,15 @@ export async function citationsRoutes(
   r.get(calls.citedFileDownload.path, { schema: calls.citedFileDownload.schema }, async (request, reply) => {
     const { id } = request.params;
     const { expires, signature } = request.query;
-    if (!links.verify(id, expires, signature)) {
+    // Signed with the file's download epoch: a link from before a switch-off of downloads is dead.
+    const standing = links.check(id, expires, signature, await downloadEpochOf(app.db, id));
+    if (standing === 'invalid') {
       throw new HttpError(403, 'invalid_signature', 'This download link is not valid.');
+    }
+    if (standing === 'revoked') {
+      // Downloads off now (or the file deleted) says so; back on since, the link stays dead.
+      await downloadableFile(app.db, id);
+      throw new HttpError(410, 'link_revoked', LINK_REVOKED);
     }
     const secondsLeft = links.secondsLeft(expires);
     if (secondsLeft <= 0) throw new HttpError(410, 'link_expired', LINK_GONE);

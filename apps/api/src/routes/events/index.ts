@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HttpError, unauthorized } from '../../errors.ts';
 import { cachedFanTokenHash } from '../../plugins/changes.ts';
-import { fanReadLimiter } from '../../plugins/rate-limit.ts';
+import { fanReadLimiter, networkOf } from '../../plugins/rate-limit.ts';
 import { type LiveHub, LiveStream } from '../../services/live.ts';
 
 export interface EventsRoutesOptions {
@@ -41,7 +41,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
 
   /** The address's and the process's share; asked with nothing awaited before the stream is added. */
   const admit = (request: FastifyRequest) => {
-    const refusal = hub.refusal(request.ip);
+    const refusal = hub.refusal(networkOf(request));
     if (refusal) throw tooManyStreams(refusal.message);
   };
 
@@ -99,7 +99,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
           hub.addDashboard(
             creatorId,
             stream,
-            { address: request.ip, sessionId: session.hash },
+            { address: networkOf(request), sessionId: session.hash },
             resync,
             startId,
           ),
@@ -147,7 +147,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
             creatorId,
             fan.id,
             stream,
-            { address: request.ip, cookieHash: fan.cookieHash! },
+            { address: networkOf(request), cookieHash: fan.cookieHash! },
             resync,
             startId,
           ),

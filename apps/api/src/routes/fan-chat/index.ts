@@ -28,7 +28,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toFanChatMessage, toNotice, toPublicCreator } from '../../conversation-serializers.ts';
 import { fanChatByParam, publicFaceByParam } from '../../plugins/changes.ts';
-import { fanReadLimiter, retryAfterWords } from '../../plugins/rate-limit.ts';
+import { fanReadLimiter, networkOf, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { asFanOnly, askingBrowser, fanRequester } from '../../services/conversations.ts';
 import { ensureFanToken } from '../../services/fan-identity.ts';
 
@@ -68,7 +68,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     name: 'ask-ip',
     max: opts.askLimits.perIp,
     windowSeconds: opts.askLimits.windowSeconds,
-    key: (request) => request.ip,
+    key: networkOf,
     message: tooMany,
   });
   const perFan = app.limiter({
@@ -87,7 +87,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
     name: 'new-fan-ip',
     max: opts.newFans.perIp,
     windowSeconds: opts.newFans.windowSeconds,
-    key: (request) => request.ip,
+    key: networkOf,
     message: (seconds) =>
       `Too many new chats were started from this network. Please wait ${retryAfterWords(seconds)} before starting another.`,
   });
@@ -96,13 +96,13 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
   const transferMakes = app.limiter({
     name: 'fan-transfer-ip',
     ...TRANSFER_LIMIT,
-    key: (request) => request.ip,
+    key: networkOf,
     message: transferWords,
   });
   const transferRedeems = app.limiter({
     name: 'fan-transfer-redeem-ip',
     ...TRANSFER_LIMIT,
-    key: (request) => request.ip,
+    key: networkOf,
     message: transferWords,
   });
 

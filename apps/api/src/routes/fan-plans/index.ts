@@ -1,5 +1,10 @@
 import { requeueAwaitingAnswers } from '@fanpilot/answers';
-import { calls, FAN_PLAN_PRESETS_CENTS, RESTORE_LINK_SENT_MESSAGE } from '@fanpilot/contracts';
+import {
+  calls,
+  FAN_PLAN_PRESETS_CENTS,
+  RESTORE_LINK_SENT_MESSAGE,
+  RESTORE_REQUESTS_PER_ADDRESS_PER_HOUR,
+} from '@fanpilot/contracts';
 import {
   assertFanPaymentsOn,
   assertMailOn,
@@ -18,12 +23,14 @@ import {
   redeemRestoreLink,
   requestRestoreLink,
   saveFanPlan,
+  takeRestoreRequest,
 } from '@fanpilot/core';
 import type { CreatorRow } from '@fanpilot/db';
 import type { Mailer } from '@fanpilot/mail';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { fanReadLimiter, retryAfterWords } from '../../plugins/rate-limit.ts';
+import { HttpError } from '../../errors.ts';
+import { fanReadLimiter, networkOf, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { objectUrl } from '../../serializers.ts';
 import { fanStripe, type Payments } from '../../services/billing.ts';
 import { asFanOnly } from '../../services/conversations.ts';
@@ -45,7 +52,7 @@ export interface FanPlansRoutesOptions {
   fanReadsPerIpPerMinute: number;
 }
 
-/** Restore links one address may ask for or open in ten minutes. */
+/** Restore links one address may open in ten minutes. */
 const RESTORE_LIMIT = { max: 10, windowSeconds: 10 * 60 };
 
 /**
@@ -82,11 +89,21 @@ export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesO
       log.warn({ err }, "a subscriber's waiting questions were not requeued (the sweep will)");
     }
   };
+  const restoreWords = (seconds: number) =>
+    `Too many restore links. Please wait ${retryAfterWords(seconds)} and try again.`;
   const restoreLimit = app.limiter({
     name: 'fan-restore-ip',
     ...RESTORE_LIMIT,
-    key: (request) => request.ip,
-    message: (seconds) => `Too many restore links. Please wait ${retryAfterWords(seconds)} and try again.`,
+    key: networkOf,
+    message: restoreWords,
+  });
+  // Asking for a restore mail (record 0071): per address (an IPv6 /64) here, per email in core.
+  const restoreMailLimit = app.limiter({
+    name: 'fan-restore-mail-ip',
+    max: RESTORE_REQUESTS_PER_ADDRESS_PER_HOUR,
+    windowSeconds: 60 * 60,
+    key: networkOf,
+    message: restoreWords,
   });
   const fanReads = fanReadLimiter(app, opts.fanReadsPerIpPerMinute);
 
@@ -204,10 +221,21 @@ export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesO
 
   r.post(
     calls.requestRestoreLink.path,
-    { onRequest: restoreLimit, schema: calls.requestRestoreLink.schema },
+    { onRequest: restoreMailLimit, schema: calls.requestRestoreLink.schema },
     async (request, reply) => {
       assertMailOn(opts.mailer.mode !== 'off');
       const creator = await onboarded(request.body.creator);
+      // The same words for an email that subscribes and one that does not: both are counted.
+      const allowance = await takeRestoreRequest(app.db, request.body.email);
+      if (!allowance.allowed) {
+        const seconds = allowance.retryAfterSeconds;
+        throw new HttpError(
+          429,
+          'rate_limited',
+          `Too many restore links were asked for this email. Please wait ${retryAfterWords(seconds)} and try again.`,
+          { 'retry-after': String(seconds) },
+        );
+      }
       await requestRestoreLink(app.db, {
         creatorId: creator.id,
         creatorName: creator.name,

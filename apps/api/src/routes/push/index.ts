@@ -2,7 +2,7 @@ import { calls } from '@fanpilot/contracts';
 import { creatorsRepository, pushSubscriptions, reachableCreator, subscribingFan } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { retryAfterWords } from '../../plugins/rate-limit.ts';
+import { networkOf, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { asFanOnly } from '../../services/conversations.ts';
 import { fanTokenHash } from '../../services/fan-identity.ts';
 import { checkPushEndpoint, checkSubscriptionKeys, type VapidKeys } from '../../services/push.ts';
@@ -38,7 +38,7 @@ export async function pushRoutes(app: FastifyInstance, opts: PushRoutesOptions) 
     name: 'push-subscribe-ip',
     max: opts.subscribeLimits.perIp,
     windowSeconds: 60,
-    key: (request) => request.ip,
+    key: networkOf,
     message: tooMany,
   });
   const perFan = app.limiter({
