@@ -96,3 +96,38 @@ export async function widgetConfigFor(
     launcherText: settings.launcherText,
   };
 }
+
+/**
+ * The widget's chat as this browser holds it on an allowed site (record 0072): the creator's latest
+ * conversation bound to the frame's fan token (`bindCookie`: the hash of its partitioned cookie's, issued once the site is allowed), after
+ * moving to it, once, the conversations an old loader's token (`legacyHash`, kept in the site's own
+ * storage before) held with this creator: the old token opens nothing afterwards.
+ */
+export async function openWidgetChat(
+  db: Db,
+  creatorId: string,
+  site: string | undefined,
+  input: { bindCookie: () => string; legacyHash?: string | null },
+): Promise<{ fanId: string | null; fanName: string | null; moved: number }> {
+  await allowedWidgetSite(db, creatorId, site);
+  const cookieHash = input.bindCookie();
+  let moved = 0;
+  if (input.legacyHash && input.legacyHash !== cookieHash) {
+    const result = await db
+      .updateTable('fans')
+      .set({ cookie_hash: cookieHash })
+      .where('creator_id', '=', creatorId)
+      .where('cookie_hash', '=', input.legacyHash)
+      .executeTakeFirst();
+    moved = Number(result.numUpdatedRows);
+  }
+  const latest = await db
+    .selectFrom('fans')
+    .select(['fan_key', 'name'])
+    .where('creator_id', '=', creatorId)
+    .where('cookie_hash', '=', cookieHash)
+    .orderBy('last_seen_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return { fanId: latest?.fan_key ?? null, fanName: latest?.name ?? null, moved };
+}

@@ -204,6 +204,75 @@ describe('website widget', () => {
     expect(site(app.fanId)).toBeNull();
   });
 
+  it("opens the frame's chat with a partitioned httpOnly cookie, read only on calls with the site header", async () => {
+    const open = (headers: Record<string, string>, body: Record<string, unknown> = {}) =>
+      fetch(`${t.url}/api/widget/cara/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const first = await open({ 'x-widget-site': SITE });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ fanId: null, fanName: null, moved: 0 });
+    const line = first.headers.getSetCookie().find((l) => l.startsWith('fp_wfan='))!;
+    expect(line).toMatch(/; HttpOnly/i);
+    expect(line).toMatch(/; Secure/i);
+    expect(line).toMatch(/; SameSite=None/i);
+    expect(line).toMatch(/; Partitioned/i);
+    expect(setCookies(first).fp_fan).toBeUndefined();
+    const cookie = `fp_wfan=${setCookies(first).fp_wfan}`;
+
+    // The frame asks with its cookie and site header; the next open finds that conversation.
+    const fanId = `mobile_fan_${randomBytes(6).toString('hex')}`;
+    const widget = new FanBrowser(t, fanId, { cookie, 'x-widget-site': SITE });
+    expect((await widget.ask('cara', 'Hi from the frame', { fanName: 'Rosa' })).status).toBe(200);
+    const again = await open({ cookie, 'x-widget-site': SITE });
+    expect(await again.json()).toEqual({ fanId, fanName: 'Rosa', moved: 0 });
+    expect(setCookies(again).fp_wfan).toBeUndefined();
+
+    // Without the frame's header the cookie is nobody's: a page elsewhere cannot use it.
+    const chatlog = `${t.url}/api/chatlog/fan/${fanId}?creator=cara`;
+    expect((await fetch(chatlog, { headers: { cookie } })).status).toBe(403);
+    expect((await fetch(chatlog, { headers: { cookie, 'x-widget-site': SITE } })).status).toBe(200);
+    // Nor does the fan app's cookie open a widget chat, or anything open on a site not listed.
+    expect((await open({ 'x-widget-site': OTHER_SITE })).status).toBe(403);
+    const noSite = await open({});
+    expect(noSite.status).toBe(403);
+    expect(await json(noSite)).toMatchObject({ error: 'site_not_allowed' });
+    expect(setCookies(noSite).fp_wfan).toBeUndefined();
+  });
+
+  it("exchanges an old loader's token once: its conversations move to the frame's cookie, the token opens nothing", async () => {
+    const oldToken = token();
+    const old = new FanBrowser(t, undefined, { 'x-fan-token': oldToken, 'x-widget-site': SITE });
+    expect((await old.ask('cara', 'Asked before the cookie')).status).toBe(200);
+    const exchanged = await fetch(`${t.url}/api/widget/cara/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-widget-site': SITE },
+      body: JSON.stringify({ legacyToken: oldToken }),
+    });
+    expect(exchanged.status).toBe(200);
+    expect(await exchanged.json()).toEqual({ fanId: old.fanId, fanName: null, moved: 1 });
+    const cookie = `fp_wfan=${setCookies(exchanged).fp_wfan}`;
+    const chatlog = `${t.url}/api/chatlog/fan/${old.fanId}?creator=cara`;
+    expect((await fetch(chatlog, { headers: { 'x-fan-token': oldToken } })).status).toBe(403);
+    expect((await fetch(chatlog, { headers: { cookie, 'x-widget-site': SITE } })).status).toBe(200);
+    // A second exchange of the same token moves nothing; a token that is not one is a 400 in words.
+    const twice = await fetch(`${t.url}/api/widget/cara/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-widget-site': SITE, cookie },
+      body: JSON.stringify({ legacyToken: oldToken }),
+    });
+    expect(await twice.json()).toMatchObject({ fanId: old.fanId, moved: 0 });
+    const bad = await fetch(`${t.url}/api/widget/cara/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-widget-site': SITE },
+      body: JSON.stringify({ legacyToken: 'short' }),
+    });
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toMatchObject({ message: expect.stringContaining('old token') });
+  });
+
   it('refuses a widget question from a site the creator did not list, storing nothing', async () => {
     const widget = new FanBrowser(t, undefined, { 'x-fan-token': token(), 'x-widget-site': OTHER_SITE });
     const res = await widget.ask('cara', 'Hi');
