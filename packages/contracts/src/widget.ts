@@ -53,7 +53,10 @@ export const widgetSettingsResponseSchema = z.object({
   color: z.string(),
   position: z.enum(WIDGET_POSITIONS),
   launcherText: z.string(),
+  /** Sites whose pages asked for the widget and were refused (not listed), newest first, at most 5. */
+  refusedSites: z.array(z.object({ site: z.string(), lastAt: z.string() })),
 });
+export type WidgetSettingsResponse = z.infer<typeof widgetSettingsResponseSchema>;
 export type WidgetSettings = z.output<typeof widgetSettingsSchema>;
 export type WidgetSettingsInput = z.input<typeof widgetSettingsSchema>;
 
@@ -81,6 +84,8 @@ export type OpenWidgetChatRequest = z.infer<typeof openWidgetChatRequestSchema>;
 
 /** The chat this browser holds on the site: its fan id (null: none yet) and the name it gave. */
 export const openWidgetChatResponseSchema = z.object({
+  /** The creator's widget colour (#rrggbb): the frame's brand colour. */
+  color: z.string(),
   fanId: z.string().nullable(),
   fanName: z.string().nullable(),
   /** Conversations moved from the old loader's token (0 without one). */

@@ -32,6 +32,7 @@ import * as subscriberAlerts from './migrations/2026-11-27T10-10_subscriber_aler
 import * as subscriptionChanges from './migrations/2026-11-28T00-00_subscription_changes.ts';
 import * as unreadyItemsIndex from './migrations/2026-11-28T00-10_unready_items_index.ts';
 import * as fansByBrowser from './migrations/2026-11-29T03-00_fans_by_browser.ts';
+import * as widgetRefusals from './migrations/2026-11-29T03-10_widget_refusals.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T00-00_subscription_changes': subscriptionChanges,
   '2026-11-28T00-10_unready_items_index': unreadyItemsIndex,
   '2026-11-29T03-00_fans_by_browser': fansByBrowser,
+  '2026-11-29T03-10_widget_refusals': widgetRefusals,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

@@ -44,6 +44,7 @@ describe('website widget', () => {
       color: '#4f46e5',
       position: 'right',
       launcherText: 'Chat with me',
+      refusedSites: [],
     });
   });
 
@@ -60,6 +61,7 @@ describe('website widget', () => {
       color: '#aa3366',
       position: 'left',
       launcherText: 'Ask Cara',
+      refusedSites: [],
     };
     expect(await res.json()).toEqual(saved);
     expect(await (await call(t, 'GET', settings, cara)).json()).toEqual(saved);
@@ -146,6 +148,16 @@ describe('website widget', () => {
     });
     expect((await fetch(`${t.url}/api/widget/cara`)).status).toBe(403);
     expect((await fetch(`${t.url}/api/widget/nobody-here`, { headers: { origin: SITE } })).status).toBe(404);
+
+    // Profile Settings says where the widget was refused: well-formed origins only, the newest 5.
+    await fetch(`${t.url}/api/widget/cara`, { headers: { origin: 'not an origin' } });
+    for (let i = 1; i <= 6; i++) {
+      await fetch(`${t.url}/api/widget/cara`, { headers: { origin: `https://copy${i}.example` } });
+    }
+    const refused = (
+      (await (await call(t, 'GET', settings, cara)).json()) as { refusedSites: { site: string }[] }
+    ).refusedSites;
+    expect(refused.map((r) => r.site)).toEqual([6, 5, 4, 3, 2].map((i) => `https://copy${i}.example`));
   });
 
   it('serves the frame only to the allowed sites (frame-ancestors) and the loader to any page', async () => {
@@ -213,7 +225,7 @@ describe('website widget', () => {
       });
     const first = await open({ 'x-widget-site': SITE });
     expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ fanId: null, fanName: null, moved: 0 });
+    expect(await first.json()).toEqual({ color: '#aa3366', fanId: null, fanName: null, moved: 0 });
     const line = first.headers.getSetCookie().find((l) => l.startsWith('fp_wfan='))!;
     expect(line).toMatch(/; HttpOnly/i);
     expect(line).toMatch(/; Secure/i);
@@ -227,7 +239,7 @@ describe('website widget', () => {
     const widget = new FanBrowser(t, fanId, { cookie, 'x-widget-site': SITE });
     expect((await widget.ask('cara', 'Hi from the frame', { fanName: 'Rosa' })).status).toBe(200);
     const again = await open({ cookie, 'x-widget-site': SITE });
-    expect(await again.json()).toEqual({ fanId, fanName: 'Rosa', moved: 0 });
+    expect(await again.json()).toEqual({ color: '#aa3366', fanId, fanName: 'Rosa', moved: 0 });
     expect(setCookies(again).fp_wfan).toBeUndefined();
 
     // Without the frame's header the cookie is nobody's: a page elsewhere cannot use it.
@@ -252,7 +264,7 @@ describe('website widget', () => {
       body: JSON.stringify({ legacyToken: oldToken }),
     });
     expect(exchanged.status).toBe(200);
-    expect(await exchanged.json()).toEqual({ fanId: old.fanId, fanName: null, moved: 1 });
+    expect(await exchanged.json()).toEqual({ color: '#aa3366', fanId: old.fanId, fanName: null, moved: 1 });
     const cookie = `fp_wfan=${setCookies(exchanged).fp_wfan}`;
     const chatlog = `${t.url}/api/chatlog/fan/${old.fanId}?creator=cara`;
     expect((await fetch(chatlog, { headers: { 'x-fan-token': oldToken } })).status).toBe(403);

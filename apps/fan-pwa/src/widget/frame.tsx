@@ -8,6 +8,7 @@ import { FAN_NAME_STORAGE_KEY } from '../lib/fanId.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
 import { texts } from '../texts.ts';
 import '../styles.css';
+import { applyCreatorColor } from './brand.ts';
 import { CLOSE, cleanState, FAN_TOKEN_KEY, type KeptState, MOVED, READY, STATE } from './protocol.ts';
 
 // The widget's chat frame (docs/widget.md). The fan's identity stays on our origin, where the host
@@ -135,6 +136,9 @@ async function start() {
     if (legacyToken) window.parent.postMessage({ type: MOVED }, site);
     if (chat.fanId) values[FAN_ID_STORAGE_KEY] = chat.fanId;
     if (chat.fanName) values[FAN_NAME_STORAGE_KEY] = chat.fanName;
+    // The creator's colour, as on the launcher.
+    applyCreatorColor(document.documentElement, chat.color);
+    document.body.classList.add('widget-frame');
   } catch (err) {
     root.render(
       <MessagePage

@@ -27,6 +27,8 @@ function inkOn(hex: string): string {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 ? 'black' : 'white';
 }
 
+// On a phone the open chat fills the screen under a 56 px strip in the creator's colour that holds
+// the close button, so the button covers nothing of the chat (its header's "Continue in the app").
 const css = (c: LauncherConfig) => `
 :host{all:initial}
 *{box-sizing:border-box}
@@ -43,8 +45,8 @@ font:600 15px/1.2 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;cursor:po
 height:min(640px,calc(100vh - 110px));border-radius:16px;overflow:hidden;background:white;box-shadow:0 12px 48px rgba(15,23,42,.3)}
 .panel[hidden]{display:none}
 iframe{display:block;width:100%;height:100%;border:0}
-@media (max-width:480px){.panel{inset:0;width:100%;height:100%;border-radius:0}
-.launcher[aria-expanded=true]{bottom:auto;top:10px;${c.position}:10px;width:40px;min-height:40px;height:40px;box-shadow:none}}
+@media (max-width:480px){.panel{inset:0;width:100%;height:100%;border-radius:0;padding-top:56px;background:${c.color}}
+.launcher[aria-expanded=true]{bottom:auto;top:8px;${c.position}:8px;width:40px;min-height:40px;height:40px;box-shadow:none}}
 `;
 
 function icon(path: string): SVGSVGElement {

@@ -8,6 +8,7 @@ import {
   reachableCreator,
   saveWidgetSettings,
   widgetConfigFor,
+  widgetSettingsForCreator,
   widgetSettingsOf,
 } from '@fanpilot/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -44,7 +45,7 @@ export async function widgetRoutes(app: FastifyInstance, opts: WidgetRoutesOptio
   r.get(calls.widgetSettings.path, { schema: calls.widgetSettings.schema }, async (request, reply) => {
     const creator = await app.requireOwner(request, request.params.username);
     reply.header('cache-control', 'no-store');
-    return widgetSettingsOf(app.db, creator.id);
+    return widgetSettingsForCreator(app.db, creator.id);
   });
 
   r.put(
