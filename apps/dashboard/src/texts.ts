@@ -363,6 +363,10 @@ export const TEXT = {
     loadFailed: 'Your widget settings could not be loaded. Reload the page to try again.',
     snippetLabel: 'Snippet for your website',
     copySnippet: 'Copy snippet',
+    snippetAfterSite:
+      'Add the address of your website below and save: the snippet to paste appears here then. On a site that is not listed the chat does not show.',
+    refusedLabel: 'Sites where your widget was refused',
+    refused: (site: string) => `Your widget was refused on ${site} — add it to allowed sites`,
     sitesLabel: 'Sites allowed to show your chat',
     sitesNote: 'One address per line, like https://example.com. Only these sites can show the widget.',
     notASite: (text: string) =>

@@ -73,6 +73,8 @@ export const texts = {
   continueInAppHint: 'Open this chat in the Fanpilot app, in a new tab',
   widgetOnlyHeading: 'This chat opens on the creator’s website',
   widgetOnlyText: 'Open it from the chat button on the creator’s site, or from their Fanpilot link.',
+  widgetUnavailableHeading: 'The chat could not open',
+  widgetUnavailableText: 'Please close it and try again in a moment.',
   continueInAppFailed: 'The chat could not be opened in the app. Please try again.',
   dismissAnnouncement: 'Dismiss announcement',
   aboutCreator: (name: string) => `About ${name}`,

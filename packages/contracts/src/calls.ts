@@ -140,7 +140,13 @@ import {
   usageSchema,
 } from './status.ts';
 import { filenameSchema, keyQuerySchema, partNumberSchema, typeSchema, uploadIdSchema } from './uploads.ts';
-import { widgetConfigSchema, widgetSettingsResponseSchema, widgetSettingsSchema } from './widget.ts';
+import {
+  openWidgetChatRequestSchema,
+  openWidgetChatResponseSchema,
+  widgetConfigSchema,
+  widgetSettingsResponseSchema,
+  widgetSettingsSchema,
+} from './widget.ts';
 
 /** One call: the request parts it validates and its responses by status. */
 export interface CallDefinition {
@@ -308,6 +314,17 @@ export const calls = {
     summary:
       "The widget's launcher (colour, position, text) for a site the creator allows (403 for any other site).",
     schema: { params: usernameParamsSchema, response: { 200: widgetConfigSchema } },
+  },
+  openWidgetChat: {
+    ...routes.openWidgetChat,
+    tag: 'Widget',
+    summary:
+      "The widget frame's chat on an allowed site (X-Widget-Site): issues its partitioned fan cookie, exchanges an old loader's token once, and says which conversation this browser holds.",
+    schema: {
+      params: usernameParamsSchema,
+      body: openWidgetChatRequestSchema,
+      response: { 200: openWidgetChatResponseSchema },
+    },
   },
   widgetSettings: {
     ...routes.widgetSettings,

@@ -96,6 +96,12 @@ export const UPLOAD_WIDGET = {
 
 export const SESSION_COOKIE = 'fp_session';
 export const FAN_COOKIE = 'fp_fan';
+/**
+ * The website widget's fan cookie: httpOnly, `SameSite=None; Secure; Partitioned` (CHIPS), so the
+ * browser keeps one per site that embeds the chat, even with third-party cookies blocked; read only
+ * on calls that carry the widget frame's X-Widget-Site header (docs/decisions/0072-the-widget-keeps-no-secret-in-the-host-page.md).
+ */
+export const WIDGET_FAN_COOKIE = 'fp_wfan';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A correction's question and answer (docs/product.md#corrections). */

@@ -23,6 +23,7 @@ export const fanRoutes = {
   redeemRestoreLink: { method: 'POST', path: '/api/fan-subscriptions/restore/redeem' },
   captureLead: { method: 'POST', path: '/api/fan-leads' },
   widgetConfig: { method: 'GET', path: '/api/widget/:username' },
+  openWidgetChat: { method: 'POST', path: '/api/widget/:username/chat' },
 } as const;
 
 /** The creator's calls, and the outside world's (uploads, Stripe). */

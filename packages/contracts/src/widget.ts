@@ -53,7 +53,10 @@ export const widgetSettingsResponseSchema = z.object({
   color: z.string(),
   position: z.enum(WIDGET_POSITIONS),
   launcherText: z.string(),
+  /** Sites whose pages asked for the widget and were refused (not listed), newest first, at most 5. */
+  refusedSites: z.array(z.object({ site: z.string(), lastAt: z.string() })),
 });
+export type WidgetSettingsResponse = z.infer<typeof widgetSettingsResponseSchema>;
 export type WidgetSettings = z.output<typeof widgetSettingsSchema>;
 export type WidgetSettingsInput = z.input<typeof widgetSettingsSchema>;
 
@@ -65,3 +68,27 @@ export const widgetConfigSchema = z.object({
   launcherText: z.string(),
 });
 export type WidgetConfig = z.infer<typeof widgetConfigSchema>;
+
+/**
+ * POST /api/widget/{username}/chat: the widget's frame opens its chat (record 0072). It may bring
+ * the token an old loader kept in the site's own storage, which is exchanged once for the frame's
+ * partitioned cookie (and opens nothing afterwards).
+ */
+export const openWidgetChatRequestSchema = z.object({
+  legacyToken: z
+    .string({ error: 'The old token must be text.' })
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'The old token is not one the widget made.')
+    .optional(),
+});
+export type OpenWidgetChatRequest = z.infer<typeof openWidgetChatRequestSchema>;
+
+/** The chat this browser holds on the site: its fan id (null: none yet) and the name it gave. */
+export const openWidgetChatResponseSchema = z.object({
+  /** The creator's widget colour (#rrggbb): the frame's brand colour. */
+  color: z.string(),
+  fanId: z.string().nullable(),
+  fanName: z.string().nullable(),
+  /** Conversations moved from the old loader's token (0 without one). */
+  moved: z.number().int(),
+});
+export type OpenWidgetChatResponse = z.infer<typeof openWidgetChatResponseSchema>;

@@ -34,6 +34,8 @@ import * as unreadyItemsIndex from './migrations/2026-11-28T00-10_unready_items_
 import * as provedEmail from './migrations/2026-11-29T00-00_proved_email.ts';
 import * as downloadEpoch from './migrations/2026-11-29T02-00_download_epoch.ts';
 import * as restoreRequests from './migrations/2026-11-29T02-10_restore_requests.ts';
+import * as fansByBrowser from './migrations/2026-11-29T03-00_fans_by_browser.ts';
+import * as widgetRefusals from './migrations/2026-11-29T03-10_widget_refusals.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -72,6 +74,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T00-00_proved_email': provedEmail,
   '2026-11-29T02-00_download_epoch': downloadEpoch,
   '2026-11-29T02-10_restore_requests': restoreRequests,
+  '2026-11-29T03-00_fans_by_browser': fansByBrowser,
+  '2026-11-29T03-10_widget_refusals': widgetRefusals,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

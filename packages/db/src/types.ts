@@ -125,6 +125,14 @@ export interface WidgetSettingsTable {
   updated_at: Generated<Date>;
 }
 
+/** A site refused the creator's widget (not on their list): shown in Profile Settings. */
+export interface WidgetRefusalsTable {
+  creator_id: string;
+  /** The refused page's origin. */
+  site: string;
+  last_at: Generated<Date>;
+}
+
 /** A one-time link that moves a fan's conversations to another browser; only its token's hash is kept. */
 export interface FanTransfersTable {
   id: Generated<string>;
@@ -529,6 +537,7 @@ export interface Database {
   credit_purchases: CreditPurchasesTable;
   stripe_events: StripeEventsTable;
   widget_settings: WidgetSettingsTable;
+  widget_refusals: WidgetRefusalsTable;
 }
 
 export type CreatorRow = Selectable<CreatorsTable>;

@@ -30,8 +30,24 @@ describe('website widget on a creator site (built api and widget)', () => {
   let siteOrigin: string;
   let otherOrigin: string;
   let context: BrowserContext;
-  let profileDir: string;
+  const profileDirs: string[] = [];
   const violations: string[] = [];
+
+  /** A browser blocking third-party cookies, as its own setting (and the phase-out switch). */
+  const blockedContext = async (viewport = { width: 1280, height: 800 }) => {
+    const profileDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-widget-profile-'));
+    profileDirs.push(profileDir);
+    mkdirSync(path.join(profileDir, 'Default'), { recursive: true });
+    writeFileSync(
+      path.join(profileDir, 'Default', 'Preferences'),
+      JSON.stringify({ profile: { cookie_controls_mode: 1, block_third_party_cookies: true } }),
+    );
+    return chromium.launchPersistentContext(profileDir, {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--test-third-party-cookie-phaseout'],
+      viewport,
+    });
+  };
 
   const hostPage = (body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Cara's music</title>
@@ -87,18 +103,7 @@ describe('website widget on a creator site (built api and widget)', () => {
       launcherText: 'Ask Cara',
     });
 
-    // Third-party cookies blocked, as the browser's own setting (and the phase-out switch).
-    profileDir = mkdtempSync(path.join(tmpdir(), 'fanpilot-widget-profile-'));
-    mkdirSync(path.join(profileDir, 'Default'), { recursive: true });
-    writeFileSync(
-      path.join(profileDir, 'Default', 'Preferences'),
-      JSON.stringify({ profile: { cookie_controls_mode: 1, block_third_party_cookies: true } }),
-    );
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--test-third-party-cookie-phaseout'],
-      viewport: { width: 1280, height: 800 },
-    });
+    context = await blockedContext();
     context.on('console', (message) => {
       if (/Content Security Policy|CSP violation/.test(message.text())) violations.push(message.text());
     });
@@ -106,7 +111,7 @@ describe('website widget on a creator site (built api and widget)', () => {
 
   afterAll(async () => {
     await context?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    for (const dir of profileDirs) rmSync(dir, { recursive: true, force: true });
     site?.closeAllConnections();
     await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
     await api?.stop();
@@ -148,7 +153,7 @@ describe('website widget on a creator site (built api and widget)', () => {
     await page.close();
   });
 
-  it('opens the chat in the frame; a question gets the AI answer streamed, without any cookie', async () => {
+  it('opens the chat in the frame; a question gets the AI answer streamed, the fan kept in a partitioned cookie', async () => {
     const page = await context.newPage();
     await page.goto(siteOrigin);
     await launcher(page).click();
@@ -169,15 +174,15 @@ describe('website widget on a creator site (built api and widget)', () => {
     expect(await frame.getByText('one hour each, with a short warm up first.').count()).toBe(1);
     await page.screenshot({ path: path.join(FAN_RESULTS_DIR, 'widget-open-chat-on-site.png') });
 
-    // Third-party cookies are blocked: the frame has no storage access and the browser holds no
-    // cookie of the product's; the chat still works, through the token the page keeps.
+    // Third-party cookies are blocked: the frame has no unpartitioned storage access; the fan is
+    // its partitioned, httpOnly cookie, kept for this site only (record 0072).
     const frameHandle = page.frames().find((f) => f.url().startsWith(`${api.url}/widget/`));
     expect(await frameHandle!.evaluate(() => document.hasStorageAccess())).toBe(false);
-    expect(await context.cookies(api.url)).toEqual([]);
-    const kept = await page.evaluate(() =>
-      Object.keys(localStorage).filter((k) => k.startsWith('fanpilot.widget.')),
-    );
-    expect(kept).toHaveLength(1);
+    const cookies = await context.cookies(api.url);
+    expect(cookies.map((c) => c.name)).toEqual(['fp_wfan']);
+    expect(cookies[0]).toMatchObject({ httpOnly: true, secure: true, sameSite: 'None' });
+    // Partitioned by the embedding site (scheme and host, no port).
+    expect((cookies[0] as { partitionKey?: string }).partitionKey).toBe('http://localhost');
 
     // The creator sees the conversation, marked with the site.
     const inbox = (await creatorCall(
@@ -196,6 +201,107 @@ describe('website widget on a creator site (built api and widget)', () => {
     await chatFrame(page).getByText('When are the lessons?').waitFor({ timeout: 20_000 });
     expect(violations).toEqual([]);
     await page.close();
+  });
+
+  it('keeps no fan secret in the host page: the page holds no token and its scripts cannot read the chat', async () => {
+    const inbox = (await creatorCall(
+      api,
+      creator,
+      'GET',
+      `/api/creators/username/${creator.username}/conversations`,
+    )) as { conversations: { fanId: string }[] };
+    const fanId = inbox.conversations[0]!.fanId;
+    const chatlog = `${api.url}/api/chatlog/fan/${encodeURIComponent(fanId)}?creator=${creator.username}`;
+    const page = await context.newPage();
+    await page.goto(siteOrigin);
+    await launcher(page).click();
+    await chatFrame(page).getByText('When are the lessons?').waitFor({ timeout: 20_000 });
+
+    // Everything a script in the host page (an analytics or ad tag) can read: none of it is the fan's.
+    const exposed = await page.evaluate(() => ({
+      local: Object.entries(localStorage),
+      session: Object.entries(sessionStorage),
+      cookie: document.cookie,
+      frameDocument:
+        document.querySelector('[data-fanpilot-widget]')?.shadowRoot?.querySelector('iframe')
+          ?.contentDocument ?? null,
+    }));
+    expect(exposed).toEqual({ local: [], session: [], cookie: '', frameDocument: null });
+    // Nor can such a script ask the api for the conversation: the browser sends the partitioned
+    // cookie, but the answer is not the page's to read, and the frame's header needs a permission
+    // the api never gives.
+    const fromPage = await page.evaluate(async (url) => {
+      const attempt = async (init: RequestInit) => {
+        try {
+          const response = await fetch(url, init);
+          return `${response.type} ${response.status} ${await response.text()}`;
+        } catch {
+          return 'refused';
+        }
+      };
+      return [
+        await attempt({ credentials: 'include' }),
+        await attempt({ credentials: 'include', headers: { 'x-widget-site': location.origin } }),
+        await attempt({ credentials: 'include', mode: 'no-cors' }),
+      ];
+    }, chatlog);
+    // (no-cors too: the api's Cross-Origin-Resource-Policy keeps even an opaque answer away.)
+    expect(fromPage).toEqual(['refused', 'refused', 'refused']);
+    // The cookie opens the chat only on the frame's own calls (its X-Widget-Site), never alone.
+    const [cookie] = await context.cookies(api.url);
+    const read = (headers: Record<string, string>) => fetch(chatlog, { headers });
+    expect((await read({ cookie: `fp_wfan=${cookie!.value}` })).status).toBe(403);
+    const own = await read({ cookie: `fp_wfan=${cookie!.value}`, 'x-widget-site': siteOrigin });
+    expect(own.status).toBe(200);
+    expect(JSON.stringify(await own.json())).toContain('When are the lessons?');
+    await page.close();
+  });
+
+  it("moves a fan an old loader kept in the page to the frame's cookie once, and the page forgets the token", async () => {
+    // What a loader of before kept in the site's localStorage, with a conversation under its token.
+    const oldToken = Buffer.alloc(32, 7).toString('base64url');
+    const oldFanId = `mobile_fan_oldloader_${Date.now()}_${'ab'.repeat(16)}`;
+    const asked = await fetch(`${api.url}/api/ask`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'idempotency-key': `old-${Date.now()}`,
+        'x-fan-token': oldToken,
+        'x-widget-site': siteOrigin,
+      },
+      body: JSON.stringify({
+        creator: creator.username,
+        fanId: oldFanId,
+        message: 'A question from last month',
+      }),
+    });
+    expect(asked.status).toBeLessThan(300);
+    const oldChatlog = `${api.url}/api/chatlog/fan/${encodeURIComponent(oldFanId)}?creator=${creator.username}`;
+    const withOldToken = () => fetch(oldChatlog, { headers: { 'x-fan-token': oldToken } });
+    expect((await withOldToken()).status).toBe(200);
+
+    const visitor = await blockedContext();
+    try {
+      const page = await visitor.newPage();
+      const key = `fanpilot.widget.${api.url}.${creator.username.toLowerCase()}`;
+      await page.goto(`${siteOrigin}/no-widget`);
+      await page.evaluate(
+        ([k, v]) => localStorage.setItem(k!, v!),
+        [key, JSON.stringify({ fanpilot_fan_token: oldToken, fanchat_fan_id: oldFanId })],
+      );
+      await page.goto(siteOrigin);
+      await launcher(page).click();
+      await chatFrame(page).getByText('A question from last month').waitFor({ timeout: 20_000 });
+      // The page forgets it, and the old token opens nothing any more; the cookie does.
+      await expect.poll(() => page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+      expect((await withOldToken()).status).toBe(403);
+      await page.reload();
+      await launcher(page).click();
+      await chatFrame(page).getByText('A question from last month').waitFor({ timeout: 20_000 });
+      expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+    } finally {
+      await visitor.close();
+    }
   });
 
   it('a limit is said in words a visitor understands, never "Server error"', async () => {

@@ -1,4 +1,4 @@
-import { FAN_COOKIE, SESSION_COOKIE } from '@fanpilot/contracts';
+import { SESSION_COOKIE } from '@fanpilot/contracts';
 import {
   chatbotOwnerId,
   creatorIdByUsername,
@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../services/changes.ts';
-import { headerFanToken } from '../services/fan-identity.ts';
+import { fanCookieOf, headerFanToken } from '../services/fan-identity.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -155,9 +155,9 @@ export const lookupsPlugin = fp(async (app: FastifyInstance) => {
 
 /**
  * The hash of this browser's fan token (as fanTokenHash): an embed's header token, else the fan
- * cookie's from the instance's cookie cache.
+ * cookie's (the widget frame's partitioned one on its calls) from the instance's cookie cache.
  */
 export const cachedFanTokenHash = (request: FastifyRequest): string | null => {
   const fromHeader = headerFanToken(request);
-  return fromHeader ? hashToken(fromHeader) : request.server.signedCookieHash(request, FAN_COOKIE);
+  return fromHeader ? hashToken(fromHeader) : request.server.signedCookieHash(request, fanCookieOf(request));
 };

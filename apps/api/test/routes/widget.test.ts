@@ -44,6 +44,7 @@ describe('website widget', () => {
       color: '#4f46e5',
       position: 'right',
       launcherText: 'Chat with me',
+      refusedSites: [],
     });
   });
 
@@ -60,6 +61,7 @@ describe('website widget', () => {
       color: '#aa3366',
       position: 'left',
       launcherText: 'Ask Cara',
+      refusedSites: [],
     };
     expect(await res.json()).toEqual(saved);
     expect(await (await call(t, 'GET', settings, cara)).json()).toEqual(saved);
@@ -146,6 +148,16 @@ describe('website widget', () => {
     });
     expect((await fetch(`${t.url}/api/widget/cara`)).status).toBe(403);
     expect((await fetch(`${t.url}/api/widget/nobody-here`, { headers: { origin: SITE } })).status).toBe(404);
+
+    // Profile Settings says where the widget was refused: well-formed origins only, the newest 5.
+    await fetch(`${t.url}/api/widget/cara`, { headers: { origin: 'not an origin' } });
+    for (let i = 1; i <= 6; i++) {
+      await fetch(`${t.url}/api/widget/cara`, { headers: { origin: `https://copy${i}.example` } });
+    }
+    const refused = (
+      (await (await call(t, 'GET', settings, cara)).json()) as { refusedSites: { site: string }[] }
+    ).refusedSites;
+    expect(refused.map((r) => r.site)).toEqual([6, 5, 4, 3, 2].map((i) => `https://copy${i}.example`));
   });
 
   it('serves the frame only to the allowed sites (frame-ancestors) and the loader to any page', async () => {
@@ -202,6 +214,75 @@ describe('website widget', () => {
     const site = (fanId: string) => inbox.conversations.find((c) => c.fanId === fanId)?.widgetSite;
     expect(site(widget.fanId)).toBe(SITE);
     expect(site(app.fanId)).toBeNull();
+  });
+
+  it("opens the frame's chat with a partitioned httpOnly cookie, read only on calls with the site header", async () => {
+    const open = (headers: Record<string, string>, body: Record<string, unknown> = {}) =>
+      fetch(`${t.url}/api/widget/cara/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const first = await open({ 'x-widget-site': SITE });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ color: '#aa3366', fanId: null, fanName: null, moved: 0 });
+    const line = first.headers.getSetCookie().find((l) => l.startsWith('fp_wfan='))!;
+    expect(line).toMatch(/; HttpOnly/i);
+    expect(line).toMatch(/; Secure/i);
+    expect(line).toMatch(/; SameSite=None/i);
+    expect(line).toMatch(/; Partitioned/i);
+    expect(setCookies(first).fp_fan).toBeUndefined();
+    const cookie = `fp_wfan=${setCookies(first).fp_wfan}`;
+
+    // The frame asks with its cookie and site header; the next open finds that conversation.
+    const fanId = `mobile_fan_${randomBytes(6).toString('hex')}`;
+    const widget = new FanBrowser(t, fanId, { cookie, 'x-widget-site': SITE });
+    expect((await widget.ask('cara', 'Hi from the frame', { fanName: 'Rosa' })).status).toBe(200);
+    const again = await open({ cookie, 'x-widget-site': SITE });
+    expect(await again.json()).toEqual({ color: '#aa3366', fanId, fanName: 'Rosa', moved: 0 });
+    expect(setCookies(again).fp_wfan).toBeUndefined();
+
+    // Without the frame's header the cookie is nobody's: a page elsewhere cannot use it.
+    const chatlog = `${t.url}/api/chatlog/fan/${fanId}?creator=cara`;
+    expect((await fetch(chatlog, { headers: { cookie } })).status).toBe(403);
+    expect((await fetch(chatlog, { headers: { cookie, 'x-widget-site': SITE } })).status).toBe(200);
+    // Nor does the fan app's cookie open a widget chat, or anything open on a site not listed.
+    expect((await open({ 'x-widget-site': OTHER_SITE })).status).toBe(403);
+    const noSite = await open({});
+    expect(noSite.status).toBe(403);
+    expect(await json(noSite)).toMatchObject({ error: 'site_not_allowed' });
+    expect(setCookies(noSite).fp_wfan).toBeUndefined();
+  });
+
+  it("exchanges an old loader's token once: its conversations move to the frame's cookie, the token opens nothing", async () => {
+    const oldToken = token();
+    const old = new FanBrowser(t, undefined, { 'x-fan-token': oldToken, 'x-widget-site': SITE });
+    expect((await old.ask('cara', 'Asked before the cookie')).status).toBe(200);
+    const exchanged = await fetch(`${t.url}/api/widget/cara/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-widget-site': SITE },
+      body: JSON.stringify({ legacyToken: oldToken }),
+    });
+    expect(exchanged.status).toBe(200);
+    expect(await exchanged.json()).toEqual({ color: '#aa3366', fanId: old.fanId, fanName: null, moved: 1 });
+    const cookie = `fp_wfan=${setCookies(exchanged).fp_wfan}`;
+    const chatlog = `${t.url}/api/chatlog/fan/${old.fanId}?creator=cara`;
+    expect((await fetch(chatlog, { headers: { 'x-fan-token': oldToken } })).status).toBe(403);
+    expect((await fetch(chatlog, { headers: { cookie, 'x-widget-site': SITE } })).status).toBe(200);
+    // A second exchange of the same token moves nothing; a token that is not one is a 400 in words.
+    const twice = await fetch(`${t.url}/api/widget/cara/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-widget-site': SITE, cookie },
+      body: JSON.stringify({ legacyToken: oldToken }),
+    });
+    expect(await twice.json()).toMatchObject({ fanId: old.fanId, moved: 0 });
+    const bad = await fetch(`${t.url}/api/widget/cara/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-widget-site': SITE },
+      body: JSON.stringify({ legacyToken: 'short' }),
+    });
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toMatchObject({ message: expect.stringContaining('old token') });
   });
 
   it('refuses a widget question from a site the creator did not list, storing nothing', async () => {

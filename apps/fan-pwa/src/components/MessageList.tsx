@@ -131,6 +131,7 @@ function toBubbles(
   );
   // A draft shows until its question's stored answer arrives (then that answer replaces it).
   const answered = new Set(history.filter((m) => m.from !== 'fan' && m.replyTo).map((m) => m.replyTo));
+  const asked = new Set(history.filter((m) => m.from === 'fan').map((m) => m.id));
   const writing = drafts
     .filter((draft) => draft.text.trim() && !answered.has(draft.replyTo))
     .map(
@@ -144,7 +145,11 @@ function toBubbles(
         note: texts.aiWriting,
       }),
     );
-  return [...opening, ...fromServer, ...writing, ...pending];
+  // Each draft under its own question: after the history when the question is in it, else after
+  // this browser's sent messages (the question is one of them until the next history read).
+  const underHistory = writing.filter((b) => asked.has(b.key.slice(2)));
+  const underPending = writing.filter((b) => !asked.has(b.key.slice(2)));
+  return [...opening, ...fromServer, ...underHistory, ...pending, ...underPending];
 }
 
 export function MessageList({

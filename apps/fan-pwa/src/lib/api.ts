@@ -8,6 +8,7 @@ import {
   type FanChatlogResponse,
   type FanChatMessage,
   fanRoutes,
+  type OpenWidgetChatResponse,
   type PublicCreator,
   type RedeemFanTransferResponse,
   type SubscribePushRequest,
@@ -75,6 +76,14 @@ export function isOtherBrowsersChat(err: unknown): boolean {
 /** The words of an error answer (`{ error, message }`), or `fallback`. */
 export function errorMessage(err: unknown, fallback: string): string {
   return err instanceof ApiError && typeof err.body?.message === 'string' ? err.body.message : fallback;
+}
+
+/**
+ * The widget's frame opens its chat (openWidgetChat): the api sets the frame's partitioned fan
+ * cookie, exchanges an old loader's token once, and says which conversation this browser holds.
+ */
+export function openWidgetChat(username: string, legacyToken?: string): Promise<OpenWidgetChatResponse> {
+  return client.call('openWidgetChat', { params: { username }, body: legacyToken ? { legacyToken } : {} });
 }
 
 /** A one-time link that moves this chat to another browser (createFanTransfer). */

@@ -1,14 +1,14 @@
 /**
  * The chat embedded elsewhere (docs/decisions/0050-the-website-widget.md): the website widget's
- * frame on a creator's site. There the api's fan cookie never arrives (third-party cookies are
- * blocked) and the frame's own storage is refused or partitioned, so the embed says who the fan is
- * with headers (the fan token, the site) and keeps the fan's id and token where the embedding page
- * keeps them. The fan app itself never sets one: every call then goes exactly as before.
+ * frame on a creator's site. There the fan app's cookie never arrives; the frame's calls carry the
+ * site (and, only where no partitioned cookie is kept, the fan token) as headers, and the fan id and
+ * name are what the api says this browser holds (record 0072), kept for the page's life. The fan app
+ * itself never sets one: every call then goes exactly as before.
  */
 export interface Embed {
   /** Sent with every call of the fan's (the fan token and the widget's site). */
   headers: Record<string, string>;
-  /** Where the fan id and name are kept instead of this frame's localStorage. */
+  /** Where the fan id and name are kept instead of localStorage (never the host page's). */
   storage: {
     getItem(key: string): string | null;
     setItem(key: string, value: string): void;

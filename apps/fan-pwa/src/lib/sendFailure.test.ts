@@ -38,4 +38,12 @@ describe('a failed send, while the browser is online', () => {
       });
     }
   });
+
+  it("says the api's reason when the widget's site is no longer allowed (a retry could never work)", () => {
+    const message =
+      'This chat is not enabled on https://cara.example. The creator can add the site in Profile Settings.';
+    expect(
+      sendFailure(new ApiError(403, '', JSON.stringify({ error: 'site_not_allowed', message }))),
+    ).toEqual({ error: message, hint: null, queue: false });
+  });
 });

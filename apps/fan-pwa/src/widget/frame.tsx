@@ -1,17 +1,26 @@
-import { FAN_TOKEN_HEADER, siteOrigin, WIDGET_SITE_HEADER } from '@fanpilot/contracts';
+import { FAN_ID_STORAGE_KEY, FAN_TOKEN_HEADER, siteOrigin, WIDGET_SITE_HEADER } from '@fanpilot/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRoot } from 'react-dom/client';
 import { ChatScreen } from '../chat/ChatScreen.tsx';
+import { errorMessage, openWidgetChat } from '../lib/api.ts';
 import { type Embed, setEmbed } from '../lib/embed.ts';
+import { FAN_NAME_STORAGE_KEY } from '../lib/fanId.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
 import { texts } from '../texts.ts';
 import '../styles.css';
-import { CLOSE, cleanState, FAN_TOKEN_KEY, type KeptState, READY, SAVE, STATE } from './protocol.ts';
+import { applyCreatorColor } from './brand.ts';
+import { CLOSE, cleanState, FAN_TOKEN_KEY, type KeptState, MOVED, READY, STATE } from './protocol.ts';
 
-/** How long the frame waits for the loader's kept values before starting with none. */
+// The widget's chat frame (docs/widget.md). The fan's identity stays on our origin, where the host
+// page cannot reach it (docs/decisions/0072-the-widget-keeps-no-secret-in-the-host-page.md): the
+// api keeps it in a partitioned httpOnly cookie (one per embedding site, kept with third-party
+// cookies blocked); only where the browser keeps no partitioned cookie does the frame keep a token
+// in its own (partitioned) storage and send it as a header. Nothing of it goes to the page.
+
+/** How long the frame waits for the loader's answer (what an old loader kept) before going on. */
 const PARENT_WAIT_MS = 3_000;
 
-/** 32 random bytes in base64url: the fan token this browser, on this site, sends as a header. */
+/** 32 random bytes in base64url: the fan token, where the frame has to keep one itself. */
 function newFanToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return btoa(String.fromCharCode(...bytes))
@@ -19,6 +28,9 @@ function newFanToken(): string {
     .replace(/\//g, '_')
     .replace(/=+$/, '');
 }
+
+const isToken = (value: unknown): value is string =>
+  typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value);
 
 /** The site embedding this frame: the address's ?site=, when the browser's own account agrees. */
 function embeddingSite(): string | null {
@@ -30,8 +42,8 @@ function embeddingSite(): string | null {
   return claimed;
 }
 
-/** Asks the loader on `site` for what it keeps; an empty map when it does not answer. */
-function keptState(site: string): Promise<KeptState> {
+/** What an old loader kept in the page, handed over once; an empty map when nothing (or no answer). */
+function handedOver(site: string): Promise<KeptState> {
   return new Promise((resolve) => {
     const done = (state: KeptState) => {
       window.removeEventListener('message', listener);
@@ -49,18 +61,57 @@ function keptState(site: string): Promise<KeptState> {
   });
 }
 
-/** Storage backed by the loader's: reads from the map, every change sent back to be kept. */
-function parentStorage(site: string, state: KeptState): Embed['storage'] {
-  const save = () => window.parent.postMessage({ type: SAVE, state: { ...state } }, site);
+/**
+ * Whether this frame can keep a partitioned cookie (CHIPS): tried with a short-lived one of its own.
+ * Chromium and Firefox keep them with third-party cookies blocked; where this fails, the api's
+ * cookie would not be kept either.
+ */
+function keepsPartitionedCookies(): boolean {
+  const attributes = 'Path=/widget; SameSite=None; Secure; Partitioned';
+  try {
+    document.cookie = `fp_wcheck=1; Max-Age=60; ${attributes}`;
+    const kept = document.cookie.split('; ').includes('fp_wcheck=1');
+    document.cookie = `fp_wcheck=; Max-Age=0; ${attributes}`;
+    return kept;
+  } catch {
+    return false;
+  }
+}
+
+/** The frame's own storage (partitioned by the browser to the embedding site), or null when refused. */
+function ownStorage(): Storage | null {
+  try {
+    const storage = window.localStorage;
+    storage.getItem(FAN_TOKEN_KEY);
+    return storage;
+  } catch {
+    return null;
+  }
+}
+
+/** Without a partitioned cookie: the token the frame keeps in its own storage (made once), as a header. */
+function frameToken(): string {
+  const storage = ownStorage();
+  const kept = storage?.getItem(FAN_TOKEN_KEY);
+  if (isToken(kept)) return kept;
+  const token = newFanToken();
+  try {
+    storage?.setItem(FAN_TOKEN_KEY, token);
+  } catch {
+    // Kept for this page's life only.
+  }
+  return token;
+}
+
+/** The fan id and name for this page's life: the api says them each time the chat opens. */
+function memoryStorage(values: KeptState): Embed['storage'] {
   return {
-    getItem: (key) => state[key] ?? null,
+    getItem: (key) => values[key] ?? null,
     setItem: (key, value) => {
-      state[key] = String(value);
-      save();
+      values[key] = String(value);
     },
     removeItem: (key) => {
-      delete state[key];
-      save();
+      delete values[key];
     },
   };
 }
@@ -73,18 +124,30 @@ async function start() {
     root.render(<MessagePage heading={texts.widgetOnlyHeading} text={texts.widgetOnlyText} />);
     return;
   }
-  const state = await keptState(site);
-  const storage = parentStorage(site, state);
-  let token = state[FAN_TOKEN_KEY];
-  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) {
-    token = newFanToken();
-    storage.setItem(FAN_TOKEN_KEY, token);
+  const old = await handedOver(site);
+  const headers: Record<string, string> = { [WIDGET_SITE_HEADER]: site };
+  if (!keepsPartitionedCookies()) headers[FAN_TOKEN_HEADER] = frameToken();
+  const values: KeptState = {};
+  setEmbed({ kind: 'widget', headers, storage: memoryStorage(values) });
+  const legacyToken = isToken(old[FAN_TOKEN_KEY]) ? old[FAN_TOKEN_KEY] : undefined;
+  try {
+    const chat = await openWidgetChat(username, legacyToken);
+    // The old loader's token now opens nothing: the page may forget it.
+    if (legacyToken) window.parent.postMessage({ type: MOVED }, site);
+    if (chat.fanId) values[FAN_ID_STORAGE_KEY] = chat.fanId;
+    if (chat.fanName) values[FAN_NAME_STORAGE_KEY] = chat.fanName;
+    // The creator's colour, as on the launcher.
+    applyCreatorColor(document.documentElement, chat.color);
+    document.body.classList.add('widget-frame');
+  } catch (err) {
+    root.render(
+      <MessagePage
+        heading={texts.widgetUnavailableHeading}
+        text={errorMessage(err, texts.widgetUnavailableText)}
+      />,
+    );
+    return;
   }
-  setEmbed({
-    kind: 'widget',
-    headers: { [FAN_TOKEN_HEADER]: token, [WIDGET_SITE_HEADER]: site },
-    storage,
-  });
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && !document.querySelector('dialog[open]')) {
       window.parent.postMessage({ type: CLOSE }, site);

@@ -4,7 +4,7 @@
 // leaks out), loads nothing else until the launcher is opened, then opens the creator's chat in a
 // frame on our origin. No framework: it must stay a few KB.
 import { fanRoutes, urlIn } from '@fanpilot/contracts';
-import { CLOSE, cleanState, type KeptState, READY, SAVE, STATE } from './protocol.ts';
+import { CLOSE, cleanState, type KeptState, legacyKey, MOVED, READY, STATE } from './protocol.ts';
 
 interface LauncherConfig {
   name: string;
@@ -27,6 +27,8 @@ function inkOn(hex: string): string {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 ? 'black' : 'white';
 }
 
+// On a phone the open chat fills the screen under a 56 px strip in the creator's colour that holds
+// the close button, so the button covers nothing of the chat (its header's "Continue in the app").
 const css = (c: LauncherConfig) => `
 :host{all:initial}
 *{box-sizing:border-box}
@@ -43,8 +45,8 @@ font:600 15px/1.2 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;cursor:po
 height:min(640px,calc(100vh - 110px));border-radius:16px;overflow:hidden;background:white;box-shadow:0 12px 48px rgba(15,23,42,.3)}
 .panel[hidden]{display:none}
 iframe{display:block;width:100%;height:100%;border:0}
-@media (max-width:480px){.panel{inset:0;width:100%;height:100%;border-radius:0}
-.launcher[aria-expanded=true]{bottom:auto;top:10px;${c.position}:10px;width:40px;min-height:40px;height:40px;box-shadow:none}}
+@media (max-width:480px){.panel{inset:0;width:100%;height:100%;border-radius:0;padding-top:56px;background:${c.color}}
+.launcher[aria-expanded=true]{bottom:auto;top:8px;${c.position}:8px;width:40px;min-height:40px;height:40px;box-shadow:none}}
 `;
 
 function icon(path: string): SVGSVGElement {
@@ -58,23 +60,25 @@ function icon(path: string): SVGSVGElement {
   return svg;
 }
 
-/** The page's own storage, first-party to the creator's site; memory when the page has none. */
-function keeper(key: string) {
-  let memory: KeptState = {};
+/**
+ * What a loader of before kept in the page's localStorage (the fan token among it): handed to the
+ * frame once, to be exchanged for the frame's own cookie, then deleted. This loader keeps nothing
+ * in the page (docs/decisions/0072-the-widget-keeps-no-secret-in-the-host-page.md).
+ */
+function leftByOldLoader(key: string) {
   return {
     read(): KeptState {
       try {
         return cleanState(JSON.parse(localStorage.getItem(key) ?? '{}'));
       } catch {
-        return memory;
+        return {};
       }
     },
-    write(state: KeptState) {
-      memory = state;
+    forget() {
       try {
-        localStorage.setItem(key, JSON.stringify(state));
+        localStorage.removeItem(key);
       } catch {
-        // Kept for this page's life.
+        // No storage: nothing was kept.
       }
     },
   };
@@ -134,7 +138,7 @@ function mount(script: HTMLScriptElement) {
     };
     show(false);
 
-    const kept = keeper(`fanpilot.widget.${origin}.${username.toLowerCase()}`);
+    const old = leftByOldLoader(legacyKey(origin, username));
     let frame: HTMLIFrameElement | null = null;
     const open = () => {
       if (!frame) {
@@ -156,8 +160,8 @@ function mount(script: HTMLScriptElement) {
     window.addEventListener('message', (event) => {
       if (!frame || event.source !== frame.contentWindow || event.origin !== origin) return;
       const data = event.data as { type?: unknown; state?: unknown } | null;
-      if (data?.type === READY) frame.contentWindow?.postMessage({ type: STATE, state: kept.read() }, origin);
-      else if (data?.type === SAVE) kept.write(cleanState(data.state));
+      if (data?.type === READY) frame.contentWindow?.postMessage({ type: STATE, state: old.read() }, origin);
+      else if (data?.type === MOVED) old.forget();
       else if (data?.type === CLOSE) close();
     });
     root.append(panel, button);

@@ -16,10 +16,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // period (the stored access_until is what the dashboard shows; entitlement.ts decides from the state).
   await sql`update fan_subscriptions set access_until = grace_until
     where status = 'past_due' and ended_reason is null`.execute(db);
-  // The entitlement's circles: a browser's conversations with a creator, an email's.
-  await sql`create index fans_browser_idx on fans (creator_id, cookie_hash) where cookie_hash is not null`.execute(
-    db,
-  );
+  // The entitlement's circles: an email's conversations with a creator (a browser's are found by
+  // fans_creator_cookie_idx, 2026-11-29T03-00).
   // A circle's questions waiting ahead of one (the allowance counts them), found by fan, not by
   // reading every question the creator has waiting (a flood of 1,500 made that 0.3 s per sweep).
   await sql`create index messages_pending_by_fan_idx on messages (fan_id, id)
@@ -32,6 +30,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop index if exists fans_proved_email_idx`.execute(db);
   await sql`drop index if exists messages_pending_by_fan_idx`.execute(db);
-  await sql`drop index if exists fans_browser_idx`.execute(db);
   await sql`alter table fans drop column proved_email`.execute(db);
 }

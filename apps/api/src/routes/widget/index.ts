@@ -1,15 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { calls, usernameParamsSchema } from '@fanpilot/contracts';
+import { calls, usernameParamsSchema, WIDGET_SITE_HEADER } from '@fanpilot/contracts';
 import {
   creatorsRepository,
+  hashToken,
+  openWidgetChat,
   reachableCreator,
   saveWidgetSettings,
   widgetConfigFor,
+  widgetSettingsForCreator,
   widgetSettingsOf,
 } from '@fanpilot/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ensureFanToken } from '../../services/fan-identity.ts';
 
 export interface WidgetRoutesOptions {
   /** The built fan app (its widget.js loader and widget.html frame page), when there is one. */
@@ -41,7 +45,7 @@ export async function widgetRoutes(app: FastifyInstance, opts: WidgetRoutesOptio
   r.get(calls.widgetSettings.path, { schema: calls.widgetSettings.schema }, async (request, reply) => {
     const creator = await app.requireOwner(request, request.params.username);
     reply.header('cache-control', 'no-store');
-    return widgetSettingsOf(app.db, creator.id);
+    return widgetSettingsForCreator(app.db, creator.id);
   });
 
   r.put(
@@ -81,6 +85,23 @@ export async function widgetRoutes(app: FastifyInstance, opts: WidgetRoutesOptio
       return config;
     },
   );
+
+  // The frame opening its chat (record 0072): on an allowed site only, it gets its partitioned fan
+  // cookie (or keeps the token it sends, where the browser keeps no cookie), an old loader's token
+  // is exchanged once, and it learns which conversation this browser holds.
+  r.post(calls.openWidgetChat.path, { schema: calls.openWidgetChat.schema }, async (request, reply) => {
+    const creator = reachableCreator(
+      await creators.findByUsername(request.params.username),
+      request.params.username,
+    );
+    const site = request.headers[WIDGET_SITE_HEADER];
+    reply.header('cache-control', 'no-store');
+    return openWidgetChat(app.db, creator.id, typeof site === 'string' ? site : undefined, {
+      // The site header is there (checked first), so this is the widget's partitioned cookie.
+      bindCookie: () => hashToken(ensureFanToken(request, reply, true)),
+      legacyHash: request.body.legacyToken ? hashToken(request.body.legacyToken) : null,
+    });
+  });
 
   const file = (name: string) => {
     const full = opts.fanRoot && path.join(opts.fanRoot, name);

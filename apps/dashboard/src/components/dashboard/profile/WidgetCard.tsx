@@ -3,7 +3,7 @@ import {
   WIDGET_LAUNCHER_TEXT_MAX_LENGTH,
   WIDGET_POSITIONS,
   type WidgetPosition,
-  type WidgetSettings,
+  type WidgetSettingsResponse,
 } from '@fanpilot/contracts';
 import { Button, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -53,7 +53,15 @@ export function WidgetCard({ username, name }: { username: string; name: string 
   );
 }
 
-function WidgetForm({ username, name, saved }: { username: string; name: string; saved: WidgetSettings }) {
+function WidgetForm({
+  username,
+  name,
+  saved,
+}: {
+  username: string;
+  name: string;
+  saved: WidgetSettingsResponse;
+}) {
   const id = useId();
   const queryClient = useQueryClient();
   const [sitesText, setSitesText] = useState(saved.sites.join('\n'));
@@ -92,28 +100,43 @@ function WidgetForm({ username, name, saved }: { username: string; name: string;
           save.mutate();
         }}
       >
-        <div>
-          <label htmlFor={`${id}-snippet`} className="block text-sm font-semibold text-slate-900">
-            {t.snippetLabel}
-          </label>
-          <textarea
-            id={`${id}-snippet`}
-            readOnly
-            rows={2}
-            value={snippet}
-            className="mt-2 block w-full rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-xs text-slate-800"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <Button
-            type="button"
-            size="sm"
-            variant="secondary"
-            className="mt-2"
-            onClick={() => void copyToClipboard(snippet)}
-          >
-            {t.copySnippet}
-          </Button>
-        </div>
+        {saved.refusedSites.length > 0 && (
+          <ul className="space-y-1.5" aria-label={t.refusedLabel}>
+            {saved.refusedSites.map((r) => (
+              <li key={r.site} className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                {t.refused(r.site)}
+              </li>
+            ))}
+          </ul>
+        )}
+        {/* The snippet only once a site is allowed and saved: on any other site it would show
+            nothing but a console line (docs/widget.md). */}
+        {saved.sites.length > 0 ? (
+          <div>
+            <label htmlFor={`${id}-snippet`} className="block text-sm font-semibold text-slate-900">
+              {t.snippetLabel}
+            </label>
+            <textarea
+              id={`${id}-snippet`}
+              readOnly
+              rows={2}
+              value={snippet}
+              className="mt-2 block w-full rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-xs text-slate-800"
+              onFocus={(event) => event.currentTarget.select()}
+            />
+            <Button
+              type="button"
+              size="sm"
+              variant="secondary"
+              className="mt-2"
+              onClick={() => void copyToClipboard(snippet)}
+            >
+              {t.copySnippet}
+            </Button>
+          </div>
+        ) : (
+          <p className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">{t.snippetAfterSite}</p>
+        )}
         <div>
           <label htmlFor={`${id}-sites`} className="block text-sm font-semibold text-slate-900">
             {t.sitesLabel}
