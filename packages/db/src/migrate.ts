@@ -31,6 +31,7 @@ import * as creatorAlerts from './migrations/2026-11-27T10-00_creator_alerts.ts'
 import * as subscriberAlerts from './migrations/2026-11-27T10-10_subscriber_alerts.ts';
 import * as subscriptionChanges from './migrations/2026-11-28T00-00_subscription_changes.ts';
 import * as unreadyItemsIndex from './migrations/2026-11-28T00-10_unready_items_index.ts';
+import * as alertReasons from './migrations/2026-11-29T04-00_alert_reasons.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T10-10_subscriber_alerts': subscriberAlerts,
   '2026-11-28T00-00_subscription_changes': subscriptionChanges,
   '2026-11-28T00-10_unready_items_index': unreadyItemsIndex,
+  '2026-11-29T04-00_alert_reasons': alertReasons,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {
