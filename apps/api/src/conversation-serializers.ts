@@ -7,6 +7,7 @@ import {
   type MessageSource,
   type Notice,
   type PublicCreator,
+  STATUS_TEXT_OFFLINE_NO_AI,
   type StoredSource,
   type Template,
 } from '@fanpilot/contracts';
@@ -100,7 +101,11 @@ export function toPublicCreator(
     name: row.name,
     profileImageUrl: objectUrl(row.profile_image_key),
     isOnline: row.is_online,
-    statusText: row.status_text || DEFAULT_STATUS_TEXT_OFFLINE,
+    // Offline with no AI to answer (no chatbot, credits or budget): never 'Offline - AI responding'.
+    statusText:
+      !row.is_online && !aiAvailable
+        ? STATUS_TEXT_OFFLINE_NO_AI
+        : row.status_text || DEFAULT_STATUS_TEXT_OFFLINE,
     notice: notice ? toNotice(notice) : null,
     initialMessages,
     aiAvailable,

@@ -1,6 +1,7 @@
 import type { RetrievedChunk } from '@fanpilot/knowledge';
+import { packPassages } from '@fanpilot/knowledge';
 import { describe, expect, it } from 'vitest';
-import { citationFor, citationsFor, textFragment } from './citations.ts';
+import { citationFor, citationsFor, citedSourceKey, textFragment } from './citations.ts';
 
 const chunk = (over: Partial<RetrievedChunk>): RetrievedChunk => ({
   chunkId: '1',
@@ -112,5 +113,51 @@ describe('a video citation', () => {
       seconds: 10,
       url: 'https://www.youtube.com/watch?v=x&t=10s',
     });
+  });
+  it('two pages of one crawled site are two sources, each cited by its own title and address, never joined (record 0073)', () => {
+    const site = 'item-site';
+    const diet = chunk({
+      chunkId: '10',
+      knowledgeItemId: site,
+      ordinal: 3,
+      title: 'Nutrition',
+      source: 'https://coach.example/nutrition.html',
+      metadata: {
+        url: 'https://coach.example/nutrition.html',
+        title: 'Nutrition',
+        site: 'https://coach.example/',
+      },
+      content: 'Eat oats before a long run.',
+    });
+    const plan = chunk({
+      chunkId: '11',
+      knowledgeItemId: site,
+      ordinal: 4,
+      title: 'Training plan',
+      source: 'https://coach.example/plan.html',
+      metadata: {
+        url: 'https://coach.example/plan.html',
+        title: 'Training plan',
+        site: 'https://coach.example/',
+      },
+      content: 'Run three times a week.',
+    });
+    expect(citedSourceKey(diet)).not.toBe(citedSourceKey(plan));
+    expect(citationsFor([diet, plan])).toEqual([
+      expect.objectContaining({
+        title: 'Nutrition',
+        url: expect.stringMatching(/^https:\/\/coach\.example\/nutrition\.html#/),
+      }),
+      expect.objectContaining({
+        title: 'Training plan',
+        url: expect.stringMatching(/^https:\/\/coach\.example\/plan\.html#/),
+      }),
+    ]);
+    // Neighbouring chunks (ordinals 3 and 4) of different pages stay two passages, each its page's.
+    const passages = packPassages([diet, plan], 10_000);
+    expect(passages.map((p) => [p.title, p.content])).toEqual([
+      ['Nutrition', 'Eat oats before a long run.'],
+      ['Training plan', 'Run three times a week.'],
+    ]);
   });
 });

@@ -99,13 +99,25 @@ export function citationFor(chunk: RetrievedChunk, question = ''): StoredSource 
   return { ...base, kind: 'file', ...quoted };
 }
 
+/**
+ * Which source a chunk is cited as: its item, and for a crawled site or a sitemap (one item, many
+ * pages) its page: two pages of one site are two sources, each with its own title and address.
+ */
+export function citedSourceKey(chunk: RetrievedChunk): string {
+  const page = chunk.metadata?.url;
+  return typeof page === 'string' && isWeb(page)
+    ? `item:${chunk.knowledgeItemId}@${page}`
+    : `item:${chunk.knowledgeItemId}`;
+}
+
 /** The answer's citations: one per source, best first, at most MAX_CITATIONS. */
 export function citationsFor(chunks: RetrievedChunk[], question = '', max = MAX_CITATIONS): StoredSource[] {
   const seen = new Set<string>();
   const out: StoredSource[] = [];
   for (const chunk of chunks) {
-    if (seen.has(chunk.knowledgeItemId)) continue;
-    seen.add(chunk.knowledgeItemId);
+    const key = citedSourceKey(chunk);
+    if (seen.has(key)) continue;
+    seen.add(key);
     out.push(citationFor(chunk, question));
     if (out.length >= max) break;
   }

@@ -3,7 +3,7 @@ import { type Correction, matchCorrection } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { embedderFor, type RetrievedChunk, retrievePassages } from '@fanpilot/knowledge';
 import type { Kysely } from 'kysely';
-import { citationFor } from './citations.ts';
+import { citationFor, citedSourceKey } from './citations.ts';
 import { citeUsed, withoutMarkers } from './cite.ts';
 import { searchQuery } from './followup.ts';
 import { createChatModel, type ModelEnv, modelRoute, providerKey } from './models.ts';
@@ -99,7 +99,7 @@ const correctionSource = (creatorName: string): StoredSource => ({
 });
 
 const CORRECTION_KEY = 'correction';
-const sourceKey = (c: RetrievedChunk) => `item:${c.knowledgeItemId}`;
+const sourceKey = citedSourceKey;
 
 export async function composeAnswer(input: ComposeInput): Promise<ComposedAnswer> {
   const { db, env, chatbot, creatorName, question } = input;
@@ -176,7 +176,9 @@ export async function composeAnswer(input: ComposeInput): Promise<ComposedAnswer
     );
     const chunk = quoted.from === null ? undefined : passages[quoted.from];
     return {
-      body: quoted.text,
+      // The quote's one attribution is its citation (the fan's chip: the page's title, linking to
+      // it), marked [1] like a model's answer; the text never repeats the title.
+      body: chunk ? `${quoted.text} [1]` : quoted.text,
       sources: chunk ? [citationFor(chunk, question)] : [],
       gap: !chunk,
       handOver: !chunk,

@@ -210,7 +210,7 @@ describe('answering a fan question', () => {
     expect(bed.openai.requests).toHaveLength(0);
     const s = await f.state();
     expect(s.replies[0]!.body).toBe(
-      "“Feed your sourdough starter twice a day with equal weights of flour and water.”\n— from Bea Baker's “Starter care”",
+      '“Feed your sourdough starter twice a day with equal weights of flour and water.” [1]',
     );
     expect(s.replies[0]!.sources).toMatchObject([
       { title: 'Starter care', source: 'https://coach.example/starter', kind: 'web' },

@@ -65,7 +65,7 @@ export const RELEVANT_COVERAGE = 0.5;
 /**
  * The answer given when no model key is configured for the chatbot's provider: the most relevant
  * sentence (and the next one of the same passage, when it is relevant too) quoted from the
- * creator's material with its title; or, when no sentence covers the question, a plain fallback
+ * creator's material (the caller cites the passage `from`); or, when no sentence covers the question, a plain fallback
  * that says so and hands over.
  */
 export function offlineAnswer(
@@ -103,9 +103,7 @@ export function offlineAnswer(
   ) {
     quote = `${quote} ${next.text}`;
   }
-  const title = knowledge[passage]!.title;
-  return {
-    text: `“${excerpt(quote, QUOTE_MAX_CHARS)}”\n— from ${creatorName}'s “${title}”`,
-    from: passage,
-  };
+  // Attributed by the answer's citation of passage `from` (its title and address, shown once), not
+  // by a second copy of the title in the text (record 0073).
+  return { text: `“${excerpt(quote, QUOTE_MAX_CHARS)}”`, from: passage };
 }

@@ -65,19 +65,15 @@ describe('offline answerer', () => {
     content: 'Hi, I am Maya! I run a small bakery menu on weekends and love long walks.',
   };
 
-  it('quotes the one or two sentences that answer, attributed to the material, with no preamble', () => {
+  it('quotes the one or two sentences that answer, with no preamble and no title in the text (its citation attributes it)', () => {
     const answer = offlineAnswer('Maya Stone', 'How long is the Sunday long run in week 9?', [bio, plan]);
     expect(answer.from).toBe(1);
-    expect(answer.text).toBe(
-      "“In week 9 the Sunday long run is 24 km at an easy pace.”\n— from Maya Stone's “Marathon plan”",
-    );
+    expect(answer.text).toBe('“In week 9 the Sunday long run is 24 km at an easy pace.”');
     // The next sentence joins the quote when it carries the answer on (a word of the question).
     const two = offlineAnswer('Maya Stone', 'How long is the Sunday long run in week 9?', [
       { ...plan, content: 'In week 9 the Sunday long run is 24 km. Run it at an easy pace.' },
     ]);
-    expect(two.text).toBe(
-      "“In week 9 the Sunday long run is 24 km. Run it at an easy pace.”\n— from Maya Stone's “Marathon plan”",
-    );
+    expect(two.text).toBe('“In week 9 the Sunday long run is 24 km. Run it at an easy pace.”');
     expect(answer.text).not.toMatch(/away right now|not a personal reply/);
   });
 

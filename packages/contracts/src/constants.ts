@@ -76,6 +76,11 @@ export const DAILY_AI_BUDGET_MAX = 100_000;
 
 export const DEFAULT_STATUS_TEXT_OFFLINE = 'Offline - AI responding';
 export const DEFAULT_STATUS_TEXT_ONLINE = 'Online - Creator responding';
+/**
+ * The status text fans read while the creator is Offline and the AI cannot answer (no chatbot, no
+ * credits, today's budget reached): SPEC gives none for it; record 0073 / docs/product.md.
+ */
+export const STATUS_TEXT_OFFLINE_NO_AI = 'Offline - Creator will answer';
 
 export const FAN_ID_STORAGE_KEY = 'fanchat_fan_id';
 export const FAN_ID_PREFIX = 'mobile_fan_';

@@ -36,6 +36,7 @@ import * as downloadEpoch from './migrations/2026-11-29T02-00_download_epoch.ts'
 import * as restoreRequests from './migrations/2026-11-29T02-10_restore_requests.ts';
 import * as fansByBrowser from './migrations/2026-11-29T03-00_fans_by_browser.ts';
 import * as widgetRefusals from './migrations/2026-11-29T03-10_widget_refusals.ts';
+import * as alertReasons from './migrations/2026-11-29T04-00_alert_reasons.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -76,6 +77,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T02-10_restore_requests': restoreRequests,
   '2026-11-29T03-00_fans_by_browser': fansByBrowser,
   '2026-11-29T03-10_widget_refusals': widgetRefusals,
+  '2026-11-29T04-00_alert_reasons': alertReasons,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

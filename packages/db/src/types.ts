@@ -389,6 +389,11 @@ export interface CreatorAlertsTable {
   ref: string;
   fan_id: string | null;
   detail: Generated<string>;
+  /**
+   * Why a 'question' waits for the creator, as the ask noted it ('no_chatbot', 'no_credits',
+   * 'over_budget', 'creator_online'); null: the AI handed it over.
+   */
+  reason: string | null;
   created_at: CreatedAt;
   sent_at: Date | null;
   batch_id: string | null;

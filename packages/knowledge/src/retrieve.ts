@@ -226,6 +226,14 @@ export async function retrievePassages(
   return packPassages(ranked, options.budgetChars ?? KNOWLEDGE_BUDGET_CHARS);
 }
 
+/**
+ * Whether two chunks come from one source: one item and, for a crawled site or a sitemap (one item,
+ * many pages), one page; the last chunk of one page and the first of the next are never joined.
+ */
+const sameSource = (a: RetrievedChunk, b: RetrievedChunk) =>
+  a.knowledgeItemId === b.knowledgeItemId && pageOf(a) === pageOf(b);
+const pageOf = (c: RetrievedChunk) => (typeof c.metadata?.url === 'string' ? c.metadata.url : '');
+
 /** Fills a character budget with ranked chunks, joining neighbours of one source (see retrievePassages). */
 export function packPassages(ranked: RetrievedChunk[], budgetChars: number): Passage[] {
   type Group = { rank: number; chunks: { chunk: RetrievedChunk; ordinal: number }[] };
@@ -244,7 +252,7 @@ export function packPassages(ranked: RetrievedChunk[], budgetChars: number): Pas
     const neighbour = Number.isFinite(ordinal)
       ? groups.find(
           (g) =>
-            g.chunks[0]!.chunk.knowledgeItemId === chunk.knowledgeItemId &&
+            sameSource(g.chunks[0]!.chunk, chunk) &&
             g.chunks.some((c) => Math.abs(c.ordinal - ordinal) === 1),
         )
       : undefined;
@@ -261,7 +269,7 @@ export function packPassages(ranked: RetrievedChunk[], budgetChars: number): Pas
       const other = groups.find(
         (g) =>
           g !== neighbour &&
-          g.chunks[0]!.chunk.knowledgeItemId === chunk.knowledgeItemId &&
+          sameSource(g.chunks[0]!.chunk, chunk) &&
           g.chunks.some((c) => Math.abs(c.ordinal - ordinal) === 1),
       );
       if (other) {
@@ -324,11 +332,18 @@ interface Whole {
   file_name: string | null;
 }
 
+/** The title a chunk's own page (or video) carries in its metadata, when it has one. */
+const ownTitle = (metadata: Record<string, unknown> | null | undefined): string | undefined => {
+  const title = metadata?.title;
+  return typeof title === 'string' && title.trim() ? title.trim() : undefined;
+};
+
 const toChunk = (r: Row, w: Whole, score: number): RetrievedChunk => ({
   chunkId: r.chunkId,
   knowledgeItemId: r.knowledgeItemId,
   content: w.content,
-  title: w.title ?? w.file_name ?? w.url ?? w.youtube_url ?? 'Unknown Source',
+  // A page of a crawled site (or a sitemap) is cited by its own title, not the item's "Site (4 pages)".
+  title: ownTitle(w.metadata) ?? w.title ?? w.file_name ?? w.url ?? w.youtube_url ?? 'Unknown Source',
   source:
     (typeof w.metadata?.timestampUrl === 'string' ? w.metadata.timestampUrl : null) ??
     (typeof w.metadata?.url === 'string' ? w.metadata.url : null) ??

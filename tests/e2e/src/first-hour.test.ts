@@ -226,7 +226,7 @@ describe("a creator's first hour", () => {
   );
 
   it(
-    'keeps the phone screen calm: one banner at a time, a dismissable announcement, an unsqueezed header',
+    'keeps the phone screen calm: information stacked with the offer below it, a dismissable announcement, an unsqueezed header',
     async () => {
       const announce = async (message: string) => {
         const res = await page.request.post(`/api/creators/username/${USERNAME}/set-notice`, {
@@ -288,20 +288,25 @@ describe("a creator's first hour", () => {
             timeout: 20_000,
           });
 
-        // The fan asks: the notification offer takes the banner's place (one at a time).
+        // The fan asks: the notification offer shows below the announcement, which stays (record
+        // 0073: information always shows; an offer waits its turn).
         const box = fan.getByRole('textbox', { name: 'Message' });
         await box.fill('Which flour for rye?');
         await box.press('Enter');
         const offer = fan.getByRole('region', { name: 'Notifications' });
         await offer.waitFor({ timeout: 15_000 });
-        expect(await banners()).toMatchObject({ announcement: 0, offer: 1 });
+        expect(await banners()).toMatchObject({ announcement: 1, offer: 1 });
+        const top = async (name: string) =>
+          (await fan.getByRole('region', { name }).boundingBox())?.y ?? Number.NaN;
+        expect(await top('Announcement')).toBeLessThan(await top('Notifications'));
         // Blocked in the browser: the offer says so and how to change it.
         await offer.getByRole('button', { name: 'Turn on' }).click();
         await offer.getByText('Notifications are blocked for this site in your browser settings.').waitFor();
         await offer.getByText(/allow notifications for this site/).waitFor();
         await screenshot(fan, 'first-hour-phone-push-denied');
 
-        // Offline: only the offline bar.
+        // Offline: the offline bar, and the announcement still (information); no offer (it cannot
+        // be taken up offline).
         await phone.setOffline(true);
         await fan.evaluate(() => window.dispatchEvent(new Event('offline')));
         await fan
@@ -310,11 +315,11 @@ describe("a creator's first hour", () => {
           .first()
           .waitFor();
         expect(await fan.getByRole('region', { name: 'Notifications' }).count()).toBe(0);
-        expect(await fan.getByRole('region', { name: 'Announcement' }).count()).toBe(0);
+        expect(await fan.getByRole('region', { name: 'Announcement' }).count()).toBe(1);
         await screenshot(fan, 'first-hour-phone-offline');
         await phone.setOffline(false);
         await fan.evaluate(() => window.dispatchEvent(new Event('online')));
-        // Back online, the offer returns; "Got it" closes it and the announcement is next.
+        // Back online, the offer returns; "Got it" closes it and the announcement stays.
         await offer.getByRole('button', { name: 'Got it' }).click();
         await fan.getByRole('region', { name: 'Announcement' }).waitFor();
         await screenshot(fan, 'first-hour-phone-calm');

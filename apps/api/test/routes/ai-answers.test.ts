@@ -322,7 +322,7 @@ describe('AI answers without a model key', () => {
     });
     const quote = chat.find((m) => m.from === 'Creatorai')!;
     expect(quote.message).toBe(
-      "“Feed your sourdough starter twice a day with equal weights of flour and water.”\n— from Quinn Tester's “Starter care”",
+      '“Feed your sourdough starter twice a day with equal weights of flour and water.” [1]',
     );
     expect(quote.sources).toMatchObject([{ title: 'Starter care', kind: 'web' }]);
 

@@ -67,8 +67,7 @@ describe('without a model key', () => {
     expect(res.status).toBe(200);
     const tried = await json(res);
     expect(tried).toMatchObject({
-      answer:
-        "“Feed your sourdough starter twice a day with equal weights of flour and water.”\n— from Pia Tester's “Starter care”",
+      answer: '“Feed your sourdough starter twice a day with equal weights of flour and water.” [1]',
       sources: [{ title: 'Starter care', kind: 'web' }],
       handedOver: false,
       model: null,

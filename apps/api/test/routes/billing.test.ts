@@ -185,8 +185,11 @@ describe('credits bought with Stripe', () => {
     // The fan app is told the AI cannot answer now.
     const card = (await json(await fetch(`${t.url}/api/public/creators/cy`))) as unknown as {
       aiAvailable: boolean;
+      statusText: string;
     };
     expect(card.aiAvailable).toBe(false);
+    // Not 'Offline - AI responding' while the AI cannot answer (record 0073).
+    expect(card.statusText).toBe('Offline - Creator will answer');
 
     const res = await call(t, 'POST', '/api/creators/username/cy/billing/checkout', other, {
       pack: 'credits-10k',
@@ -211,10 +214,10 @@ describe('credits bought with Stripe', () => {
       .where('reason', '=', 'ai_answer')
       .execute();
     expect(charges.map((c) => String(c.message_id)).sort()).toEqual(questions.map((q) => q.id).sort());
-    expect(
-      ((await json(await fetch(`${t.url}/api/public/creators/cy`))) as unknown as { aiAvailable: boolean })
-        .aiAvailable,
-    ).toBe(true);
+    expect(await json(await fetch(`${t.url}/api/public/creators/cy`))).toMatchObject({
+      aiAvailable: true,
+      statusText: 'Offline - AI responding',
+    });
   });
 });
 

@@ -105,7 +105,9 @@ describe('creator alerts by email and push', () => {
     expect((await fan.ask(c.username, 'Can I freeze my starter?')).status).toBe(200);
     const mail = await smtp.waitFor((m) => m.to.includes(c.email));
     expect(mail.subject).toMatch(/is waiting for your answer$/);
-    expect(mail.text).toContain('asked: "Can I freeze my starter?"');
+    expect(mail.text).toContain(
+      'asked: "Can I freeze my starter?" You are Online, so this question waits for your answer.',
+    );
     const link = /http:\/\/127\.0\.0\.1:\d+\/admin\/ona\?fan=mobile_fan_[0-9a-f]+/.exec(mail.text)?.[0];
     expect(link).toBeDefined();
     // The link opens the dashboard (the page itself; the dashboard opens the conversation).
@@ -176,6 +178,35 @@ describe('creator alerts by email and push', () => {
     } finally {
       openai.failNext(0);
     }
+  });
+
+  it('a deleted chatbot: the fan reads that the creator answers, the question waits, and the email says why (record 0073)', async () => {
+    const c = await creator('dora');
+    expect((await call(t, 'DELETE', `/api/chatbots/${c.chatbotId}`, c.cookie)).status).toBe(200);
+    // The fan's card: no AI to answer, and the status says so (never 'Offline - AI responding').
+    const card = await json(await fetch(`${t.url}/api/public/creators/${c.username}`));
+    expect(card).toMatchObject({
+      isOnline: false,
+      aiAvailable: false,
+      statusText: 'Offline - Creator will answer',
+    });
+    const fan = new FanBrowser(t);
+    const asked = await fan.ask(c.username, 'Do you sell rye flour?');
+    expect(asked.status).toBe(200);
+    expect(await json(asked)).toMatchObject({ aiWillAnswer: false });
+    // The chat log's own copy of the card agrees.
+    const log = await json(await fan.history(c.username));
+    expect(log).toMatchObject({
+      statusText: 'Offline - Creator will answer',
+      creator: { aiAvailable: false },
+    });
+    const mail = await smtp.waitFor((m) => m.to.includes(c.email), 15_000);
+    expect(mail.text).toContain(
+      '"Do you sell rye flour?" You have no chatbot, so this question waits for you.',
+    );
+    expect(mail.text).not.toContain('Your AI handed this question to you');
+    // Nothing answers it: it waits for the creator.
+    expect((await fan.messages(c.username)).map((m) => [m.from, m.status])).toEqual([['fan', 'pending']]);
   });
 
   it("today's AI budget reached, then credits low and credits out", async () => {

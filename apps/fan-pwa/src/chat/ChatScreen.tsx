@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { AddToBrowser } from '../components/AddToBrowser.tsx';
 import { AnnouncementBanner } from '../components/AnnouncementBanner.tsx';
-import { useDismissedNotice, whichBanner } from '../components/banners.ts';
+import { useDismissedNotice, whichBanners } from '../components/banners.ts';
 import { ChatHeader } from '../components/ChatHeader.tsx';
 import { Composer } from '../components/Composer.tsx';
 import { CreatorIntro } from '../components/CreatorIntro.tsx';
@@ -109,10 +109,12 @@ function Chat({ creator }: { creator: PublicCreator }) {
       : null;
   const pushChoice = usePushChoice(creator.username);
   const [dismissedNotice, dismissNotice] = useDismissedNotice(creator.username);
-  const banner = whichBanner({
+  // The AI cannot answer now (no chatbot, no credits, today's budget used up): the creator will.
+  const creatorAnswers = !creator.isOnline && creator.aiAvailable === false;
+  const banners = whichBanners({
     offline: !online,
     pushOffer: push !== null && pushChoice === null,
-    personal: !creator.isOnline && creator.aiAvailable === false,
+    personal: creatorAnswers,
     announcement: Boolean(creator.notice?.message) && creator.notice?.id !== dismissedNotice,
   });
   return (
@@ -148,33 +150,36 @@ function Chat({ creator }: { creator: PublicCreator }) {
           <TransferPanel creator={creator.username} fanId={chat.fanId} onClose={() => setMoving(false)} />
         </Suspense>
       )}
-      {/* One banner at a time (issue 29), the most urgent first: no connection, then the
-          notification offer (only after the fan's first question, until the fan chooses), then
-          that the creator answers personally, then the announcement (until dismissed). */}
-      {banner === 'offline' && (
+      {/* Information always shows, stacked: no connection, that the creator answers personally,
+          the announcement (until dismissed); the notification offer waits below it (record 0073). */}
+      {banners.includes('offline') && (
         <p role="status" className="shrink-0 bg-slate-800 px-4 py-1.5 text-center text-xs text-white">
           {texts.offlineBanner}
         </p>
       )}
-      {banner === 'push' && push && (
-        <Suspense fallback={null}>
-          <PushOffer {...push} />
-        </Suspense>
-      )}
-      {banner === 'personal' && (
-        // The AI cannot answer now (no credits, or today's budget used up): said, not left to silence.
-        <p role="status" className="shrink-0 bg-amber-50 px-4 py-1.5 text-center text-xs text-amber-900">
+      {banners.includes('personal') && (
+        <p
+          role="status"
+          data-testid="answers-personally"
+          className="shrink-0 border-b border-amber-200 bg-amber-50 px-4 py-1.5 text-center text-xs text-amber-900"
+        >
           {texts.willAnswerPersonally(creator.name)}
         </p>
       )}
-      {banner === 'announcement' && creator.notice && (
+      {banners.includes('announcement') && creator.notice && (
         <AnnouncementBanner notice={creator.notice} onDismiss={() => dismissNotice(creator.notice?.id)} />
+      )}
+      {banners.includes('push') && push && (
+        <Suspense fallback={null}>
+          <PushOffer {...push} />
+        </Suspense>
       )}
       <MessageList
         history={chat.messages}
         locals={chat.locals}
         drafts={chat.drafts}
         creatorName={creator.name}
+        creatorAnswers={creatorAnswers}
         openingLines={chat.heldElsewhere ? [] : (creator.initialMessages ?? [])}
         stickToBottomSignal={chat.sendSignal}
         showEmptyHint={!chat.heldElsewhere}

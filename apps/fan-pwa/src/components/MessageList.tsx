@@ -76,6 +76,7 @@ function toBubbles(
   creatorName: string,
   openingLines: string[],
   drafts: AnswerDraft[] = [],
+  creatorAnswers = false,
 ): Bubble[] {
   // The chatbot's opening lines start every conversation (not stored, not charged).
   const opening = openingLines
@@ -96,7 +97,10 @@ function toBubbles(
       : undefined;
     const base = { key: `m-${message.id}`, text: message.message, time: message.created_at, attachment };
     if (message.from === 'fan') {
-      const note = message.handedToCreator ? texts.willAnswerPersonally(creatorName) : undefined;
+      // Handed over by the AI, or waiting while the AI cannot answer at all (record 0073).
+      const waits =
+        message.handedToCreator || (creatorAnswers && message.status === 'pending' && !message.replyTo);
+      const note = waits ? texts.willAnswerPersonally(creatorName) : undefined;
       return { ...base, side: 'fan', sender: texts.you, kind: 'fan', note };
     }
     if (message.from === AI_SENDER) {
@@ -163,8 +167,11 @@ export function MessageList({
   onOpenCitation,
   onRate,
   intro,
+  creatorAnswers = false,
 }: {
   history: FanChatMessage[];
+  /** The AI cannot answer now (the creator Offline): pending questions say the creator will. */
+  creatorAnswers?: boolean;
   /** AI answers being written, streamed from the chat's event stream. */
   drafts?: AnswerDraft[];
   /** The fan rates an AI answer (no thumbs without it). */
@@ -184,7 +191,7 @@ export function MessageList({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
-  const bubbles = toBubbles(history, locals, creatorName, openingLines, drafts);
+  const bubbles = toBubbles(history, locals, creatorName, openingLines, drafts, creatorAnswers);
   const hasConversation = bubbles.some((b) => b.kind !== 'opening');
   // A growing draft keeps the newest words in view, as a new message does.
   const newestKey = `${bubbles.length}:${bubbles[bubbles.length - 1]?.key ?? ''}:${drafts.map((d) => d.text.length).join()}`;

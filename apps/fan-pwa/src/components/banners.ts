@@ -3,22 +3,24 @@ import { useCallback, useSyncExternalStore } from 'react';
 export type Banner = 'offline' | 'push' | 'personal' | 'announcement';
 
 /**
- * The one banner under the fan app's header (issue 29: at most one at a time, so the phone screen
- * stays calm), the most urgent first: no connection (nothing else works); the notification offer
- * (shown once, right after the fan's first question, until the fan chooses); that the creator
- * answers personally (the AI cannot now); the creator's announcement (until dismissed).
+ * The notices under the fan app's header, top to bottom (record 0073: information always shows; an
+ * offer waits its turn). Information first, each in its own row: no connection (nothing else works),
+ * that the creator answers personally (the AI cannot now), the creator's announcement (until
+ * dismissed). The notification offer (after the fan's first question, until the fan chooses) comes
+ * last, below whatever information there is, and not while offline (it cannot be taken up then).
  */
-export function whichBanner(wanted: {
+export function whichBanners(wanted: {
   offline: boolean;
   pushOffer: boolean;
   personal: boolean;
   announcement: boolean;
-}): Banner | null {
-  if (wanted.offline) return 'offline';
-  if (wanted.pushOffer) return 'push';
-  if (wanted.personal) return 'personal';
-  if (wanted.announcement) return 'announcement';
-  return null;
+}): Banner[] {
+  const shown: Banner[] = [];
+  if (wanted.offline) shown.push('offline');
+  if (wanted.personal) shown.push('personal');
+  if (wanted.announcement) shown.push('announcement');
+  if (wanted.pushOffer && !wanted.offline) shown.push('push');
+  return shown;
 }
 
 const key = (creator: string) => `fanpilot.notice-dismissed.${creator.toLowerCase()}`;

@@ -32,6 +32,8 @@ interface AlertRow {
   kind: AlertKind;
   fan_id: string | null;
   detail: string;
+  /** Why a question waits for the creator (null: the AI handed it over). */
+  reason: string | null;
   fan_name: string | null;
   /** The fan's key: what the dashboard names a conversation by (?fan=). */
   fan_key: string | null;
@@ -69,7 +71,16 @@ async function sendCreatorAlerts(
     const alerts = (await trx
       .selectFrom('creator_alerts as a')
       .leftJoin('fans as f', 'f.id', 'a.fan_id')
-      .select(['a.id', 'a.kind', 'a.fan_id', 'a.detail', 'f.name as fan_name', 'f.fan_key', 'a.created_at'])
+      .select([
+        'a.id',
+        'a.kind',
+        'a.fan_id',
+        'a.detail',
+        'a.reason',
+        'f.name as fan_name',
+        'f.fan_key',
+        'a.created_at',
+      ])
       .where('a.creator_id', '=', creatorId)
       .where('a.sent_at', 'is', null)
       .orderBy('a.id')
@@ -155,12 +166,31 @@ const quote = (text: string, max = 140) => {
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 };
 
+/**
+ * Why a question waits for the creator, as the email and push say it: the reason noted with it
+ * (record 0073); none (or one unknown here) is the AI's hand-over.
+ */
+export function questionWaitsBecause(reason: string | null): string {
+  switch (reason) {
+    case 'no_chatbot':
+      return 'You have no chatbot, so this question waits for you.';
+    case 'no_credits':
+      return 'Your credits are used up, so your AI did not answer; this question waits for you.';
+    case 'over_budget':
+      return "Your AI reached today's answer budget, so this question waits for you.";
+    case 'creator_online':
+      return 'You are Online, so this question waits for your answer.';
+    default:
+      return 'Your AI handed this question to you.';
+  }
+}
+
 /** One alert as a line of the email. */
 function lineOf(a: AlertRow): string {
   const fan = a.fan_name ?? 'A fan';
   switch (a.kind) {
     case 'question':
-      return `${fan} asked: "${quote(a.detail)}" Your AI handed this question to you.`;
+      return `${fan} asked: "${quote(a.detail)}" ${questionWaitsBecause(a.reason)}`;
     case 'waiting':
       return `${fan} is still waiting for an answer: "${quote(a.detail)}"`;
     case 'budget_reached':

@@ -88,6 +88,8 @@ export async function ask(ports: ConversationPortsWithFiles, input: AskInput): P
       ref: stored.messageId,
       fanId: input.fan.id,
       detail: input.text,
+      // The true reason, for the email and push (not "Your AI handed this question to you").
+      reason: decision,
     });
   }
   return { message, aiWillAnswer, queueForAi: aiWillAnswer ? { priority } : null, paywall };

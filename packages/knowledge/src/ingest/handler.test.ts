@@ -273,6 +273,17 @@ describe('ingest handler (PGlite, loopback sites)', () => {
       const pages = new Set((await chunks(id)).map((c) => (c.metadata as { url: string }).url));
       expect(pages).toEqual(new Set([at('/about.html'), at('/team.html'), at('/prices.html')]));
       expect(web.hits.get('/private/notes.html')).toBeUndefined();
+      // Each chunk carries its own page's address and <title>; a passage from one page is found,
+      // and cited, as that page, not as the site's "(3 pages)" (record 0073).
+      const prices = (await chunks(id)).find((c) => /rye loaf costs/.test(c.content));
+      expect(prices?.metadata).toMatchObject({ url: at('/prices.html'), title: 'Prices' });
+      const found = await retrieve(h.db, {
+        chatbotId,
+        question: 'How much does a rye loaf cost?',
+        embedder: null,
+        limit: 1,
+      });
+      expect(found[0]).toMatchObject({ knowledgeItemId: id, title: 'Prices', source: at('/prices.html') });
 
       // A page robots.txt disallows is refused for good, with the reason.
       const refused = await addItem({ type: 'url', url: at('/private/start.html') });

@@ -197,14 +197,17 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         FAN_HISTORY_LIMIT,
       );
       if (!creator && readable[0]) creator = await creators.findById(readable[0].creator_id);
-      const notice = creator ? await noticesRepository(app.db).current(creator.id) : undefined;
+      const [notice, refusal] = creator
+        ? await Promise.all([noticesRepository(app.db).current(creator.id), aiRefusal(app.db, creator.id)])
+        : [undefined, null];
+      const card = creator ? toPublicCreator(creator, notice, [], refusal === null) : null;
       reply.header('cache-control', 'no-store');
       return {
         messages: messages.map(toFanChatMessage),
-        creator: creator ? toPublicCreator(creator, notice) : null,
+        creator: card,
         notice: notice ? toNotice(notice) : null,
         isOnline: creator?.is_online ?? false,
-        statusText: creator?.status_text ?? DEFAULT_STATUS_TEXT_OFFLINE,
+        statusText: card?.statusText ?? DEFAULT_STATUS_TEXT_OFFLINE,
       };
     },
   );
