@@ -23,4 +23,5 @@ export * from './required.ts';
 export * from './routes.ts';
 export * from './status.ts';
 export * from './uploads.ts';
+export * from './username.ts';
 export * from './widget.ts';
