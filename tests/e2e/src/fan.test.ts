@@ -65,7 +65,7 @@ describe('fan app: pages, install and offline shell (built api and app)', () => 
     const page = await phone();
     await page.goto('/fanchat-mobile');
     expect(new URL(page.url()).search).toBe(`?creator=${creator.username}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.name);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.chatbotName);
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await saveFanScreenshot(page, 'default-creator');
 
@@ -528,7 +528,7 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     await context.unrouteAll();
     await context.setOffline(true);
     await page.reload();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.name);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.chatbotName);
     await page.getByTestId('message-fan').filter({ hasText: 'Loaded before the tunnel' }).waitFor();
     await page.getByTestId('message-ai').filter({ hasText: 'Kept for offline reading' }).waitFor();
     await saveFanScreenshot(page, 'offline-last-conversation');
