@@ -1,5 +1,6 @@
 export * from './answers.ts';
 export * from './billing.ts';
+export * from './brand.ts';
 export * from './calls.ts';
 export * from './chatbot.ts';
 export * from './client.ts';

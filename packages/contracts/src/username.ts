@@ -74,11 +74,3 @@ export const usernameAvailabilitySchema = z.object({
   suggestion: z.string().optional(),
 });
 export type UsernameAvailability = z.infer<typeof usernameAvailabilitySchema>;
-
-/**
- * The name fans see for a creator (the fan app's header, the installed app's name): the chatbot's
- * name the creator chose at onboarding, else the creator's own name.
- */
-export function brandNameOf(creator: { name: string; chatbotName?: string | null | undefined }): string {
-  return creator.chatbotName?.trim() || creator.name;
-}

@@ -16,10 +16,12 @@ const t = TEXT.signup;
 
 /** How long the name must stay the same before the api is asked whether it is free. */
 const CHECK_AFTER_MS = 300;
+/** The longest name the availability call takes (a longer one is refused before it is asked). */
+const AVAILABILITY_PARAM_MAX = 200;
 
 /** What the field knows of the name typed: checked in the browser first, then by the api. */
 export type UsernameVerdict =
-  | { state: 'invalid'; message: string }
+  | { state: 'invalid'; message: string; suggestion?: string | undefined }
   | { state: 'checking' }
   | { state: 'available'; username: string }
   | { state: 'unavailable'; message: string; suggestion?: string | undefined }
@@ -34,21 +36,24 @@ export function useUsernameVerdict(value: string): UsernameVerdict {
   const username = normalizeUsername(value);
   const problem = usernameProblem(username);
   const settled = useDebouncedValue(username, CHECK_AFTER_MS);
+  // Asked for a broken name too: the api offers a valid one near it.
   const check = useQuery({
     queryKey: ['username-availability', settled],
     queryFn: () => api.call('usernameAvailability', { params: { username: settled } }),
-    enabled: !usernameProblem(settled),
+    enabled: settled.length > 0 && settled.length <= AVAILABILITY_PARAM_MAX,
     staleTime: 10_000,
   });
-  if (problem) return { state: 'invalid', message: USERNAME_MESSAGES[problem] };
+  const answer = settled === username ? check.data : undefined;
+  if (problem)
+    return { state: 'invalid', message: USERNAME_MESSAGES[problem], suggestion: answer?.suggestion };
   if (settled !== username || check.isPending) return { state: 'checking' };
-  if (check.error || !check.data) return { state: 'unknown' };
-  return check.data.available
-    ? { state: 'available', username: check.data.username }
+  if (check.error || !answer) return { state: 'unknown' };
+  return answer.available
+    ? { state: 'available', username: answer.username }
     : {
         state: 'unavailable',
-        message: check.data.message ?? USERNAME_MESSAGES.taken,
-        suggestion: check.data.suggestion,
+        message: answer.message ?? USERNAME_MESSAGES.taken,
+        suggestion: answer.suggestion,
       };
 }
 
@@ -75,7 +80,10 @@ export function UsernameField({
   const origin = window.location.origin;
   const refused =
     serverError ?? (verdict.state === 'invalid' || verdict.state === 'unavailable' ? verdict.message : null);
-  const suggestion = !serverError && verdict.state === 'unavailable' ? verdict.suggestion : undefined;
+  const suggestion =
+    !serverError && (verdict.state === 'unavailable' || verdict.state === 'invalid')
+      ? verdict.suggestion
+      : undefined;
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-semibold text-slate-900">
