@@ -108,7 +108,8 @@ describe('fan app: pages, install and offline shell (built api and app)', () => 
       icons: { src: string; sizes: string; type?: string }[];
     };
     expect(manifest).toMatchObject({
-      name: creator.name,
+      // The brand set up at onboarding: the chatbot's name (record 0074).
+      name: creator.chatbotName,
       start_url: `/pwa/${creator.username}`,
       scope: `/pwa/${creator.username}`,
       display: 'standalone',
@@ -528,7 +529,7 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     await context.unrouteAll();
     await context.setOffline(true);
     await page.reload();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.chatbotName);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.name);
     await page.getByTestId('message-fan').filter({ hasText: 'Loaded before the tunnel' }).waitFor();
     await page.getByTestId('message-ai').filter({ hasText: 'Kept for offline reading' }).waitFor();
     await saveFanScreenshot(page, 'offline-last-conversation');
