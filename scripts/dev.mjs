@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // `pnpm dev`: everything on embedded defaults, on one origin, reloading on change.
 // The web apps rebuild on save (vite build --watch); the api restarts on save (tsx watch) and serves them.
+// The repo root's .env is read first; a variable set in the environment wins over it.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dotEnvLine, loadDotEnv } from './env-file.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The repo root's .env, under whatever the environment sets itself.
+console.log(dotEnvLine(loadDotEnv(root)));
 const children = [];
 const run = (name, args) => {
   const child = spawn('pnpm', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });

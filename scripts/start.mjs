@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // `pnpm start`: the built product on one origin. Builds first if a build is missing.
 // With REDIS_URL set, jobs go through BullMQ and the ingest worker runs as its own process.
+// The repo root's .env is read first; a variable set in the environment wins over it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dotEnvLine, loadDotEnv } from './env-file.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+console.log(dotEnvLine(loadDotEnv(root)));
 const needed = ['apps/api/dist/server.js', 'apps/dashboard/dist/index.html', 'apps/fan-pwa/dist/index.html'];
 // The workspace packages the apps import run from their own dist/ (docs/architecture.md).
 for (const pkg of [

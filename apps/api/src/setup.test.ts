@@ -36,6 +36,8 @@ describe('the start-up setup lines', () => {
       'email: local outbox: each mail an .eml file under /srv/fp/outbox (dev only)',
       'push keys: VAPID keys generated and kept under /srv/fp',
       'session secret: generated and kept under /srv/fp',
+      "answerer: quotes only: the embedded honest answerer quotes the creator's sources (no model key: OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENAI_API_KEY, DEEPSEEK_API_KEY)",
+      'embeddings: local sentence encoder (local:use-lite-512, in this process)',
     ]);
     expect(parts.every((p) => p.embedded)).toBe(true);
   });
@@ -55,6 +57,7 @@ describe('the start-up setup lines', () => {
       SMTP_URL: 'smtp://mailer:hunter2@smtp.example.com:587',
       VAPID_PUBLIC_KEY: 'pub',
       VAPID_PRIVATE_KEY: 'priv',
+      OPENAI_API_KEY: 'sk-secret-value',
     });
     const parts = describeSetup({
       env,
@@ -72,6 +75,61 @@ describe('the start-up setup lines', () => {
     expect(setupLines(parts)).toContain('email: SMTP at smtp.example.com:587');
     expect(setupLines(parts).join('\n')).not.toContain('hunter2');
     expect(setupLines(parts)).toContain('sign-in: OpenID provider https://accounts.google.com');
+    expect(setupLines(parts)).toContain(
+      'answerer: OpenAI (OPENAI_API_KEY: gpt-4o, gpt-4o-mini, gpt-4, gpt-3.5-turbo); new chatbots use gpt-4o-mini; quotes only for claude-3-haiku-20240307, gemini-pro, deepseek-v3 (no key)',
+    );
+    expect(setupLines(parts)).toContain(
+      'embeddings: text-embedding-3-small from the OpenAI API (OPENAI_API_KEY)',
+    );
+    // Key names, never their values.
+    expect(setupLines(parts).join('\n')).not.toContain('sk-secret-value');
+  });
+});
+
+describe('answerer and embeddings', () => {
+  const linesOf = (vars: Record<string, string>) => {
+    const env = loadEnv(vars);
+    return setupLines(
+      describeSetup({
+        env,
+        config: {
+          oauth: { issuer: 'http://127.0.0.1:5555', clientId: 'x', clientSecret: 'x', local: true },
+          s3,
+        },
+        database: 'pglite',
+        jobs: 'in-process',
+        payments: createPayments(env),
+      }),
+    ).filter((l) => l.startsWith('answerer:') || l.startsWith('embeddings:'));
+  };
+
+  it('names every provider with a key, an OpenAI-compatible address, and an embedding model of choice', () => {
+    expect(
+      linesOf({
+        OPENAI_API_KEY: 'k1',
+        OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1',
+        ANTHROPIC_API_KEY: 'k2',
+        GOOGLE_GENAI_API_KEY: 'k3',
+        DEEPSEEK_API_KEY: 'k4',
+        EMBEDDING_MODEL: 'text-embedding-3-large',
+      }),
+    ).toEqual([
+      'answerer: OpenAI at http://127.0.0.1:9999/v1 (OPENAI_API_KEY: gpt-4o, gpt-4o-mini, gpt-4, gpt-3.5-turbo), Anthropic (ANTHROPIC_API_KEY: claude-3-haiku-20240307), Google (GOOGLE_GENAI_API_KEY: gemini-pro), DeepSeek (DEEPSEEK_API_KEY: deepseek-v3); new chatbots use gpt-4o-mini',
+      'embeddings: text-embedding-3-large from the OpenAI API at http://127.0.0.1:9999/v1 (OPENAI_API_KEY)',
+    ]);
+  });
+
+  it('says when only another provider answers, and when embeddings are off or local by choice', () => {
+    expect(linesOf({ ANTHROPIC_API_KEY: 'k2', EMBEDDINGS: 'off' })).toEqual([
+      'answerer: Anthropic (ANTHROPIC_API_KEY: claude-3-haiku-20240307); new chatbots use gpt-4o-mini; quotes only for gpt-4o, gpt-4o-mini, gpt-4, gpt-3.5-turbo, gemini-pro, deepseek-v3 (no key)',
+      'embeddings: off: full-text search only (EMBEDDINGS=off)',
+    ]);
+    expect(linesOf({ OPENAI_API_KEY: 'k1', EMBEDDINGS: 'local' })[1]).toBe(
+      'embeddings: local sentence encoder (local:use-lite-512, in this process)',
+    );
+    expect(linesOf({ EMBEDDINGS: 'api' })[1]).toBe(
+      'embeddings: off: full-text search only (EMBEDDINGS=api without OPENAI_API_KEY)',
+    );
   });
 });
 

@@ -1,4 +1,7 @@
 import path from 'node:path';
+import { MODEL_ROUTES, type Provider, providerKey } from '@fanpilot/answers';
+import { DEFAULT_MODEL, type ModelChoice } from '@fanpilot/contracts';
+import { embeddingsMode, LOCAL_ENCODER_ID } from '@fanpilot/knowledge';
 import { mailModeOf, outboxDirOf } from '@fanpilot/mail';
 import type { RuntimeConfig } from './config.ts';
 import type { Env } from './env.ts';
@@ -15,7 +18,9 @@ export interface SetupPart {
     | 'fan subscriptions'
     | 'email'
     | 'push keys'
-    | 'session secret';
+    | 'session secret'
+    | 'answerer'
+    | 'embeddings';
   what: string;
   embedded: boolean;
 }
@@ -85,7 +90,73 @@ export function describeSetup(input: {
     env.SESSION_SECRET
       ? { part: 'session secret', what: 'SESSION_SECRET', embedded: false }
       : { part: 'session secret', what: `generated and kept under ${dataDir}`, embedded: true },
+    answererPart(env),
+    embeddingsPart(env),
   ];
+}
+
+const PROVIDERS: Record<Provider, { label: string; key: string }> = {
+  openai: { label: 'OpenAI', key: 'OPENAI_API_KEY' },
+  anthropic: { label: 'Anthropic', key: 'ANTHROPIC_API_KEY' },
+  google: { label: 'Google', key: 'GOOGLE_GENAI_API_KEY' },
+  deepseek: { label: 'DeepSeek', key: 'DEEPSEEK_API_KEY' },
+};
+
+/**
+ * Who answers fans while a creator is Offline: the model providers with a key (each chatbot's model
+ * setting picks one), or, with none, the embedded honest answerer that quotes the creator's sources.
+ */
+function answererPart(env: Env): SetupPart {
+  const models = Object.entries(MODEL_ROUTES) as [ModelChoice, { provider: Provider }][];
+  const served = (Object.keys(PROVIDERS) as Provider[]).filter((p) => providerKey(p, env));
+  if (served.length === 0) {
+    return {
+      part: 'answerer',
+      what: `quotes only: the embedded honest answerer quotes the creator's sources (no model key: ${Object.values(
+        PROVIDERS,
+      )
+        .map((p) => p.key)
+        .join(', ')})`,
+      embedded: true,
+    };
+  }
+  const providers = served.map((p) => {
+    const at = p === 'openai' && env.OPENAI_BASE_URL ? ` at ${env.OPENAI_BASE_URL}` : '';
+    const names = models.filter(([, r]) => r.provider === p).map(([m]) => m);
+    return `${PROVIDERS[p].label}${at} (${PROVIDERS[p].key}: ${names.join(', ')})`;
+  });
+  const unserved = models.filter(([, r]) => !served.includes(r.provider)).map(([m]) => m);
+  const fallback = unserved.length > 0 ? `; quotes only for ${unserved.join(', ')} (no key)` : '';
+  return {
+    part: 'answerer',
+    what: `${providers.join(', ')}; new chatbots use ${DEFAULT_MODEL}${fallback}`,
+    embedded: false,
+  };
+}
+
+/** What retrieval embeds passages and questions with (docs/knowledge.md). */
+function embeddingsPart(env: Env): SetupPart {
+  const mode = embeddingsMode(env);
+  if (mode === 'api') {
+    const at = env.OPENAI_BASE_URL ? ` at ${env.OPENAI_BASE_URL}` : '';
+    return {
+      part: 'embeddings',
+      what: `${env.EMBEDDING_MODEL || 'text-embedding-3-small'} from the OpenAI API${at} (OPENAI_API_KEY)`,
+      embedded: false,
+    };
+  }
+  if (mode === 'local') {
+    return {
+      part: 'embeddings',
+      what: `local sentence encoder (${LOCAL_ENCODER_ID}, in this process)`,
+      embedded: true,
+    };
+  }
+  return {
+    part: 'embeddings',
+    what: `off: full-text search only (${env.EMBEDDINGS === 'off' ? 'EMBEDDINGS=off' : `EMBEDDINGS=${env.EMBEDDINGS} without OPENAI_API_KEY`})`,
+    embedded: false,
+  };
 }
 
 function emailPart(env: Env, dataDir: string): SetupPart {

@@ -176,7 +176,7 @@ export const TEXT = {
 
   signup: {
     heading: 'Set up your AI chatbot',
-    lead: 'Add a profile image and name your chatbot. You can add knowledge and fine-tune it from your dashboard.',
+    lead: 'Add a profile image, name your chatbot and choose your fan link. You can add knowledge and fine-tune it from your dashboard.',
     imageLabel: 'Profile image',
     imageHint: 'Square image, minimum 200x200 pixels',
     imagePreviewAlt: 'Preview of your profile image',
@@ -185,6 +185,12 @@ export const TEXT = {
     nameLabel: 'Chatbot name',
     namePlaceholder: 'e.g. Coach Mina',
     descriptionLabel: 'Description',
+    usernameLabel: 'Username',
+    usernameHint: 'Your fan link. Lowercase letters, digits and hyphens; it cannot be changed later.',
+    usernameChecking: 'Checking availability…',
+    usernameAvailable: (link: string) => `Available: your fan link will be ${link}`,
+    usernameUnchecked: 'Could not check availability right now; it is checked again when you submit.',
+    useSuggestion: (name: string) => `Use ${name}`,
     optional: '(optional)',
     descriptionPlaceholder: 'What should fans know about your chatbot?',
     submit: 'Create my chatbot',

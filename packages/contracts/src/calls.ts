@@ -140,6 +140,7 @@ import {
   usageSchema,
 } from './status.ts';
 import { filenameSchema, keyQuerySchema, partNumberSchema, typeSchema, uploadIdSchema } from './uploads.ts';
+import { usernameAvailabilityParamsSchema, usernameAvailabilitySchema } from './username.ts';
 import {
   openWidgetChatRequestSchema,
   openWidgetChatResponseSchema,
@@ -621,6 +622,13 @@ export const calls = {
     tag: 'Onboarding',
     summary: 'Finishes onboarding: profile, chatbot and free credits.',
     schema: { body: creatorSignupRequestSchema, response: { 200: creatorSignupResponseSchema } },
+  },
+  usernameAvailability: {
+    ...routes.usernameAvailability,
+    tag: 'Onboarding',
+    summary:
+      'Whether the signed-in creator may take a username at signup: its rules, reserved words, other creators’ names; a free suggestion when not.',
+    schema: { params: usernameAvailabilityParamsSchema, response: { 200: usernameAvailabilitySchema } },
   },
   citedFileDownload: {
     ...routes.citedFileDownload,

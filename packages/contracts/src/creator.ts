@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { chatbotNameSchema, chatbotSchema } from './chatbot.ts';
 import { requiredString } from './required.ts';
+import { usernameChoiceSchema } from './username.ts';
 
 const PROFILE_IMAGE_REQUIRED_MESSAGE = 'A profile image is required';
-
-export const usernameSchema = z
-  .string()
-  .min(1)
-  .max(40)
-  .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'A username holds letters, digits, - and _');
 
 export const creatorSchema = z.object({
   id: z.string(),
@@ -46,6 +41,11 @@ export const creatorSignupRequestSchema = z.object({
     .trim()
     .min(1, PROFILE_IMAGE_REQUIRED_MESSAGE)
     .max(2048),
+  /**
+   * The username the creator chose (their fan link /pwa/{username}); absent: the one assigned at
+   * first sign-in stays. Fixed once onboarding is done.
+   */
+  username: usernameChoiceSchema.optional(),
 });
 export type CreatorSignupRequest = z.input<typeof creatorSignupRequestSchema>;
 

@@ -1,5 +1,6 @@
 export * from './answers.ts';
 export * from './billing.ts';
+export * from './brand.ts';
 export * from './calls.ts';
 export * from './chatbot.ts';
 export * from './client.ts';
@@ -23,4 +24,5 @@ export * from './required.ts';
 export * from './routes.ts';
 export * from './status.ts';
 export * from './uploads.ts';
+export * from './username.ts';
 export * from './widget.ts';

@@ -85,6 +85,7 @@ export const creatorRoutes = {
   downloadAttachment: { method: 'GET', path: '/api/files/:id/download' },
   profileImageUploadUrl: { method: 'POST', path: '/api/objects/upload' },
   creatorSignup: { method: 'POST', path: '/api/creator-signup' },
+  usernameAvailability: { method: 'GET', path: '/api/usernames/:username/availability' },
   status: { method: 'GET', path: '/api/creators/username/:username/status' },
   toggleStatus: { method: 'POST', path: '/api/toggle-status' },
   notice: { method: 'GET', path: '/api/creators/username/:username/notice' },

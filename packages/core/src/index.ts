@@ -42,5 +42,6 @@ export * from './sessions.ts';
 export * from './status.ts';
 export * from './templates.ts';
 export * from './tokens.ts';
+export * from './usernames.ts';
 export * from './vector-index.ts';
 export * from './widget.ts';

@@ -149,6 +149,8 @@ export interface FanTestCreator {
   username: string;
   name: string;
   profileImageUrl: string | null;
+  /** The chatbot's name: the brand the fan app shows (its header, the installed app's name). */
+  chatbotName: string;
   cookie: string;
 }
 
@@ -176,7 +178,7 @@ export async function onboardFanTestCreator(
   const { creator } = (await signup.json()) as {
     creator: { username: string; name: string; profileImageUrl: string | null };
   };
-  return { ...creator, cookie };
+  return { ...creator, chatbotName, cookie };
 }
 
 /** The suite's one Chromium launcher. */

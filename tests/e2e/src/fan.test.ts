@@ -65,7 +65,7 @@ describe('fan app: pages, install and offline shell (built api and app)', () => 
     const page = await phone();
     await page.goto('/fanchat-mobile');
     expect(new URL(page.url()).search).toBe(`?creator=${creator.username}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.name);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.chatbotName);
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await saveFanScreenshot(page, 'default-creator');
 
@@ -108,7 +108,8 @@ describe('fan app: pages, install and offline shell (built api and app)', () => 
       icons: { src: string; sizes: string; type?: string }[];
     };
     expect(manifest).toMatchObject({
-      name: creator.name,
+      // The brand set up at onboarding: the chatbot's name (record 0074).
+      name: creator.chatbotName,
       start_url: `/pwa/${creator.username}`,
       scope: `/pwa/${creator.username}`,
       display: 'standalone',

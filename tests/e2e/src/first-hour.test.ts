@@ -254,8 +254,8 @@ describe("a creator's first hour", () => {
         const about = fan.getByRole('region', { name: 'About Local Creator' });
         await about.getByText("Coach Second · Local Creator's AI assistant").waitFor();
         await about.getByText('I bake sourdough every morning and answer your baking questions.').waitFor();
-        // The header's name and status are whole at 390 px.
-        const title = fan.getByRole('heading', { name: 'Local Creator', level: 1 });
+        // The header's name (the brand: the chatbot's name, record 0074) and status are whole at 390 px.
+        const title = fan.getByRole('heading', { name: 'Coach Second', level: 1 });
         await title.waitFor();
         for (const el of [title, fan.getByTestId('creator-status')]) {
           const clipped = await el.evaluate((node) => node.scrollWidth > node.clientWidth + 1);

@@ -1,7 +1,6 @@
-import { creatorsRepository } from '@fanpilot/core';
+import { creatorsRepository, firstFreeUsername, usernameBase } from '@fanpilot/core';
 import type { CreatorRow, Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
-import { firstFreeUsername, usernameBase } from './username.ts';
 
 /** The creator behind a Google subject, created on first sign-in with a unique username. */
 export async function findOrCreateCreator(

@@ -1,4 +1,9 @@
-import { FAN_APP_BACKGROUND_COLOR, FAN_APP_THEME_COLOR, type WebAppManifest } from '@fanpilot/contracts';
+import {
+  brandNameOf,
+  FAN_APP_BACKGROUND_COLOR,
+  FAN_APP_THEME_COLOR,
+  type WebAppManifest,
+} from '@fanpilot/contracts';
 
 const SHORT_NAME_MAX = 12;
 
@@ -11,20 +16,24 @@ export function shortNameFor(name: string): string {
 }
 
 /**
- * The manifest that makes /pwa/{username} an app of its own. The creator's photo is offered at
- * any size (it is not resized); the bundled icons cover the 192 and 512 pixel sizes installers require.
+ * The manifest that makes /pwa/{username} an app of its own, under the brand the creator set up at
+ * onboarding: the chatbot's name (the creator's name when there is no chatbot) and the picture. The
+ * picture is offered at any size (it is not resized); the bundled icons cover the 192 and 512 pixel
+ * sizes installers require.
  */
 export function webManifestFor(creator: {
   name: string;
   username: string;
   profileImageUrl: string | null;
+  chatbotName?: string | null | undefined;
 }): WebAppManifest {
   const home = `/pwa/${encodeURIComponent(creator.username)}`;
+  const brand = brandNameOf(creator);
   return {
     id: home,
-    name: creator.name,
-    short_name: shortNameFor(creator.name),
-    description: `Chat with ${creator.name}`,
+    name: brand,
+    short_name: shortNameFor(brand),
+    description: `Chat with ${brand}`,
     lang: 'en',
     start_url: home,
     scope: home,

@@ -5,14 +5,16 @@ import { identity, json, PNG_1PX, startTestApp, type TestApp, uploadAs } from '.
 
 describe('per-creator web app manifest', () => {
   let t: TestApp;
+  let carmen: string;
   beforeAll(async () => {
     t = await startTestApp();
     const cookie = await t.signIn(identity('carmen'));
+    carmen = cookie;
     const image = await uploadAs(t, cookie, PNG_1PX);
     const res = await fetch(`${t.url}/api/creator-signup`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ chatbotName: 'Carmen bot', profileImageUrl: image }),
+      body: JSON.stringify({ chatbotName: 'Coach Carmen AI', profileImageUrl: image }),
     });
     expect(res.status).toBe(200);
     // Signed in but never onboarded: no public app yet.
@@ -22,13 +24,16 @@ describe('per-creator web app manifest', () => {
     await t.close();
   });
 
-  it("describes the creator's installable chat: name, start_url and scope, standalone, icons", async () => {
+  it("describes the creator's installable chat under the brand set up at onboarding: the chatbot's name and the picture", async () => {
     const res = await fetch(`${t.url}/pwa/carmen/manifest.webmanifest`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
     const manifest = webAppManifestSchema.parse(await res.json());
     expect(manifest).toMatchObject({
-      name: 'Carmen Tester',
+      // The chatbot's name, not the Google account's (which gave the launcher "Carmen").
+      name: 'Coach Carmen AI',
+      short_name: 'Coach',
+      description: 'Chat with Coach Carmen AI',
       start_url: '/pwa/carmen',
       scope: '/pwa/carmen',
       display: 'standalone',
@@ -47,6 +52,23 @@ describe('per-creator web app manifest', () => {
       start_url: string;
     };
     expect(manifest.start_url).toBe('/pwa/carmen');
+  });
+
+  it("falls back to the creator's own name once the chatbot is gone", async () => {
+    const bot = (await json(
+      await fetch(`${t.url}/api/creators/username/carmen/chatbot`, { headers: { cookie: carmen } }),
+    )) as { id: string } | null;
+    expect(bot?.id).toBeTruthy();
+    const del = await fetch(`${t.url}/api/chatbots/${bot?.id}`, {
+      method: 'DELETE',
+      headers: { cookie: carmen, origin: t.url },
+    });
+    expect(del.status).toBe(200);
+    const manifest = webAppManifestSchema.parse(
+      await (await fetch(`${t.url}/pwa/carmen/manifest.webmanifest`)).json(),
+    );
+    expect(manifest).toMatchObject({ name: 'Carmen Tester', short_name: 'Carmen' });
+    expect(manifest.icons[0]?.src).toMatch(/^\/objects\/uploads\//);
   });
 
   it('answers 404 with a readable JSON error for an unknown or not yet onboarded creator', async () => {

@@ -1,7 +1,9 @@
 import {
   type CreatorSignupRequest,
+  normalizeUsername,
   PROFILE_IMAGE_MAX_BYTES_SIGNUP,
   REDIRECT_AFTER_SIGNUP_MS,
+  USERNAME_MESSAGES,
 } from '@fanpilot/contracts';
 import { Button, buttonClasses, dismissToast, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -10,7 +12,8 @@ import { useLoaderData, useNavigate } from 'react-router';
 import { textFieldClass } from '../components/field-classes.ts';
 import { Logo } from '../components/Logo.tsx';
 import { ProfileImageField, type UploadState } from '../components/signup/ProfileImageField.tsx';
-import { api, serverMessage } from '../lib/api.ts';
+import { UsernameField, useUsernameVerdict } from '../components/signup/UsernameField.tsx';
+import { ApiError, api, serverMessage } from '../lib/api.ts';
 import { dashboardPath } from '../lib/destinations.ts';
 import { chatbotQuery, currentUserQuery } from '../lib/queries.ts';
 import { chosenImageProblem, hasUploadsSegment, uploadFile } from '../lib/upload.ts';
@@ -19,7 +22,20 @@ import { TEXT } from '../texts.ts';
 
 const t = TEXT.signup;
 
-/** `/creator-signup`: profile image, chatbot name and an optional description (docs/product.md#onboarding). */
+/** The signup's refusal of the chosen username (taken meanwhile, or a rule broken), in words. */
+function usernameRefusal(error: unknown): string | null {
+  if (!(error instanceof ApiError) || !error.body) return null;
+  const { error: code, message } = error.body;
+  if (code === 'username_taken') return message;
+  return code === 'validation_error' && (Object.values(USERNAME_MESSAGES) as string[]).includes(message)
+    ? message
+    : null;
+}
+
+/**
+ * `/creator-signup`: profile image, username (the fan link, checked as the creator types), chatbot
+ * name and an optional description (docs/product.md#onboarding).
+ */
 export function CreatorSignupPage() {
   const user = useLoaderData<typeof creatorSignupLoader>();
   const navigate = useNavigate();
@@ -27,6 +43,11 @@ export function CreatorSignupPage() {
   const nameId = useId();
   const descriptionId = useId();
   const nameInput = useRef<HTMLInputElement>(null);
+  const usernameInput = useRef<HTMLInputElement>(null);
+  // The name assigned at first sign-in, until the creator chooses another.
+  const [username, setUsername] = useState(user.username);
+  const [usernameError, setUsernameError] = useState<string | null>(null);
+  const verdict = useUsernameVerdict(username);
 
   const [file, setFile] = useState<File | null>(null);
   const [uploadState, setUploadState] = useState<UploadState>('idle');
@@ -59,6 +80,13 @@ export function CreatorSignupPage() {
       }, REDIRECT_AFTER_SIGNUP_MS);
     },
     onError: (error) => {
+      const refusal = usernameRefusal(error);
+      if (refusal) {
+        // Said next to the field, where the creator fixes it.
+        setUsernameError(refusal);
+        usernameInput.current?.focus();
+        return;
+      }
       toast({
         title: t.failedTitle,
         description: serverMessage(error) ?? t.failedFallback,
@@ -113,13 +141,20 @@ export function CreatorSignupPage() {
     const missingImage = !imageUrl;
     setImageError(missingImage ? t.errors.imageRequired : null);
     setNameError(name ? null : t.errors.nameRequired);
-    if (!name) nameInput.current?.focus();
-    if (missingImage || !name) return;
+    const usernameRefused = verdict.state === 'invalid' || verdict.state === 'unavailable';
+    if (usernameRefused || usernameError) usernameInput.current?.focus();
+    else if (!name) nameInput.current?.focus();
+    if (missingImage || !name || usernameRefused || usernameError) return;
     if (!hasUploadsSegment(imageUrl)) {
       toast({ title: TEXT.upload.invalidUrl, variant: 'error' });
       return;
     }
-    signup.mutate({ chatbotName: name, description: description.trim(), profileImageUrl: imageUrl });
+    signup.mutate({
+      chatbotName: name,
+      description: description.trim(),
+      profileImageUrl: imageUrl,
+      username: normalizeUsername(username),
+    });
   }
 
   const busy = signup.isPending || finished;
@@ -181,6 +216,17 @@ export function CreatorSignupPage() {
                 </p>
               )}
             </div>
+            <UsernameField
+              value={username}
+              inputRef={usernameInput}
+              verdict={verdict}
+              serverError={usernameError}
+              disabled={busy}
+              onChange={(next) => {
+                setUsername(next);
+                setUsernameError(null);
+              }}
+            />
             <div>
               <label htmlFor={descriptionId} className="block text-sm font-semibold text-slate-900">
                 {t.descriptionLabel} <span className="font-normal text-slate-600">{t.optional}</span>

@@ -1,4 +1,4 @@
-import { POLL_MOBILE_CHAT_MS } from '@fanpilot/contracts';
+import { brandNameOf, POLL_MOBILE_CHAT_MS } from '@fanpilot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { AddToBrowser } from '../components/AddToBrowser.tsx';
@@ -54,7 +54,7 @@ export function ChatScreen({ username }: { username: string }) {
     refetchInterval: (query) =>
       query.state.error instanceof ApiError && query.state.error.status === 404 ? false : POLL_MOBILE_CHAT_MS,
   });
-  useCreatorDocument(username, profile.data ? texts.chatTitle(profile.data.name) : texts.appTitle);
+  useCreatorDocument(username, profile.data ? texts.chatTitle(brandNameOf(profile.data)) : texts.appTitle);
   // Opened from a transfer link: the token leaves the address at once, and is used once.
   const [transferToken, setTransferToken] = useState(() => readTransferToken(window.location.hash));
   useEffect(() => {

@@ -1,3 +1,4 @@
+import { brandNameOf } from '@fanpilot/contracts';
 import type { ReactNode } from 'react';
 import type { PublicCreator } from '../lib/api.ts';
 import { useInstallPrompt } from '../lib/browser.ts';
@@ -22,11 +23,18 @@ export function ChatHeader({
 }) {
   const { canInstall, install } = useInstallPrompt();
   const status = creator.isOnline ? texts.online : creator.statusText;
+  // The brand the creator set up at onboarding: the chatbot's name (else theirs) and their picture.
+  const brand = brandNameOf(creator);
   return (
     <header className="flex min-h-16 shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-4 py-2">
-      <CreatorAvatar src={creator.profileImageUrl} name={creator.name} />
+      <CreatorAvatar src={creator.profileImageUrl} name={brand} />
       <div className="min-w-0 flex-1">
-        <h1 className="text-base leading-snug font-semibold break-words text-slate-900">{creator.name}</h1>
+        <h1
+          className="text-base leading-snug font-semibold break-words text-slate-900"
+          data-testid="chat-brand"
+        >
+          {brand}
+        </h1>
         <p className="flex items-center gap-1.5 text-sm text-slate-600" data-testid="creator-status">
           <span
             aria-hidden="true"

@@ -1,5 +1,5 @@
 import { calls, PROFILE_IMAGE_MAX_BYTES_SIGNUP } from '@fanpilot/contracts';
-import { chatbotsRepository, completeOnboarding } from '@fanpilot/core';
+import { chatbotsRepository, completeOnboarding, usernameAvailability } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toChatbot, toCreator } from '../../serializers.ts';
@@ -18,6 +18,16 @@ export async function onboardingRoutes(app: FastifyInstance) {
     },
   );
 
+  r.get(
+    calls.usernameAvailability.path,
+    { schema: calls.usernameAvailability.schema },
+    async (request, reply) => {
+      const creator = await app.requireCreator(request);
+      reply.header('cache-control', 'no-store');
+      return usernameAvailability(app.db, creator.id, request.params.username);
+    },
+  );
+
   r.post(calls.creatorSignup.path, { schema: calls.creatorSignup.schema }, async (request) => {
     const creator = await app.requireCreator(request);
     const chatbots = chatbotsRepository(app.db);
@@ -31,7 +41,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
       };
     }
 
-    const { chatbotName, description, profileImageUrl } = request.body;
+    const { chatbotName, description, profileImageUrl, username } = request.body;
     const key = await verifyUploadedImage(
       app.storage,
       profileImageUrl,
@@ -43,6 +53,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
       profileImageKey: key,
       description: description ?? '',
       chatbotName,
+      username,
     });
     return { creator: toCreator(done.creator), chatbot: done.chatbot ? toChatbot(done.chatbot, []) : null };
   });

@@ -1,5 +1,5 @@
 import { usernameParamsSchema, webAppManifestSchema } from '@fanpilot/contracts';
-import { creatorsRepository, reachableCreator } from '@fanpilot/core';
+import { chatbotsRepository, creatorsRepository, reachableCreator } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toCreator } from '../../serializers.ts';
@@ -18,8 +18,9 @@ export async function pwaRoutes(app: FastifyInstance) {
         request.params.username,
         'This creator could not be found.',
       );
+      const chatbot = await chatbotsRepository(app.db).findByCreator(row.id);
       reply.type('application/manifest+json; charset=utf-8').header('cache-control', 'no-cache');
-      return webManifestFor(toCreator(row));
+      return webManifestFor({ ...toCreator(row), chatbotName: chatbot?.name ?? null });
     },
   );
 }

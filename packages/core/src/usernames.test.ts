@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstFreeUsername, usernameBase } from './username.ts';
+import { firstFreeUsername, usernameBase } from './usernames.ts';
 
 describe('usernames', () => {
   it('comes from the e-mail local part, URL-safe', () => {
