@@ -623,7 +623,7 @@ export const TEXT = {
     retry: 'Try again',
     discard: 'Discard draft',
     discardFailed: 'Could not discard the draft.',
-    sources: 'Drafted from',
+    sources: 'Based on',
   },
 
   respond: {
