@@ -416,7 +416,6 @@ export const TEXT = {
     pushThisBrowser: 'Push alerts to this browser',
     pushOn: 'Alerts will be pushed to this browser',
     pushFailed: 'Push could not be turned on',
-    pushBlocked: 'Notifications are blocked for this site in your browser settings.',
     pushDevices: (n: number) => (n === 1 ? '1 browser receives pushes' : `${n} browsers receive pushes`),
   },
   profile: {
