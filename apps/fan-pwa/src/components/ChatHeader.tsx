@@ -3,6 +3,7 @@ import type { PublicCreator } from '../lib/api.ts';
 import { useInstallPrompt } from '../lib/browser.ts';
 import { texts } from '../texts.ts';
 import { CreatorAvatar } from './CreatorAvatar.tsx';
+import { IosInstallHint } from './IosInstallHint.tsx';
 
 export function ChatHeader({
   creator,
@@ -57,6 +58,7 @@ export function ChatHeader({
           {texts.install}
         </button>
       )}
+      {!canInstall && <IosInstallHint />}
     </header>
   );
 }
