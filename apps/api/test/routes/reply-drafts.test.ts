@@ -318,7 +318,7 @@ describe('AI-drafted replies', () => {
 describe('AI-drafted replies by the embedded answerer (no model key)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { OPENAI_API_KEY: undefined } });
+    t = await startTestApp();
   });
   afterAll(async () => {
     await t.close();
