@@ -12,7 +12,7 @@ import {
 
 /**
  * Issue 36 item 9, the fan app's side, in Chromium at 390×844: the iPhone's install hint (Share →
- * Add to Home Screen, where there is no install prompt).
+ * Add to Home Screen, where there is no install prompt), and a restore link pasted into the open tab.
  */
 
 const IPHONE_SAFARI =
@@ -81,5 +81,31 @@ describe("fan app: a creator's first week", () => {
     await android.goto(`/pwa/${creator.username}`);
     await android.getByRole('textbox', { name: 'Message' }).waitFor();
     expect(await android.getByRole('button', { name: 'Install app' }).count()).toBe(0);
+  });
+
+  it('a restore link pasted into the open chat tab is used at once, without a reload', async () => {
+    const page = await (await phone()).newPage();
+    await page.goto(`/pwa/${creator.username}`);
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    // A marker that a reload would wipe.
+    await page.evaluate(() => {
+      (window as unknown as { keptAcrossHashChange: boolean }).keptAcrossHashChange = true;
+    });
+    const redeemed = page.waitForRequest((r) => r.url().includes('/restore') && r.method() === 'POST');
+    // Pasting the link (same page, new fragment) is a fragment navigation: hashchange, no load.
+    await page.evaluate(() => {
+      window.location.hash = '#restore=rst_pasted_into_the_open_tab';
+    });
+    const request = await redeemed;
+    expect(request.postData() ?? '').toContain('rst_pasted_into_the_open_tab');
+    await page.getByRole('heading', { name: 'This link did not work' }).waitFor();
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { keptAcrossHashChange?: boolean }).keptAcrossHashChange,
+      ),
+    ).toBe(true);
+    // The token leaves the address at once.
+    expect(new URL(page.url()).hash).toBe('');
+    await saveFanScreenshot(page, 'h6-restore-link-pasted');
   });
 });
