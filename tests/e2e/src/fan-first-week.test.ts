@@ -83,6 +83,26 @@ describe("fan app: a creator's first week", () => {
     expect(await android.getByRole('button', { name: 'Install app' }).count()).toBe(0);
   });
 
+  it("the header shows the creator's picture resized for the avatar, not the whole upload", async () => {
+    const page = await (await phone()).newPage();
+    const served: { url: string; bytes: number; type: string | null }[] = [];
+    page.on('response', async (response) => {
+      if (new URL(response.url()).pathname.startsWith('/objects/')) {
+        served.push({
+          url: response.url(),
+          bytes: (await response.body().catch(() => Buffer.alloc(0))).length,
+          type: response.headers()['content-type'] ?? null,
+        });
+      }
+    });
+    await page.goto(`/pwa/${creator.username}`);
+    const photo = page.getByRole('banner').getByRole('img', { name: `Photo of ${creator.name}` });
+    await expect.poll(() => photo.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(96);
+    expect(await photo.getAttribute('src')).toBe(`${creator.profileImageUrl}?size=96`);
+    await expect.poll(() => served.length).toBeGreaterThan(0);
+    expect(served.every((s) => s.url.endsWith('?size=96') && s.type === 'image/webp')).toBe(true);
+  });
+
   it('a restore link pasted into the open chat tab is used at once, without a reload', async () => {
     const page = await (await phone()).newPage();
     await page.goto(`/pwa/${creator.username}`);

@@ -1,4 +1,9 @@
-import { FAN_APP_BACKGROUND_COLOR, FAN_APP_THEME_COLOR, type WebAppManifest } from '@fanpilot/contracts';
+import {
+  FAN_APP_BACKGROUND_COLOR,
+  FAN_APP_THEME_COLOR,
+  sizedImageUrl,
+  type WebAppManifest,
+} from '@fanpilot/contracts';
 
 const SHORT_NAME_MAX = 12;
 
@@ -11,8 +16,8 @@ export function shortNameFor(name: string): string {
 }
 
 /**
- * The manifest that makes /pwa/{username} an app of its own. The creator's photo is offered at
- * any size (it is not resized); the bundled icons cover the 192 and 512 pixel sizes installers require.
+ * The manifest that makes /pwa/{username} an app of its own. The creator's photo is offered resized
+ * to 192 and 512 pixels (GET /objects/…?size=N); the bundled icons follow, for a creator without one.
  */
 export function webManifestFor(creator: {
   name: string;
@@ -33,8 +38,14 @@ export function webManifestFor(creator: {
     theme_color: FAN_APP_THEME_COLOR,
     background_color: FAN_APP_BACKGROUND_COLOR,
     icons: [
+      // The creator's photo resized to the installers' sizes (not the whole upload at 'any').
       ...(creator.profileImageUrl
-        ? [{ src: creator.profileImageUrl, sizes: 'any', purpose: 'any' as const }]
+        ? ([192, 512] as const).map((size) => ({
+            src: sizedImageUrl(creator.profileImageUrl as string, size),
+            sizes: `${size}x${size}`,
+            type: 'image/png',
+            purpose: 'any' as const,
+          }))
         : []),
       { src: '/fan/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
       { src: '/fan/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
