@@ -62,6 +62,7 @@ export function toFanChatMessage(m: MessageView): FanChatMessage {
     ...(m.attachment ? { fileAttachment: m.attachment } : {}),
     ...(m.handedToCreator ? { handedToCreator: true as const } : {}),
     ...(m.rating ? { rating: m.rating } : {}),
+    ...(m.sender === 'fan' && m.clientKey ? { clientId: m.clientKey } : {}),
   };
 }
 

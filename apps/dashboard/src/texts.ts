@@ -426,7 +426,6 @@ export const TEXT = {
     pushThisBrowser: 'Push alerts to this browser',
     pushOn: 'Alerts will be pushed to this browser',
     pushFailed: 'Push could not be turned on',
-    pushBlocked: 'Notifications are blocked for this site in your browser settings.',
     pushDevices: (n: number) => (n === 1 ? '1 browser receives pushes' : `${n} browsers receive pushes`),
   },
   profile: {
@@ -633,7 +632,7 @@ export const TEXT = {
     retry: 'Try again',
     discard: 'Discard draft',
     discardFailed: 'Could not discard the draft.',
-    sources: 'Drafted from',
+    sources: 'Based on',
   },
 
   respond: {

@@ -86,5 +86,8 @@ export const texts = {
 
   install: 'Install app',
   installHint: 'Add this chat to your home screen',
+  iosInstallTitle: 'Add this chat to your Home Screen',
+  iosInstallSteps: ['Tap Share', 'in the browser’s toolbar,', 'then choose “Add to Home Screen”.'],
+  iosInstallClose: 'Got it',
   creatorPhoto: (name: string) => `Photo of ${name}`,
 } as const;

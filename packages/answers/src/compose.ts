@@ -8,7 +8,13 @@ import { citeUsed, withoutMarkers } from './cite.ts';
 import { searchQuery } from './followup.ts';
 import { createChatModel, type ModelEnv, modelRoute, providerKey } from './models.ts';
 import { offlineAnswer } from './offline.ts';
-import { buildPrompt, contentText, type KnowledgeExcerpt, withoutGapTag } from './prompt.ts';
+import {
+  type AnswerVoice,
+  buildPrompt,
+  contentText,
+  type KnowledgeExcerpt,
+  withoutGapTag,
+} from './prompt.ts';
 
 // One answer to one question, whoever asked it (a fan through the answer job, the creator in "Try
 // your chatbot"): a correction of the creator's first, then the retrieved knowledge, then the model
@@ -37,6 +43,11 @@ export interface ComposeInput {
   /** The characters of knowledge that go into the prompt (KNOWLEDGE_BUDGET_CHARS). */
   knowledgeBudgetChars?: number;
   timeoutMs?: number;
+  /**
+   * 'assistant' (the default): the chatbot's answer to a fan, quoting and citing the material.
+   * 'creator': a draft of the creator's own reply (docs/decisions/0075), first person, unattributed.
+   */
+  voice?: AnswerVoice;
   /** Told the answer as the model writes it (markers left out); must not throw. */
   onDraft?: (text: string) => void;
 }
@@ -173,6 +184,7 @@ export async function composeAnswer(input: ComposeInput): Promise<ComposedAnswer
       creatorName,
       question,
       passages.map((c) => ({ title: c.title, source: c.source, content: c.content })),
+      input.voice,
     );
     const chunk = quoted.from === null ? undefined : passages[quoted.from];
     return {
@@ -197,6 +209,7 @@ export async function composeAnswer(input: ComposeInput): Promise<ComposedAnswer
     question,
     attachment: input.attachment ?? null,
     knowledge: excerpts.map((e) => e.excerpt),
+    ...(input.voice ? { voice: input.voice } : {}),
   });
   let written = '';
   for await (const chunk of await model.stream(prompt)) {

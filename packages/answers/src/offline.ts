@@ -1,5 +1,5 @@
 import { contentWords } from '@fanpilot/core';
-import type { KnowledgeExcerpt } from './prompt.ts';
+import type { AnswerVoice, KnowledgeExcerpt } from './prompt.ts';
 
 // The embedded answerer (no model key configured; docs/decisions/0035-an-honest-embedded-answerer-and-hand-overs-that-wait.md):
 // the one or two sentences of the creator's material that answer the question best, quoted as
@@ -65,13 +65,15 @@ export const RELEVANT_COVERAGE = 0.5;
 /**
  * The answer given when no model key is configured for the chatbot's provider: the most relevant
  * sentence (and the next one of the same passage, when it is relevant too) quoted from the
- * creator's material (the caller cites the passage `from`); or, when no sentence covers the question, a plain fallback
- * that says so and hands over.
+ * creator's material (the caller cites the passage `from`); or, when no sentence covers the question,
+ * a plain fallback that says so and hands over. In the creator's voice (a draft of their reply) the
+ * sentences come as they are, with no quotation marks.
  */
 export function offlineAnswer(
   creatorName: string,
   question: string,
   knowledge: KnowledgeExcerpt[],
+  voice: AnswerVoice = 'assistant',
 ): QuotedAnswer {
   const asked = contentWords(question);
   for (const name of contentWords(creatorName)) asked.delete(name);
@@ -103,6 +105,9 @@ export function offlineAnswer(
   ) {
     quote = `${quote} ${next.text}`;
   }
+  // A draft of the creator's own reply (docs/decisions/0075) is their sentences as they wrote them:
+  // a message they would send, not a quotation of themselves.
+  if (voice === 'creator') return { text: excerpt(quote, QUOTE_MAX_CHARS), from: passage };
   // Attributed by the answer's citation of passage `from` (its title and address, shown once), not
   // by a second copy of the title in the text (record 0073).
   return { text: `“${excerpt(quote, QUOTE_MAX_CHARS)}”`, from: passage };

@@ -42,6 +42,27 @@ describe('buildPrompt', () => {
     expect(String(messages.at(-1)!.content)).toContain('plan.pdf');
   });
 
+  it("drafts the creator's own reply in the first person, without the chatbot's role, openers or attribution", () => {
+    const answer = String(buildPrompt(base)[0]!.content);
+    const messages = buildPrompt({ ...base, voice: 'creator' });
+    const system = String(messages[0]!.content);
+    expect(system.startsWith('Speak like a baking coach.')).toBe(true);
+    expect(system).toContain(
+      "You draft a reply that Bea will read, edit and send personally to a fan in Bea's chat.",
+    );
+    expect(system).toContain('Write as Bea, in the first person');
+    expect(system).toContain('no "— from …" line');
+    expect(system).toContain('[1] Bread basics (https://coach.example/bread)\nFeed it twice a day.');
+    expect(system).toContain(`write only ${NOT_IN_KNOWLEDGE}`);
+    // Not the chatbot answering a fan for an absent creator.
+    expect(system).not.toContain('AI assistant of Bea');
+    expect(system).not.toContain('Bea is away');
+    expect(answer).toContain('You are Crumb, the AI assistant of Bea.');
+    // The chatbot's opening line is not the creator's; the conversation and the question stay.
+    expect(messages.map((m) => m.getType())).toEqual(['system', 'human', 'ai', 'ai', 'human']);
+    expect(String(messages.at(-1)!.content)).toBe('How often do I feed my starter?');
+  });
+
   it('bounds the knowledge block', () => {
     const big = Array.from({ length: 10 }, (_, i) => ({
       title: `T${i}`,
@@ -64,6 +85,20 @@ describe('offline answerer', () => {
     source: 'https://maya.example/about',
     content: 'Hi, I am Maya! I run a small bakery menu on weekends and love long walks.',
   };
+
+  it("in the creator's voice (a draft of their reply) gives the sentences as a reply: no quotation marks, no '— from' line", () => {
+    const draft = offlineAnswer(
+      'Maya Stone',
+      'How long is the Sunday long run in week 9?',
+      [bio, plan],
+      'creator',
+    );
+    expect(draft).toEqual({ text: 'In week 9 the Sunday long run is 24 km at an easy pace.', from: 1 });
+    // A fan's answer still quotes (its citation attributes it, record 0073).
+    expect(offlineAnswer('Maya Stone', 'How long is the Sunday long run in week 9?', [bio, plan]).text).toBe(
+      '“In week 9 the Sunday long run is 24 km at an easy pace.”',
+    );
+  });
 
   it('quotes the one or two sentences that answer, with no preamble and no title in the text (its citation attributes it)', () => {
     const answer = offlineAnswer('Maya Stone', 'How long is the Sunday long run in week 9?', [bio, plan]);

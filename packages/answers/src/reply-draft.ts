@@ -31,6 +31,8 @@ export async function draftReply(
     question: question.body,
     history: question.history,
     attachment: question.attachment,
+    // The creator's own reply: first person, no quotation or "— from" line (docs/decisions/0075).
+    voice: 'creator',
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
   const covered = !composed.handOver && !composed.gap;

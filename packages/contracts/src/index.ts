@@ -12,6 +12,7 @@ export * from './fan-plans.ts';
 export * from './fan-transfer.ts';
 export * from './gaps.ts';
 export * from './ids.ts';
+export * from './images.ts';
 export * from './inbox.ts';
 export * from './jobs.ts';
 export * from './live.ts';

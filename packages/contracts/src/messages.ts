@@ -106,19 +106,27 @@ export const messageSchema = z.object({
 export type Message = z.infer<typeof messageSchema>;
 
 /** A message as the fan's own chat page reads it (GET /api/chatlog/fan/{fanId}). */
-export const fanChatMessageSchema = messageSchema.pick({
-  id: true,
-  message: true,
-  from: true,
-  created_at: true,
-  timestamp: true,
-  status: true,
-  replyTo: true,
-  sources: true,
-  fileAttachment: true,
-  handedToCreator: true,
-  rating: true,
-});
+export const fanChatMessageSchema = messageSchema
+  .pick({
+    id: true,
+    message: true,
+    from: true,
+    created_at: true,
+    timestamp: true,
+    status: true,
+    replyTo: true,
+    sources: true,
+    fileAttachment: true,
+    handedToCreator: true,
+    rating: true,
+  })
+  .extend({
+    /**
+     * On the fan's own question: the Idempotency-Key it was asked with (the fan app's local id for
+     * it), so the app shows its local copy and the stored one as one message.
+     */
+    clientId: z.string().optional(),
+  });
 export type FanChatMessage = z.infer<typeof fanChatMessageSchema>;
 
 /** What the fan chat page needs to know about the creator it talks to. */

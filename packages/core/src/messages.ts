@@ -19,6 +19,8 @@ export interface MessageView {
   /** The fan's rating of this AI answer, when rated. */
   rating: { rating: 'up' | 'down'; comment: string | null } | null;
   fanKey: string | null;
+  /** The Idempotency-Key the fan's app asked this question with (its local id for it), if any. */
+  clientKey?: string | null;
   attachment: {
     id: string;
     fileType: 'pdf' | 'image' | 'other';
@@ -45,6 +47,7 @@ function views(db: Db) {
       'm.fan_rating',
       'm.fan_rating_comment',
       'm.creator_id',
+      'm.client_key',
       'f.fan_key',
       'f.name as fan_current_name',
       'a.id as attachment_id',
@@ -71,6 +74,7 @@ function toView(r: ViewRow): MessageView {
     handedToCreator: r.ai_handed_over_at !== null && r.status === 'pending',
     rating: r.fan_rating ? { rating: r.fan_rating, comment: r.fan_rating_comment } : null,
     fanKey: r.fan_key,
+    clientKey: r.client_key,
     attachment:
       r.attachment_id && r.file_type && r.original_filename !== null && r.file_size !== null
         ? {

@@ -47,6 +47,25 @@ export interface SignedEvent {
  * the billing portal, payouts. A test plays Stripe's side with the helpers (a fan paying, onboarding
  * finished, a renewal failing, a refund…), each giving the signed webhook events Stripe would post.
  */
+/**
+ * The hosted pages' look: sized for a phone as Stripe's own pages are (a viewport, one column,
+ * full-width fields and buttons a thumb can hit, 16 px text so iOS does not zoom into a field), and
+ * a centred card on a wider screen.
+ */
+const HOSTED_PAGE_CSS = [
+  '*,*::before,*::after{box-sizing:border-box}',
+  'body{margin:0;background:#f6f9fc;color:#1a1f36;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}',
+  'main{width:100%;max-width:28rem;margin:0 auto;padding:1.5rem 1rem}',
+  '@media (min-width:40rem){main{margin-top:3rem;padding:2rem;background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08)}}',
+  '.test{display:inline-block;margin:0 0 .5rem;padding:.125rem .5rem;border-radius:4px;background:#ffde92;color:#5d4200;font-size:.75rem;font-weight:600}',
+  'h1{margin:0 0 1rem;font-size:1.5rem;line-height:1.25;overflow-wrap:anywhere}',
+  'p{overflow-wrap:anywhere}',
+  'form{display:flex;flex-direction:column;gap:1rem}',
+  'label{display:flex;flex-direction:column;gap:.25rem;font-size:.875rem;font-weight:600}',
+  'input{width:100%;min-height:44px;padding:.5rem .75rem;border:1px solid #c4cdd5;border-radius:6px;font:inherit;font-weight:400}',
+  'button{width:100%;min-height:44px;padding:.625rem 1rem;border:0;border-radius:6px;background:#635bff;color:#fff;font:inherit;font-weight:600;cursor:pointer}',
+].join('');
+
 export async function startStripeService(options: StripeServiceOptions = {}) {
   const calls: StripeCall[] = [];
   const sessions = new Map<string, Obj>();
@@ -282,7 +301,7 @@ export async function startStripeService(options: StripeServiceOptions = {}) {
     }
   };
   const page = (title: string, body: string) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><p>Loopback Stripe (test)</p><h1>${title}</h1>${body}</main></body></html>`;
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>${HOSTED_PAGE_CSS}</style></head><body><main><p class="test">Loopback Stripe (test)</p><h1>${title}</h1>${body}</main></body></html>`;
   const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
   /**

@@ -31,6 +31,12 @@ export interface ModalProps {
    * the overlay still close the dialog.
    */
   showCloseButton?: boolean;
+  /**
+   * The dialog keeps its height within the viewport and lays its children out as a column that
+   * fills it (default false: the whole dialog scrolls). The children then choose what scrolls: a
+   * body with `min-h-0 flex-1 overflow-y-auto` and a footer that stays in view.
+   */
+  fill?: boolean;
   className?: string;
 }
 
@@ -52,6 +58,7 @@ export function Modal({
   children,
   closeLabel = 'Close',
   showCloseButton = true,
+  fill = false,
   className,
 }: ModalProps) {
   useOpenDialogEntry(open, onOpenChange);
@@ -61,7 +68,8 @@ export function Modal({
         <Dialog.Overlay className="fp-overlay fixed inset-0 z-50 bg-slate-950/50" />
         <Dialog.Content
           className={cn(
-            'fp-modal fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl focus:outline-none',
+            'fp-modal fixed top-1/2 left-1/2 z-50 max-h-[90dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl focus:outline-none',
+            fill ? 'flex flex-col overflow-hidden' : 'overflow-y-auto',
             className,
           )}
           {...(description ? {} : { 'aria-describedby': undefined })}
@@ -70,7 +78,7 @@ export function Modal({
           {description && (
             <Dialog.Description className="mt-1 text-sm text-slate-600">{description}</Dialog.Description>
           )}
-          <div className="mt-4">{children}</div>
+          <div className={fill ? 'mt-4 flex min-h-0 flex-1 flex-col' : 'mt-4'}>{children}</div>
           {showCloseButton && (
             <Dialog.Close aria-label={closeLabel} className={closeButtonClass}>
               {closeIcon}

@@ -385,7 +385,7 @@ describe('with a model key', () => {
       // The draft fills the empty reply box, without markers, its source named beside it.
       await until(async () => (await box.inputValue()) === 'The Sunday long run in week 9 is 24 km.');
       const note = modal.getByRole('region', { name: 'AI draft' });
-      await note.getByText('Drafted from: marathon-plan.txt').waitFor();
+      await note.getByText('Based on: marathon-plan.txt').waitFor();
       await screenshot(page, 'ai-draft-in-reply-box');
       // Nothing of it reached the fan, and nothing was charged yet.
       expect((await chatOf(api.origin, fan)).map((m) => m.from)).toEqual(['fan']);

@@ -169,4 +169,43 @@ describe('fan app: notifications when the creator answers', () => {
     await page.getByRole('button', { name: 'Notifications are on. Tap to turn them off.' }).click();
     await page.getByRole('button', { name: 'Notifications are off. Tap to turn them on.' }).waitFor();
   });
+
+  it('a failed Turn on says why: the push service unreachable, or the browser blocking notifications', async () => {
+    const failing = await newFanPhoneContext(browser, api);
+    try {
+      await failing.grantPermissions(['notifications'], { origin: api.url });
+      // The browser's push service cannot be reached: subscribe() rejects as Chromium's does.
+      await failing.addInitScript(() => {
+        PushManager.prototype.subscribe = async () => {
+          throw new DOMException('Registration failed - push service error', 'AbortError');
+        };
+        PushManager.prototype.getSubscription = async () => null;
+      });
+      const fan = await failing.newPage();
+      await fan.goto(`/pwa/${creator.username}`);
+      await waitForFanServiceWorker(fan);
+      const box = fan.getByRole('textbox', { name: 'Message' });
+      await box.fill('Do you ship to Canada?');
+      await box.press('Enter');
+      const offer = fan.getByRole('region', { name: 'Notifications' });
+      await offer.getByRole('button', { name: 'Turn on' }).click();
+      const alert = offer.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toBe(
+        'Notifications could not be turned on: The browser’s push service could not be reached (AbortError: Registration failed - push service error). Check your connection, then try again.',
+      );
+      await saveFanScreenshot(fan, 'h6-push-failed-reason');
+
+      // The browser answers "Block": the fan is told it is the browser, and how to allow them.
+      await failing.clearPermissions();
+      await fan.evaluate(() => {
+        Notification.requestPermission = async () => 'denied';
+      });
+      await offer.getByRole('button', { name: 'Turn on' }).click();
+      await offer.getByText('Notifications are blocked for this site in your browser settings.').waitFor();
+      expect(await alert.textContent()).not.toContain('try again.');
+    } finally {
+      await failing.close();
+    }
+  });
 });

@@ -117,7 +117,10 @@ describe('fan app: pages, install and offline shell (built api and app)', () => 
     expect(manifest.short_name.length).toBeGreaterThan(0);
     expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
     expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
-    expect(manifest.icons.find((icon) => icon.sizes === 'any')?.src).toBe(creator.profileImageUrl);
+    // The creator's photo first, resized to the installers' sizes (issue 36 item 9f).
+    expect(manifest.icons.find((icon) => icon.sizes === '192x192')?.src).toBe(
+      `${creator.profileImageUrl}?size=192`,
+    );
     for (const size of ['192x192', '512x512']) {
       const icon = manifest.icons.find((i) => i.sizes === size);
       expect(icon, `an icon of ${size}`).toBeDefined();

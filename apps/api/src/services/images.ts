@@ -1,5 +1,7 @@
+import type { ImageSize } from '@fanpilot/contracts';
 import { PENDING_UPLOAD_PREFIX } from '@fanpilot/storage';
 import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
 import { badRequest } from '../errors.ts';
 import type { Storage } from '../plugins/storage.ts';
 
@@ -27,6 +29,58 @@ export async function readServedImage(
   const type = await fileTypeFromBuffer(body);
   if (!type || !IMAGE_TYPES.has(type.mime)) return null;
   return { mime: type.mime, body };
+}
+
+/** Where a profile image resized to `size` is kept (never served as such: not under uploads/). */
+export const resizedImageKey = (key: string, size: ImageSize) => `derived/resized/${size}/${key}`;
+
+/** Avatars are photos: WebP is a fraction of PNG's bytes. Icons stay PNG, which every installer takes. */
+const resizedMime = (size: ImageSize) => (size <= 96 ? 'image/webp' : 'image/png');
+
+/** The image cut to a `size`-pixel square (centred, turned upright by its EXIF), as resizedMime says. */
+export async function resizeSquare(body: Buffer, size: ImageSize): Promise<Buffer> {
+  const image = sharp(body, { animated: false, limitInputPixels: 50_000_000 })
+    .rotate()
+    .resize(size, size, { fit: 'cover', position: 'attention' });
+  return resizedMime(size) === 'image/webp'
+    ? image.webp({ quality: 82 }).toBuffer()
+    : image.png({ compressionLevel: 9 }).toBuffer();
+}
+
+async function readAll(storage: Storage, key: string): Promise<Buffer | null> {
+  const object = await storage.get(key);
+  if (!object) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.body) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A profile image served at `size` pixels square: resized the first time it is asked for and kept
+ * in storage (resizedImageKey), read from there after. Null when the original is not one to serve.
+ */
+export async function readSizedImage(
+  storage: Storage,
+  key: string,
+  size: ImageSize,
+): Promise<{ mime: string; body: Buffer; resized: 'now' | 'kept' } | null> {
+  if (!key.startsWith('uploads/') || key.includes('..')) return null;
+  const mime = resizedMime(size);
+  const keptKey = resizedImageKey(key, size);
+  const kept = await readAll(storage, keptKey).catch(() => null);
+  if (kept && kept.length > 0) return { mime, body: kept, resized: 'kept' };
+  const original = await readServedImage(storage, key);
+  if (!original) return null;
+  let body: Buffer;
+  try {
+    body = await resizeSquare(original.body, size);
+  } catch {
+    // An image sharp cannot read (a broken file that only looks like one) is not served.
+    return null;
+  }
+  // Keeping it is an optimisation: a failed write is resized again next time.
+  await storage.put(keptKey, body, mime).catch(() => {});
+  return { mime, body, resized: 'now' };
 }
 
 export async function readPrefix(storage: Storage, key: string, bytes = 4100): Promise<Buffer | null> {

@@ -2,6 +2,7 @@ import {
   brandNameOf,
   FAN_APP_BACKGROUND_COLOR,
   FAN_APP_THEME_COLOR,
+  sizedImageUrl,
   type WebAppManifest,
 } from '@fanpilot/contracts';
 
@@ -17,9 +18,9 @@ export function shortNameFor(name: string): string {
 
 /**
  * The manifest that makes /pwa/{username} an app of its own, under the brand the creator set up at
- * onboarding: the chatbot's name (the creator's name when there is no chatbot) and the picture. The
- * picture is offered at any size (it is not resized); the bundled icons cover the 192 and 512 pixel
- * sizes installers require.
+ * onboarding: the chatbot's name (the creator's name when there is no chatbot) and the picture,
+ * offered resized to 192 and 512 pixels (GET /objects/…?size=N); the bundled icons follow, for a
+ * creator without one.
  */
 export function webManifestFor(creator: {
   name: string;
@@ -42,8 +43,14 @@ export function webManifestFor(creator: {
     theme_color: FAN_APP_THEME_COLOR,
     background_color: FAN_APP_BACKGROUND_COLOR,
     icons: [
+      // The creator's photo resized to the installers' sizes (not the whole upload at 'any').
       ...(creator.profileImageUrl
-        ? [{ src: creator.profileImageUrl, sizes: 'any', purpose: 'any' as const }]
+        ? ([192, 512] as const).map((size) => ({
+            src: sizedImageUrl(creator.profileImageUrl as string, size),
+            sizes: `${size}x${size}`,
+            type: 'image/png',
+            purpose: 'any' as const,
+          }))
         : []),
       { src: '/fan/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
       { src: '/fan/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },

@@ -586,6 +586,18 @@ describe('Idempotency-Key on /api/ask', () => {
     expect((await fan.messages('vera')).map((m) => m.message)).toEqual(['Sent once, answer lost']);
   });
 
+  it("gives the fan's own chat each question's key as clientId (the app's local id), never the creator's reads", async () => {
+    const fan = new FanBrowser(t);
+    const k = key();
+    expect((await fan.ask('vera', 'Keyed question', {}, withKey(k))).status).toBe(200);
+    expect((await fan.ask('vera', 'Unkeyed question')).status).toBe(200);
+    const seen = (await fan.messages('vera')) as unknown as { message: string; clientId?: string }[];
+    expect(seen.find((m) => m.message === 'Keyed question')?.clientId).toBe(k);
+    expect(seen.find((m) => m.message === 'Unkeyed question')).not.toHaveProperty('clientId');
+    const creatorRead = await call(t, 'GET', '/api/chatlog?creator=vera', vera);
+    expect(await creatorRead.text()).not.toContain(k);
+  });
+
   it('stores two questions sent with different keys, and questions without a key every time', async () => {
     const fan = new FanBrowser(t);
     const a = await sent(await fan.ask('vera', 'Same words', {}, withKey(key())));

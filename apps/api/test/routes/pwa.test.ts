@@ -39,12 +39,29 @@ describe('per-creator web app manifest', () => {
       display: 'standalone',
     });
     expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
-    expect(manifest.icons[0]).toMatchObject({ sizes: 'any' });
-    expect(manifest.icons[0]?.src).toMatch(/^\/objects\/uploads\//);
-    expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
-    const photo = await fetch(`${t.url}${manifest.icons[0]?.src}`);
-    expect(photo.status).toBe(200);
-    expect(photo.headers.get('content-type')).toBe('image/png');
+    // The creator's photo resized to the installers' sizes, not the whole upload at 'any' (issue 36 item 9f).
+    expect(manifest.icons.slice(0, 2)).toEqual([
+      {
+        src: expect.stringMatching(/^\/objects\/uploads\/.+\?size=192$/),
+        sizes: '192x192',
+        type: 'image/png',
+        purpose: 'any',
+      },
+      {
+        src: expect.stringMatching(/^\/objects\/uploads\/.+\?size=512$/),
+        sizes: '512x512',
+        type: 'image/png',
+        purpose: 'any',
+      },
+    ]);
+    for (const icon of manifest.icons.slice(0, 2)) {
+      const photo = await fetch(`${t.url}${icon.src}`);
+      expect(photo.status).toBe(200);
+      expect(photo.headers.get('content-type')).toBe('image/png');
+      const png = Buffer.from(await photo.arrayBuffer());
+      // PNG IHDR: width and height at bytes 16 and 20.
+      expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(icon.sizes);
+    }
   });
 
   it('matches the username case-insensitively and keeps the canonical one in its URLs', async () => {

@@ -314,3 +314,40 @@ describe('AI-drafted replies', () => {
     expect((await draftOf(await call(t, 'POST', draftPath, creator.cookie))).status).toBe('open');
   });
 });
+
+describe('AI-drafted replies by the embedded answerer (no model key)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("drafts a reply the creator would send: the material's sentences, no quotation and no '— from' line; sources apart", async () => {
+    const creator = await onboardedCreator(t, 'lena');
+    await seedKnowledge(t.db.db, creator.chatbotId, {
+      url: 'https://lena.example/starter',
+      title: 'Starter care (4 pages)',
+      content: 'I feed my sourdough starter twice a day with equal weights of flour and water.',
+    });
+    await call(t, 'POST', '/api/toggle-status', creator.cookie, { creator: 'lena' });
+    const fan = new FanBrowser(t);
+    expect((await fan.ask('lena', QUESTION)).status).toBe(200);
+    const asked = (await fan.messages('lena')).find((m) => m.from === 'fan')!;
+    const res = await call(
+      t,
+      'POST',
+      `/api/creators/username/lena/messages/${asked.id}/draft`,
+      creator.cookie,
+    );
+    expect(res.status).toBe(200);
+    const { draft } = (await res.json()) as {
+      draft: { text: string; covered: boolean; model: string | null; sources: { title: string }[] };
+    };
+    expect(draft).toMatchObject({ covered: true, model: null });
+    expect(draft.text).toBe('I feed my sourdough starter twice a day with equal weights of flour and water.');
+    expect(draft.text).not.toMatch(/[“”]|— from/);
+    expect(draft.sources.map((s) => s.title)).toEqual(['Starter care (4 pages)']);
+  });
+});

@@ -47,6 +47,20 @@ export const UserIcon = (p: IconProps) => (
     <path d="M4 21c1.5-4 4.5-6 8-6s6.5 2 8 6" />
   </Icon>
 );
+/** Fans & Earnings: money coming in (a coin with a dollar sign). */
+export const EarningsIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M14.5 9.5c-.5-1-1.5-1.5-2.5-1.5-1.4 0-2.5.8-2.5 2s1.1 1.6 2.5 2 2.5.8 2.5 2-1.1 2-2.5 2c-1 0-2-.5-2.5-1.5M12 6.5V8M12 16v1.5" />
+  </Icon>
+);
+/** Billing: the creator paying for credits (a card). */
+export const CardIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3" y="5.5" width="18" height="13" rx="2" />
+    <path d="M3 10h18M7 15h3" />
+  </Icon>
+);
 export const LogoutIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M14 4h5v16h-5M10 8l-4 4 4 4M6 12h10" />

@@ -66,6 +66,17 @@ export function ChatScreen({ username }: { username: string }) {
   useEffect(() => {
     if (restoreToken) clearTransferFragment(window.location, window.history);
   }, [restoreToken]);
+  // A link pasted into this open tab changes only the fragment (no reload): it is used all the same.
+  useEffect(() => {
+    const onHashChange = () => {
+      const restore = readRestoreToken(window.location.hash);
+      if (restore) setRestoreToken(restore);
+      const transfer = readTransferToken(window.location.hash);
+      if (transfer) setTransferToken(transfer);
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, []);
   if (restoreToken) {
     return (
       <Suspense fallback={<ChatSkeleton />}>

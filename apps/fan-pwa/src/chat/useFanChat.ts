@@ -7,7 +7,12 @@ import { requestBackgroundSync } from '../lib/browser.ts';
 import { embed } from '../lib/embed.ts';
 import { forgetFanId, getOrCreateFanId, readFanName, saveFanName } from '../lib/fanId.ts';
 import { newLocalId } from '../lib/format.ts';
-import { fromOutboxItem, type LocalMessage, pendingLocalMessages } from '../lib/localMessages.ts';
+import {
+  clientIdsOf,
+  fromOutboxItem,
+  type LocalMessage,
+  pendingLocalMessages,
+} from '../lib/localMessages.ts';
 import type { OutboxItem } from '../lib/outbox.ts';
 import { sendFailure } from '../lib/sendFailure.ts';
 import { texts } from '../texts.ts';
@@ -227,6 +232,8 @@ export function useFanChat(creator: string) {
   const locals = pendingLocalMessages(
     [...queued.map((item) => fromOutboxItem(item, 'queued')), ...sent],
     history.data?.requestedAt,
+    // A question the history already holds shows once, as stored, even while its send is confirmed.
+    clientIdsOf(messages),
   );
 
   return {

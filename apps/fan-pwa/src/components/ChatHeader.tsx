@@ -4,6 +4,7 @@ import type { PublicCreator } from '../lib/api.ts';
 import { useInstallPrompt } from '../lib/browser.ts';
 import { texts } from '../texts.ts';
 import { CreatorAvatar } from './CreatorAvatar.tsx';
+import { IosInstallHint } from './IosInstallHint.tsx';
 
 export function ChatHeader({
   creator,
@@ -65,6 +66,7 @@ export function ChatHeader({
           {texts.install}
         </button>
       )}
+      {!canInstall && <IosInstallHint />}
     </header>
   );
 }

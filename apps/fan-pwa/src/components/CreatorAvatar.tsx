@@ -1,8 +1,19 @@
+import { AVATAR_IMAGE_SIZE, sizedImageUrl } from '@fanpilot/contracts';
 import { useState } from 'react';
 import { texts } from '../texts.ts';
 
 /** The creator's photo at a fixed size (no layout shift), or the default avatar when it is missing or fails. */
-export function CreatorAvatar({ src, name, size = 44 }: { src: string | null; name: string; size?: number }) {
+export function CreatorAvatar({
+  src: original,
+  name,
+  size = 44,
+}: {
+  src: string | null;
+  name: string;
+  size?: number;
+}) {
+  // The picture resized for the avatar (sharp on a 2× screen), never the whole upload.
+  const src = sizedImageUrl(original, size <= 48 ? AVATAR_IMAGE_SIZE : 192);
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   if (!src || failedSrc === src) return <DefaultAvatar name={name} size={size} />;
   return (

@@ -83,6 +83,47 @@ export function useInstallPrompt() {
   };
 }
 
+/** What the iPhone install hint is decided on: the page's user agent and display. */
+export interface InstallHintEnv {
+  userAgent: string;
+  /** navigator.maxTouchPoints: iPadOS Safari says "Macintosh" in its user agent, with touch. */
+  maxTouchPoints: number;
+  /** navigator.standalone (iOS) or the display-mode media query: already opened from the home screen. */
+  standalone: boolean;
+  /** The page is a frame of another (the widget): it cannot be added to the home screen itself. */
+  framed: boolean;
+}
+
+/**
+ * iPhone and iPad browsers never fire beforeinstallprompt: the chat is installed with Share → Add
+ * to Home Screen, which the fan is shown how to do (issue 36 item 9b). Not once it is installed
+ * (standalone), nor inside another site's frame.
+ */
+export function needsIosInstallHint(env: InstallHintEnv): boolean {
+  if (env.standalone || env.framed) return false;
+  const ios = /\b(iPhone|iPad|iPod)\b/.test(env.userAgent);
+  const iPadOs = /\bMacintosh\b/.test(env.userAgent) && env.maxTouchPoints > 1;
+  return ios || iPadOs;
+}
+
+export function iosInstallHintWanted(): boolean {
+  if (typeof window === 'undefined') return false;
+  let framed = true;
+  try {
+    framed = window.self !== window.top;
+  } catch {
+    framed = true;
+  }
+  return needsIosInstallHint({
+    userAgent: navigator.userAgent,
+    maxTouchPoints: navigator.maxTouchPoints ?? 0,
+    standalone:
+      (navigator as Navigator & { standalone?: boolean }).standalone === true ||
+      window.matchMedia?.('(display-mode: standalone)').matches === true,
+    framed,
+  });
+}
+
 export function useOnline(): boolean {
   return useSyncExternalStore(
     (listener) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromOutboxItem, type LocalMessage, pendingLocalMessages } from './localMessages.ts';
+import { clientIdsOf, fromOutboxItem, type LocalMessage, pendingLocalMessages } from './localMessages.ts';
 
 const local = (id: string, state: LocalMessage['state'], createdAt: number, confirmedAt?: number) => ({
   id,
@@ -20,6 +20,19 @@ describe('local messages beside the history', () => {
     expect(pendingLocalMessages([sent], undefined)).toHaveLength(1);
     expect(pendingLocalMessages([sent], 4_000)).toHaveLength(1);
     expect(pendingLocalMessages([sent], 5_001)).toHaveLength(0);
+  });
+
+  it('never shows a message twice: one the history holds (its clientId) goes, however the read and the send crossed', () => {
+    // The read started before the send was confirmed, yet already holds the question (the live
+    // stream refetched as it was stored): the local copy must not show beside it.
+    const sent = local('s', 'sent', 1, 5_000);
+    const queued = local('q', 'queued', 2);
+    expect(pendingLocalMessages([sent, queued], 4_000, new Set(['s', 'q']))).toEqual([]);
+    expect(pendingLocalMessages([sent, queued], 4_000, new Set(['other'])).map((m) => m.id)).toEqual([
+      's',
+      'q',
+    ]);
+    expect(clientIdsOf([{ clientId: 's' }, {}, { clientId: undefined }])).toEqual(new Set(['s']));
   });
 
   it('orders by when the fan wrote them', () => {

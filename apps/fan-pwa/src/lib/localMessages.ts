@@ -25,14 +25,18 @@ export function fromOutboxItem(item: OutboxItem, state: LocalMessage['state'], n
 }
 
 /**
- * Which local messages still need showing next to the history. A sent message is dropped once a
- * history read that started after the server accepted it has arrived, since that read includes it.
+ * Which local messages still need showing next to the history. One the history already holds (its
+ * stored copy carries the local id as `clientId`, the ask's Idempotency-Key) is never shown twice,
+ * however the read and the send crossed. Otherwise a sent message is dropped once a history read
+ * that started after the server accepted it has arrived, since that read includes it.
  */
 export function pendingLocalMessages(
   locals: readonly LocalMessage[],
   historyRequestedAt: number | undefined,
+  inHistory: ReadonlySet<string> = new Set(),
 ): LocalMessage[] {
   return locals
+    .filter((local) => !inHistory.has(local.id))
     .filter(
       (local) =>
         local.state === 'queued' ||
@@ -40,4 +44,11 @@ export function pendingLocalMessages(
         (local.confirmedAt ?? 0) >= historyRequestedAt,
     )
     .sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** The local ids (clientId) of the fan's questions the history holds. */
+export function clientIdsOf(messages: readonly { clientId?: string | undefined }[]): Set<string> {
+  const ids = new Set<string>();
+  for (const m of messages) if (m.clientId) ids.add(m.clientId);
+  return ids;
 }

@@ -46,11 +46,12 @@ describe('kept answers', () => {
 
 describe("the creator's photo kept with their card", () => {
   it('is an upload on our own origin, made absolute', () => {
+    // At the avatar's size: the URL the page shows (CreatorAvatar), not the whole upload.
     expect(creatorPhotoToKeep({ profileImageUrl: '/objects/uploads/u/p' }, origin)).toBe(
-      `${origin}/objects/uploads/u/p`,
+      `${origin}/objects/uploads/u/p?size=96`,
     );
     expect(creatorPhotoToKeep({ profileImageUrl: `${origin}/objects/uploads/u/p` }, origin)).toBe(
-      `${origin}/objects/uploads/u/p`,
+      `${origin}/objects/uploads/u/p?size=96`,
     );
   });
 

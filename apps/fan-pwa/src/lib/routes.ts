@@ -1,4 +1,4 @@
-import { fanRoutes, patternIn } from '@fanpilot/contracts';
+import { AVATAR_IMAGE_SIZE, fanRoutes, patternIn, sizedImageUrl } from '@fanpilot/contracts';
 /** The page routes the api answers with this app's index.html; the service worker serves them offline. */
 export const FAN_PAGE_ROUTE = /^\/(pwa\/[^/]+\/?|fanchat-mobile\/?|mobile-chat\/?)$/;
 
@@ -28,15 +28,15 @@ export function isKeptAnswer(headers: Pick<Headers, 'get'>): boolean {
 }
 
 /**
- * The creator's photo named in a public creator read, as an absolute URL, when it is one the
- * worker keeps (our own origin's uploads); null otherwise.
+ * The creator's photo named in a public creator read, as an absolute URL at the avatar's size (what
+ * the page shows, CreatorAvatar), when it is one the worker keeps (our own origin's uploads); null otherwise.
  */
 export function creatorPhotoToKeep(body: unknown, origin: string): string | null {
   const src =
     body && typeof body === 'object' ? (body as { profileImageUrl?: unknown }).profileImageUrl : undefined;
   if (typeof src !== 'string' || !src) return null;
   try {
-    const url = new URL(src, origin);
+    const url = new URL(sizedImageUrl(src, AVATAR_IMAGE_SIZE), origin);
     return url.origin === origin && UPLOADED_FILE.test(url.pathname) ? url.href : null;
   } catch {
     return null;

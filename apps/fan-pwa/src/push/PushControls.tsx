@@ -1,4 +1,5 @@
 import type { SubscribePushRequest } from '@fanpilot/contracts';
+import { askPushPermission, PushSetupError, pushFailureText, pushStep } from '@fanpilot/ui/push-failure';
 import { useState } from 'react';
 import { pushKey, subscribePush, unsubscribePush } from '../lib/api.ts';
 import { blocked, choiceKey as key, saveChoice, usePushChoice as useChoice } from './choice.ts';
@@ -16,7 +17,7 @@ const texts = {
     'To get them, allow notifications for this site in your browser’s site settings, then tap Turn on again.',
   pushTurningOn: 'Turning on…',
   pushGotIt: 'Got it',
-  pushFailed: 'Notifications could not be turned on. Please try again.',
+  pushFailed: 'Notifications could not be turned on:',
   pushOnHint: 'Notifications are on. Tap to turn them off.',
   pushOffHint: 'Notifications are off. Tap to turn them on.',
 } as const;
@@ -35,24 +36,33 @@ function keyBytes(base64url: string): Uint8Array {
 
 /** Asks the browser (after the fan's tap), subscribes this device, and tells the api. */
 async function enable(creator: string, fanId: string, preview: boolean) {
-  const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new Error(texts.pushBlocked);
-  const registration = await navigator.serviceWorker.ready;
-  const { publicKey } = await pushKey();
-  const subscription =
-    (await registration.pushManager.getSubscription()) ??
-    (await registration.pushManager.subscribe({
-      userVisibleOnly: true,
-      applicationServerKey: keyBytes(publicKey) as BufferSource,
-    }));
-  await subscribePush({
-    creator,
-    fanId,
-    subscription: subscription.toJSON() as SubscribePushRequest['subscription'],
-    preview,
-  });
+  // Each step fails for its own reason, and the fan is told which (pushFailureText).
+  await askPushPermission(() => Notification.requestPermission());
+  const registration = await pushStep('worker', () => navigator.serviceWorker.ready);
+  const { publicKey } = await pushStep('api', () => pushKey());
+  const subscription = await pushStep(
+    'subscribe',
+    async () =>
+      (await registration.pushManager.getSubscription()) ??
+      (await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: keyBytes(publicKey) as BufferSource,
+      })),
+  );
+  await pushStep('api', () =>
+    subscribePush({
+      creator,
+      fanId,
+      subscription: subscription.toJSON() as SubscribePushRequest['subscription'],
+      preview,
+    }),
+  );
   saveChoice(creator, 'on');
 }
+
+/** The browser blocks notifications for the site: the fan is told how to allow them. */
+const isDenied = (err: unknown) =>
+  err instanceof PushSetupError && err.step === 'permission' && err.permission !== 'default';
 
 /** Stops this creator's notifications on this device; the browser's subscription goes when no chat uses it. */
 async function disable(creator: string) {
@@ -93,9 +103,7 @@ export function PushOffer({ creator, creatorName, fanId }: Props) {
     try {
       await enable(creator, fanId, preview);
     } catch (err) {
-      setError(
-        err instanceof Error && err.message === texts.pushBlocked ? texts.pushBlocked : texts.pushFailed,
-      );
+      setError(isDenied(err) ? texts.pushBlocked : `${texts.pushFailed} ${pushFailureText(err)}`);
     } finally {
       setBusy(false);
     }

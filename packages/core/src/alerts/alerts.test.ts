@@ -9,7 +9,7 @@ import { rateAnswer } from '../ratings.ts';
 import { digestContent, sendDueDigests, topTopics } from './digest.ts';
 import { inQuietHours, localTime } from './local-time.ts';
 import { noteAlert } from './note-alert.ts';
-import { sendDueAlerts, unsentAlerts } from './send-alerts.ts';
+import { describeGroup, sendDueAlerts, unsentAlerts } from './send-alerts.ts';
 import { readUnsubscribeToken, unsubscribeToken } from './unsubscribe.ts';
 
 const mail = { origin: 'https://fanpilot.example', secret: 'a-secret-for-links' };
@@ -185,8 +185,11 @@ describe('creator alerts and the digest (core)', () => {
     ]);
     await sendDueAlerts(db(), { ...mail, windowMs: 0, now: new Date(Date.now() + 1000) });
     const [sent] = await mailsTo(db(), await emailOf(c.creatorId));
-    expect(sent!.text_body).toContain('- Sam subscribed.');
-    expect(sent!.text_body).toContain('- Sam cancelled their subscription.');
+    // The creator's display name, the fan, and the plan's amount and interval (issue 36 item 9g).
+    expect(sent!.text_body).toMatch(/^Hi Bea Baker,/);
+    expect(sent!.text_body).not.toContain(`Hi c-`);
+    expect(sent!.text_body).toContain('- Sam subscribed: $49.00 / month.');
+    expect(sent!.text_body).toContain('- Sam cancelled their subscription ($49.00 / month).');
     // The digest counts what the subscription paid.
     const day = await digestContent(
       db(),
@@ -195,6 +198,33 @@ describe('creator alerts and the digest (core)', () => {
       new Date(Date.now() + 60_000),
     );
     expect(day.earnings).toEqual([{ currency: 'usd', cents: 4_900 }]);
+  });
+
+  it('names the subscriber by name and the email they paid with, and greets the creator by their name', () => {
+    const at = new Date();
+    const row = {
+      id: '1',
+      kind: 'new_subscriber' as const,
+      fan_id: 'f1',
+      detail: 'Sam',
+      fan_name: 'Sam',
+      fan_key: 'k1',
+      created_at: at,
+      sub_email: 'sam@example.com',
+      sub_amount_cents: 9_900,
+      sub_interval: 'year',
+    };
+    const group = describeGroup([row], { username: 'bea-b', name: 'Bea Baker' }, 'https://fp.example');
+    expect(group.subject).toBe('Sam (sam@example.com) subscribed: $99.00 / year');
+    expect(group.text.split('\n')[0]).toBe('Hi Bea Baker,');
+    // A fan known only by the email they paid with; a creator without a name keeps their username.
+    const anonymous = describeGroup(
+      [{ ...row, fan_name: null, detail: 'sam@example.com', sub_amount_cents: 500, sub_interval: 'month' }],
+      { username: 'bea-b', name: ' ' },
+      'https://fp.example',
+    );
+    expect(anonymous.lines).toEqual(['- sam@example.com subscribed: $5.00 / month.']);
+    expect(anonymous.text.split('\n')[0]).toBe('Hi bea-b,');
   });
 
   it('no digest when there is nothing to say', async () => {

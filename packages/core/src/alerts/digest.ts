@@ -3,7 +3,13 @@ import { sql } from 'kysely';
 import type { Db } from '../db.ts';
 import { queueMail } from '../mail-outbox.ts';
 import { localTime } from './local-time.ts';
-import { type AlertMailOptions, unsubscribeHeaders, unsubscribeLink } from './send-alerts.ts';
+import {
+  type AlertCreator,
+  type AlertMailOptions,
+  greetingName,
+  unsubscribeHeaders,
+  unsubscribeLink,
+} from './send-alerts.ts';
 import { withAlertSettingsHeld } from './settings.ts';
 
 // The digest (record 0062): once a day (or on Monday, weekly) at the creator's morning in their
@@ -161,10 +167,16 @@ const money = (e: { currency: string; cents: number }) =>
   );
 
 /** The digest as an email. */
-export function digestMail(d: DigestContent, username: string, period: 'daily' | 'weekly', origin: string) {
+export function digestMail(
+  d: DigestContent,
+  creator: AlertCreator,
+  period: 'daily' | 'weekly',
+  origin: string,
+) {
+  const { username } = creator;
   const when = period === 'daily' ? 'yesterday' : 'last week';
   const lines = [
-    `Hi ${username}, here is ${when} on Fanpilot.`,
+    `Hi ${greetingName(creator)}, here is ${when} on Fanpilot.`,
     '',
     `New fans: ${d.newFans}`,
     `Questions: ${d.questions}`,
@@ -238,15 +250,10 @@ async function sendDigest(db: Db, creatorId: string, now: Date, options: AlertMa
     if (!digestHasNews(content) || s.bouncedAt) return false;
     const creator = await trx
       .selectFrom('creators')
-      .select(['email', 'username'])
+      .select(['email', 'username', 'name'])
       .where('id', '=', creatorId)
       .executeTakeFirstOrThrow();
-    const mail = digestMail(
-      content,
-      creator.username,
-      s.digest === 'weekly' ? 'weekly' : 'daily',
-      options.origin,
-    );
+    const mail = digestMail(content, creator, s.digest === 'weekly' ? 'weekly' : 'daily', options.origin);
     await queueMail(trx, {
       purpose: 'creator_digest',
       to: creator.email,

@@ -38,6 +38,16 @@ interface AlertRow {
   /** The fan's key: what the dashboard names a conversation by (?fan=). */
   fan_key: string | null;
   created_at: Date;
+  /** A subscriber alert's subscription: the email paid with, and the plan's price. */
+  sub_email?: string | null;
+  sub_amount_cents?: number | null;
+  sub_interval?: string | null;
+}
+
+/** Who the email greets: the creator's display name (their username only when it has none). */
+export interface AlertCreator {
+  username: string;
+  name: string | null;
 }
 
 /** Creators whose collecting window has closed, then one group per creator. Returns groups sent. */
@@ -71,6 +81,10 @@ async function sendCreatorAlerts(
     const alerts = (await trx
       .selectFrom('creator_alerts as a')
       .leftJoin('fans as f', 'f.id', 'a.fan_id')
+      // A subscriber alert's ref is its subscription: who paid, and for which plan.
+      .leftJoin('fan_subscriptions as s', (join) =>
+        join.on(sql<boolean>`s.id::text = a.ref and a.kind in ('new_subscriber', 'subscription_cancelled')`),
+      )
       .select([
         'a.id',
         'a.kind',
@@ -80,6 +94,9 @@ async function sendCreatorAlerts(
         'f.name as fan_name',
         'f.fan_key',
         'a.created_at',
+        's.email as sub_email',
+        's.amount_cents as sub_amount_cents',
+        's.interval as sub_interval',
       ])
       .where('a.creator_id', '=', creatorId)
       .where('a.sent_at', 'is', null)
@@ -95,7 +112,7 @@ async function sendCreatorAlerts(
       .executeTakeFirstOrThrow();
     const byEmail = alerts.filter((a) => settings.channels[a.kind].email);
     const byPush = alerts.filter((a) => settings.channels[a.kind].push);
-    const group = describeGroup(alerts, creator.username, options.origin);
+    const group = describeGroup(alerts, creator, options.origin);
     const devices = await trx
       .selectFrom('creator_push_subscriptions')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -103,7 +120,7 @@ async function sendCreatorAlerts(
       .executeTakeFirst();
     const push = byPush.length > 0 && Number(devices?.n ?? 0) > 0;
     const email = byEmail.length > 0 && settings.bouncedAt === null;
-    const pushed = describeGroup(byPush.length > 0 ? byPush : alerts, creator.username, options.origin);
+    const pushed = describeGroup(byPush.length > 0 ? byPush : alerts, creator, options.origin);
     const batch = await trx
       .insertInto('creator_alert_batches')
       .values({
@@ -127,7 +144,7 @@ async function sendCreatorAlerts(
       )
       .execute();
     if (email) {
-      const mailed = describeGroup(byEmail, creator.username, options.origin);
+      const mailed = describeGroup(byEmail, creator, options.origin);
       await queueMail(trx, {
         purpose: 'creator_alert',
         to: creator.email,
@@ -185,6 +202,23 @@ export function questionWaitsBecause(reason: string | null): string {
   }
 }
 
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** A subscriber alert's fan: their name with the email they paid with, or whichever is known. */
+function subscriberOf(a: AlertRow): string {
+  const name = a.fan_name?.trim() || null;
+  const email = a.sub_email?.trim() || null;
+  if (name && email && name !== email) return `${name} (${email})`;
+  return name ?? email ?? (a.detail || 'A fan');
+}
+
+/** The plan a subscriber alert is about, e.g. "$9.00 / month"; '' when unknown. */
+function planOf(a: AlertRow): string {
+  const cents = Number(a.sub_amount_cents ?? 0);
+  if (!cents) return '';
+  return `${usd.format(cents / 100)} / ${a.sub_interval === 'year' ? 'year' : 'month'}`;
+}
+
 /** One alert as a line of the email. */
 function lineOf(a: AlertRow): string {
   const fan = a.fan_name ?? 'A fan';
@@ -201,15 +235,20 @@ function lineOf(a: AlertRow): string {
       return 'Your credits are used up. Your AI has stopped answering; questions wait for you.';
     case 'source_failed':
       return `A knowledge source failed: ${quote(a.detail)}.`;
-    case 'new_subscriber':
-      return `${a.detail || fan} subscribed.`;
-    case 'subscription_cancelled':
-      return `${a.detail || fan} cancelled their subscription.`;
+    case 'new_subscriber': {
+      const plan = planOf(a);
+      return plan ? `${subscriberOf(a)} subscribed: ${plan}.` : `${subscriberOf(a)} subscribed.`;
+    }
+    case 'subscription_cancelled': {
+      const plan = planOf(a);
+      return `${subscriberOf(a)} cancelled their subscription${plan ? ` (${plan})` : ''}.`;
+    }
   }
 }
 
 /** The group's subject, text, and where its link goes (the one conversation, else the dashboard). */
-export function describeGroup(alerts: AlertRow[], username: string, origin: string) {
+export function describeGroup(alerts: AlertRow[], creator: AlertCreator, origin: string) {
+  const { username } = creator;
   const questions = alerts.filter((a) => a.kind === 'question' || a.kind === 'waiting');
   const fans = new Set(questions.map((a) => a.fan_id ?? a.id));
   const only = alerts.length === 1 ? alerts[0] : undefined;
@@ -240,7 +279,7 @@ export function describeGroup(alerts: AlertRow[], username: string, origin: stri
     return `- ${lineOf(a)}${link}`;
   });
   const text = [
-    `Hi ${username},`,
+    `Hi ${greetingName(creator)},`,
     '',
     ...lines,
     '',
@@ -250,6 +289,11 @@ export function describeGroup(alerts: AlertRow[], username: string, origin: stri
   ].join('\n');
   const pushBody = quote(alerts.map(lineOf).join(' '), 200);
   return { subject, text, path, pushBody, lines };
+}
+
+/** The creator's display name, for "Hi …": their username only when they have no name. */
+export function greetingName(creator: AlertCreator): string {
+  return creator.name?.trim() || creator.username;
 }
 
 /** The group a push job names, as its notification tells it. */

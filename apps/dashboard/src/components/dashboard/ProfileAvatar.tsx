@@ -1,3 +1,4 @@
+import { sizedImageUrl } from '@fanpilot/contracts';
 import { cn } from '@fanpilot/ui';
 import { useState } from 'react';
 
@@ -11,6 +12,8 @@ interface ProfileAvatarProps {
 
 /** The creator's picture, or their initial when there is none or it fails to load. */
 export function ProfileAvatar({ name, imageUrl, className = 'size-9', alt = '' }: ProfileAvatarProps) {
+  // Served resized (at most 64 px shown, so 192 covers a 3× screen), not the whole upload.
+  imageUrl = sizedImageUrl(imageUrl, 192);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const base = cn('shrink-0 overflow-hidden rounded-full', className);
   if (imageUrl && failedUrl !== imageUrl) {

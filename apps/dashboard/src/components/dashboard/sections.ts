@@ -1,5 +1,5 @@
 import { TEXT } from '../../texts.ts';
-import { ChatIcon, HomeIcon, MegaphoneIcon, SparkIcon, UserIcon } from '../icons.tsx';
+import { CardIcon, ChatIcon, EarningsIcon, HomeIcon, MegaphoneIcon, UserIcon } from '../icons.tsx';
 
 export type DashboardSection = 'dashboard' | 'chats' | 'announcements' | 'profile' | 'earnings' | 'billing';
 
@@ -10,7 +10,7 @@ export const SECTIONS = [
   { id: 'announcements', label: TEXT.shell.sections.announcements, Icon: MegaphoneIcon, onMobile: true },
   { id: 'profile', label: TEXT.shell.sections.profile, Icon: UserIcon, onMobile: false },
   // Not in the product description: fans paying their creator (record 0043), desktop sidebar.
-  { id: 'earnings', label: TEXT.shell.sections.earnings, Icon: SparkIcon, onMobile: false },
+  { id: 'earnings', label: TEXT.shell.sections.earnings, Icon: EarningsIcon, onMobile: false },
   // Not in the product description (docs/product.md#shell): reachable from the desktop sidebar, and on phones from the low-credit notices.
-  { id: 'billing', label: TEXT.shell.sections.billing, Icon: SparkIcon, onMobile: false },
+  { id: 'billing', label: TEXT.shell.sections.billing, Icon: CardIcon, onMobile: false },
 ] as const satisfies readonly { id: DashboardSection; label: string; Icon: unknown; onMobile: boolean }[];

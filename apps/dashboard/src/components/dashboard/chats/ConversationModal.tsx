@@ -11,7 +11,7 @@ import { Button, cn, Modal } from '@fanpilot/ui';
 import { formatFileSize } from '@fanpilot/ui/format';
 import { LinkifiedText } from '@fanpilot/ui/LinkifiedText';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { usePollNewestPage } from '../../../hooks/usePollNewestPage.ts';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { isPending } from '../../../lib/conversations.ts';
@@ -33,7 +33,7 @@ import { CitedAnswerText } from '../answers/CitedAnswerText.tsx';
 import { CorrectionForm } from '../answers/CorrectionForm.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
-import { ReplyComposer } from './ReplyComposer.tsx';
+import { ReplyComposer, ReplyComposerButtons } from './ReplyComposer.tsx';
 import { ReplyDraftNote, useReplyDraft } from './ReplyDraft.tsx';
 import { useSendToFan } from './useSendToFan.ts';
 
@@ -62,7 +62,9 @@ export function ConversationModal({ username, conversation, onOpenChange }: Conv
       title={conversation ? t.title(fanName) : ''}
       // The specified Close button (below the text box) closes it; a corner X named 'Close' too would make two.
       showCloseButton={false}
-      className="flex max-w-2xl flex-col"
+      // The body scrolls; the footer with Close and Send stays in view, whatever the draft note adds.
+      fill
+      className="max-w-2xl"
     >
       {conversation && (
         <ConversationBody
@@ -113,93 +115,114 @@ function ConversationBody({
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const scroll = useHistoryScroll(messages, hasNextPage ? loadEarlier : undefined);
+  const formId = useId();
 
   return (
-    <div className="flex min-h-0 flex-col gap-4">
-      {pages.isPending ? (
-        <p role="status" className="text-sm text-slate-600">
-          {t.loading}
-        </p>
-      ) : pages.isError && messages.length === 0 ? (
-        <p role="alert" className="text-sm text-red-700">
-          {t.loadFailed}
-        </p>
-      ) : messages.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-slate-300 bg-slate-50 px-4 py-8 text-center text-sm text-slate-600">
-          {t.empty}
-        </p>
-      ) : (
-        <div className="relative flex min-h-0 flex-col gap-2">
-          {hasNextPage && (
-            <Button
-              variant="secondary"
-              size="sm"
-              className="self-center"
-              disabled={isFetchingNextPage}
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div
+        data-testid="conversation-body"
+        className="-mx-1 flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-1 pb-1"
+      >
+        {pages.isPending ? (
+          <p role="status" className="text-sm text-slate-600">
+            {t.loading}
+          </p>
+        ) : pages.isError && messages.length === 0 ? (
+          <p role="alert" className="text-sm text-red-700">
+            {t.loadFailed}
+          </p>
+        ) : messages.length === 0 ? (
+          <p className="rounded-xl border border-dashed border-slate-300 bg-slate-50 px-4 py-8 text-center text-sm text-slate-600">
+            {t.empty}
+          </p>
+        ) : (
+          <div className="relative flex min-h-0 flex-col gap-2">
+            {hasNextPage && (
+              <Button
+                variant="secondary"
+                size="sm"
+                className="self-center"
+                disabled={isFetchingNextPage}
+                aria-busy={isFetchingNextPage}
+                onClick={loadEarlier}
+              >
+                {t.loadEarlier}
+              </Button>
+            )}
+            <ol
+              ref={scroll.ref}
+              onScroll={scroll.onScroll}
+              aria-label={t.historyLabel}
               aria-busy={isFetchingNextPage}
-              onClick={loadEarlier}
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: the history scrolls, so keyboard users must be able to reach it
+              tabIndex={0}
+              // The place is kept by hand when earlier messages come in, so the browser's own anchoring is off.
+              className="relative max-h-[40dvh] min-h-24 shrink-0 space-y-3 overflow-y-auto rounded-xl bg-slate-50 p-3 [overflow-anchor:none]"
             >
-              {t.loadEarlier}
-            </Button>
-          )}
-          <ol
-            ref={scroll.ref}
-            onScroll={scroll.onScroll}
-            aria-label={t.historyLabel}
-            aria-busy={isFetchingNextPage}
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: the history scrolls, so keyboard users must be able to reach it
-            tabIndex={0}
-            // The place is kept by hand when earlier messages come in, so the browser's own anchoring is off.
-            className="relative max-h-[45vh] space-y-3 overflow-y-auto rounded-xl bg-slate-50 p-3 [overflow-anchor:none]"
-          >
-            {messages.map((message) => (
-              <MessageBubble key={message.id} message={message} fanName={fanName} onCorrect={setCorrecting} />
-            ))}
-          </ol>
-          {scroll.newBelow && (
-            <Button
-              size="sm"
-              className="absolute bottom-3 left-1/2 -translate-x-1/2 shadow-md"
-              onClick={scroll.toBottom}
-            >
-              {t.newMessages}
-            </Button>
-          )}
-        </div>
-      )}
+              {messages.map((message) => (
+                <MessageBubble
+                  key={message.id}
+                  message={message}
+                  fanName={fanName}
+                  onCorrect={setCorrecting}
+                />
+              ))}
+            </ol>
+            {scroll.newBelow && (
+              <Button
+                size="sm"
+                className="absolute bottom-3 left-1/2 -translate-x-1/2 shadow-md"
+                onClick={scroll.toBottom}
+              >
+                {t.newMessages}
+              </Button>
+            )}
+          </div>
+        )}
 
-      {correcting && (
-        <CorrectionForm
-          key={correcting.id}
+        {correcting && (
+          <CorrectionForm
+            key={correcting.id}
+            username={username}
+            question={questionOf(correcting)}
+            messageId={correcting.id}
+            canSendToFan
+            onDone={() => setCorrecting(null)}
+          />
+        )}
+
+        <ReplyDraftNote state={replyDraft} />
+        <ReplyComposer
           username={username}
-          question={questionOf(correcting)}
-          messageId={correcting.id}
-          canSendToFan
-          onDone={() => setCorrecting(null)}
+          text={text}
+          setText={setText}
+          label={t.composerLabel}
+          placeholder={t.placeholder}
+          rows={3}
+          hint={
+            <>
+              {t.keyHint} {mode.kind === 'answer' ? t.answersPending : t.directMessage}
+            </>
+          }
+          pending={send.isPending}
+          onSend={(value) =>
+            send.mutate({
+              mode,
+              text: value,
+              ...(replyDraft.draftFor ? { draftFor: replyDraft.draftFor } : {}),
+            })
+          }
+          dismissLabel={t.close}
+          onDismiss={onClose}
+          sendLabel={t.send}
+          sendingLabel={t.sending}
+          formId={formId}
         />
-      )}
-
-      <ReplyDraftNote state={replyDraft} />
-      <ReplyComposer
-        username={username}
-        text={text}
-        setText={setText}
-        label={t.composerLabel}
-        placeholder={t.placeholder}
-        rows={3}
-        hint={
-          <>
-            {t.keyHint} {mode.kind === 'answer' ? t.answersPending : t.directMessage}
-          </>
-        }
+      </div>
+      <ReplyComposerButtons
+        formId={formId}
+        className="flex shrink-0 justify-end gap-3 border-t border-slate-200 pt-4"
         pending={send.isPending}
-        onSend={(value) =>
-          send.mutate({
-            mode,
-            text: value,
-            ...(replyDraft.draftFor ? { draftFor: replyDraft.draftFor } : {}),
-          })
-        }
         dismissLabel={t.close}
         onDismiss={onClose}
         sendLabel={t.send}

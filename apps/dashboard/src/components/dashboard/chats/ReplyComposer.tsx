@@ -19,6 +19,30 @@ interface ReplyComposerProps {
   onDismiss: () => void;
   sendLabel: string;
   sendingLabel: string;
+  /**
+   * The form's id. Given, the buttons are not drawn here: the dialog draws `ReplyComposerButtons`
+   * with the same id in a footer that stays in view while its body scrolls.
+   */
+  formId?: string;
+}
+
+type ButtonsProps = Pick<
+  ReplyComposerProps,
+  'pending' | 'dismissLabel' | 'onDismiss' | 'sendLabel' | 'sendingLabel'
+> & { formId?: string | undefined; className?: string };
+
+/** Close (or Cancel) and Send; Send submits the form `formId` when drawn outside it. */
+export function ReplyComposerButtons(props: ButtonsProps) {
+  return (
+    <div className={props.className ?? 'mt-4 flex justify-end gap-3'}>
+      <Button variant="secondary" onClick={props.onDismiss}>
+        {props.dismissLabel}
+      </Button>
+      <Button type="submit" form={props.formId} disabled={props.pending}>
+        {props.pending ? props.sendingLabel : props.sendLabel}
+      </Button>
+    </div>
+  );
 }
 
 /** The reply box of both answer modals: saved replies, a textarea (Enter sends, Shift+Enter breaks), and the buttons. */
@@ -44,7 +68,7 @@ export function ReplyComposer(props: ReplyComposerProps) {
           textarea.current?.focus();
         }}
       />
-      <form onSubmit={submit}>
+      <form id={props.formId} onSubmit={submit}>
         <label htmlFor={`${id}-text`} className="block text-sm font-semibold text-slate-900">
           {props.label}
         </label>
@@ -64,14 +88,7 @@ export function ReplyComposer(props: ReplyComposerProps) {
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
           {props.hint}
         </p>
-        <div className="mt-4 flex justify-end gap-3">
-          <Button variant="secondary" onClick={props.onDismiss}>
-            {props.dismissLabel}
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? props.sendingLabel : props.sendLabel}
-          </Button>
-        </div>
+        {!props.formId && <ReplyComposerButtons {...props} />}
       </form>
     </>
   );

@@ -115,7 +115,8 @@ export function ReplyDraftNote({ state }: { state: ReturnType<typeof useReplyDra
         </Button>
       </div>
       {data.sources.length > 0 && (
-        <p className="text-xs text-indigo-900">
+        // Listed apart from the reply (never inside its text): what the creator checks it against.
+        <p data-testid="draft-sources" className="text-xs text-indigo-900">
           {t.sources}: {data.sources.map((s) => s.title).join(' · ')}
         </p>
       )}

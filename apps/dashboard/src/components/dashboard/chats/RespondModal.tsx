@@ -1,8 +1,8 @@
 import type { Message } from '@fanpilot/contracts';
 import { Modal } from '@fanpilot/ui';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { TEXT } from '../../../texts.ts';
-import { ReplyComposer } from './ReplyComposer.tsx';
+import { ReplyComposer, ReplyComposerButtons } from './ReplyComposer.tsx';
 import { ReplyDraftNote, useReplyDraft } from './ReplyDraft.tsx';
 import { useSendToFan } from './useSendToFan.ts';
 
@@ -23,6 +23,7 @@ export function RespondModal({ username, question, onOpenChange }: RespondModalP
       onOpenChange={onOpenChange}
       title={t.title}
       closeLabel={TEXT.common.close}
+      fill
     >
       {question && (
         <RespondForm username={username} question={question} onClose={() => onOpenChange(false)} />
@@ -43,34 +44,47 @@ function RespondForm({
   const [text, setText] = useState('');
   const send = useSendToFan(username, onClose);
   const replyDraft = useReplyDraft(username, question.message, setText);
+  const formId = useId();
 
   return (
-    <div className="space-y-4">
-      <figure className="rounded-xl bg-slate-50 p-4">
-        <figcaption className="text-xs font-semibold text-slate-600">
-          {t.question(question.fanName)}
-        </figcaption>
-        <blockquote className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-900">
-          {question.message.message}
-        </blockquote>
-      </figure>
-      <ReplyDraftNote state={replyDraft} />
-      <ReplyComposer
-        username={username}
-        text={text}
-        setText={setText}
-        label={t.responseLabel}
-        placeholder={t.placeholder}
-        rows={4}
-        hint={TEXT.conversation.keyHint}
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="-mx-1 min-h-0 flex-1 space-y-4 overflow-y-auto px-1 pb-1">
+        <figure className="rounded-xl bg-slate-50 p-4">
+          <figcaption className="text-xs font-semibold text-slate-600">
+            {t.question(question.fanName)}
+          </figcaption>
+          <blockquote className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-900">
+            {question.message.message}
+          </blockquote>
+        </figure>
+        <ReplyDraftNote state={replyDraft} />
+        <ReplyComposer
+          username={username}
+          text={text}
+          setText={setText}
+          label={t.responseLabel}
+          placeholder={t.placeholder}
+          rows={4}
+          hint={TEXT.conversation.keyHint}
+          pending={send.isPending}
+          onSend={(value) =>
+            send.mutate({
+              mode: { kind: 'answer', messageId: question.message.id },
+              text: value,
+              ...(replyDraft.draftFor ? { draftFor: replyDraft.draftFor } : {}),
+            })
+          }
+          dismissLabel={t.cancel}
+          onDismiss={onClose}
+          sendLabel={t.send}
+          sendingLabel={t.sending}
+          formId={formId}
+        />
+      </div>
+      <ReplyComposerButtons
+        formId={formId}
+        className="flex shrink-0 justify-end gap-3 border-t border-slate-200 pt-4"
         pending={send.isPending}
-        onSend={(value) =>
-          send.mutate({
-            mode: { kind: 'answer', messageId: question.message.id },
-            text: value,
-            ...(replyDraft.draftFor ? { draftFor: replyDraft.draftFor } : {}),
-          })
-        }
         dismissLabel={t.cancel}
         onDismiss={onClose}
         sendLabel={t.send}

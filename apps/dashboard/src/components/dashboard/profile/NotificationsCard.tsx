@@ -6,6 +6,7 @@ import {
   type NotificationSettingsResponse,
 } from '@fanpilot/contracts';
 import { Button, toast } from '@fanpilot/ui';
+import { askPushPermission, pushFailureText, pushStep } from '@fanpilot/ui/push-failure';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
@@ -32,21 +33,29 @@ const pushSupported = () =>
 
 /** Subscribes this browser to the creator's alerts (after their click), and tells the api. */
 async function pushOnThisBrowser(username: string) {
-  const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new Error(t.pushBlocked);
-  const registration =
-    (await navigator.serviceWorker.getRegistration('/')) ??
-    (await navigator.serviceWorker.register(SW_URL, { scope: '/' }));
-  await navigator.serviceWorker.ready;
-  const { publicKey } = await api.call('pushKey', {});
-  const subscription =
-    (await registration.pushManager.getSubscription()) ??
-    (await registration.pushManager.subscribe({
-      userVisibleOnly: true,
-      applicationServerKey: keyBytes(publicKey) as BufferSource,
-    }));
+  // Each step fails for its own reason, and the toast says which (pushFailureText).
+  await askPushPermission(() => Notification.requestPermission());
+  const registration = await pushStep('worker', async () => {
+    const registered =
+      (await navigator.serviceWorker.getRegistration('/')) ??
+      (await navigator.serviceWorker.register(SW_URL, { scope: '/' }));
+    await navigator.serviceWorker.ready;
+    return registered;
+  });
+  const { publicKey } = await pushStep('api', () => api.call('pushKey', {}));
+  const subscription = await pushStep(
+    'subscribe',
+    async () =>
+      (await registration.pushManager.getSubscription()) ??
+      (await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: keyBytes(publicKey) as BufferSource,
+      })),
+  );
   const json = subscription.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
-  return api.call('creatorPushSubscribe', { params: { username }, body: { subscription: json } });
+  return pushStep('api', () =>
+    api.call('creatorPushSubscribe', { params: { username }, body: { subscription: json } }),
+  );
 }
 
 const settingsKey = (username: string) => ['creators', username, 'notifications'];
@@ -85,7 +94,7 @@ export function NotificationsCard({ username }: { username: string }) {
     onError: (error) =>
       toast({
         title: t.pushFailed,
-        description: serverMessage(error) ?? (error as Error).message,
+        description: pushFailureText(error),
         variant: 'error',
       }),
   });
