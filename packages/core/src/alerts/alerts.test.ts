@@ -207,6 +207,7 @@ describe('creator alerts and the digest (core)', () => {
       kind: 'new_subscriber' as const,
       fan_id: 'f1',
       detail: 'Sam',
+      reason: null,
       fan_name: 'Sam',
       fan_key: 'k1',
       created_at: at,
