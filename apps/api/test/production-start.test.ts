@@ -118,8 +118,18 @@ describe('a production start', () => {
         'email: off: no SMTP_URL (restoring a subscription by email is off)',
         expect.stringMatching(/^push keys: VAPID keys generated and kept under /),
         'session secret: SESSION_SECRET',
+        // What answers fans and what embeds their questions (issue 36, item 8).
+        expect.stringMatching(/^answerer: quotes only: the embedded honest answerer/),
+        expect.stringMatching(/^embeddings: local sentence encoder/),
       ]);
-      expect(running.embedded).toEqual(['database', 'objects', 'jobs', 'push keys']);
+      expect(running.embedded).toEqual([
+        'database',
+        'objects',
+        'jobs',
+        'push keys',
+        'answerer',
+        'embeddings',
+      ]);
     });
 
     it('loads none of the dev-only stand-ins (the local Stripe, the local sign-in)', async () => {

@@ -96,7 +96,8 @@ describe("fan app: a creator's first week", () => {
       }
     });
     await page.goto(`/pwa/${creator.username}`);
-    const photo = page.getByRole('banner').getByRole('img', { name: `Photo of ${creator.name}` });
+    // The header wears the brand the creator set up: the chatbot's name (record 0074).
+    const photo = page.getByRole('banner').getByRole('img', { name: 'Photo of First week bot' });
     await expect.poll(() => photo.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(96);
     expect(await photo.getAttribute('src')).toBe(`${creator.profileImageUrl}?size=96`);
     await expect.poll(() => served.length).toBeGreaterThan(0);

@@ -134,6 +134,7 @@ describe('restore mails are capped per email and per address', () => {
         stripe_subscription_id: `sub_${randomBytes(8).toString('hex')}`,
         email,
         status: 'active',
+        current_period_end: new Date(Date.now() + 30 * 86_400_000),
         access_until: new Date(Date.now() + 30 * 86_400_000),
         state_at: 1,
       })

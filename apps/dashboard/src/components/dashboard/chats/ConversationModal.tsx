@@ -136,7 +136,8 @@ function ConversationBody({
             {t.empty}
           </p>
         ) : (
-          <div className="relative flex min-h-0 flex-col gap-2">
+          // Never shrunk by the scrolling body: the history keeps its height, the composer stays below it.
+          <div className="relative flex shrink-0 flex-col gap-2">
             {hasNextPage && (
               <Button
                 variant="secondary"
