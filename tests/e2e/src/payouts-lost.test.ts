@@ -15,6 +15,8 @@ import { type RunningApi, startApi } from './helpers/server.ts';
  * Earnings says the payout account is lost and "Reconnect payouts" opens Stripe's onboarding for a
  * new account. Once at 1280 x 800 and once with the fan on a 390 x 844 phone; Fans & Earnings is a
  * desktop section (the phone menu does not offer it), so the creator's side is read at 1280 x 800.
+ * The fan keeps chatting afterwards, as the message promises; a subscriber pressing Manage subscription
+ * on a phone is told in words that the settings cannot open and their access is unchanged.
  * Screenshots go to SHOTS_DIR (default /work/notes/shots), named h8-*.png.
  */
 
@@ -104,16 +106,24 @@ describe('a payout account Stripe no longer knows', () => {
     const answer = fan.waitForResponse((r) => r.url().endsWith('/api/fan-subscriptions/checkout'));
     await card.getByRole('button', { name: /Subscribe · \$49 \/ month/ }).click();
     expect((await answer).status()).toBe(409);
-    await card.getByRole('status').getByText(FAN_MESSAGE, { exact: true }).waitFor();
-    await expect(card.getByText(/Something went wrong|could not start the checkout/i).count()).resolves.toBe(
-      0,
-    );
+    await fan.getByRole('status').getByText(FAN_MESSAGE, { exact: true }).waitFor();
+    expect(await fan.getByText(/Something went wrong|could not start the checkout/i).count()).toBe(0);
     // Still in the chat, not sent to Stripe: any Checkout the api asked for named the lost account,
     // which the stand-in refused as Stripe does.
     expect(new URL(fan.url()).pathname).toBe(`/pwa/${USERNAME}`);
     const asked = stripe.calls.filter((c) => c.path === '/v1/checkout/sessions').slice(checkoutsBefore);
     expect(asked.every((c) => c.account === lost)).toBe(true);
     return lost;
+  };
+
+  /** "You can keep chatting": with no plan to pay for, the AI answers past the free allowance. */
+  const fanKeepsChatting = async (fan: Page) => {
+    await fan.getByRole('textbox', { name: 'Message' }).fill('And at what temperature?');
+    await fan.getByRole('button', { name: 'Send message' }).click();
+    await fan.getByText('Sourdough loves a slow, cool rise.').nth(1).waitFor();
+    await fan.getByTestId('plan-card').waitFor({ state: 'detached' });
+    // The card went (the plan is not live while payouts need reconnecting); its answer stays in view.
+    await fan.getByTestId('plan-note').getByText(FAN_MESSAGE, { exact: true }).waitFor();
   };
 
   /** The creator's Fans & Earnings says the account is lost; Reconnect payouts opens onboarding for a new one. */
@@ -161,6 +171,7 @@ describe('a payout account Stripe no longer knows', () => {
       const lost = await subscribeIsRefusedInWords(fan, card);
       await shot(fan, 'fan-subscribe-refused-desktop');
       expect(await seriousViolations(fan)).toEqual([]);
+      await fanKeepsChatting(fan);
 
       // ---- the creator is told, and reconnects ----------------------------------------------
       await creatorReconnects(lost, 'creator-payouts-lost-desktop');
@@ -175,7 +186,7 @@ describe('a payout account Stripe no longer knows', () => {
       const card = await fanAtThePaywall(fan);
       const lost = await subscribeIsRefusedInWords(fan, card);
       // The words fit the phone: the message is on screen, not cut off sideways.
-      const message = card.getByText(FAN_MESSAGE, { exact: true });
+      const message = fan.getByRole('status').getByText(FAN_MESSAGE, { exact: true });
       const box = await message.boundingBox();
       expect(box).not.toBeNull();
       expect(box!.x).toBeGreaterThanOrEqual(0);
@@ -185,6 +196,8 @@ describe('a payout account Stripe no longer knows', () => {
       ).toBeLessThanOrEqual(0);
       await shot(fan, 'fan-subscribe-refused-phone');
       expect(await seriousViolations(fan)).toEqual([]);
+      await fanKeepsChatting(fan);
+      await shot(fan, 'fan-keeps-chatting-phone');
 
       // On a phone the dashboard's menu has no Fans & Earnings (a desktop section).
       await creator.setViewportSize(PHONE);
@@ -197,6 +210,37 @@ describe('a payout account Stripe no longer knows', () => {
       await creator.setViewportSize(DESKTOP);
 
       await creatorReconnects(lost, 'creator-payouts-lost-again-desktop');
+    },
+    SLOW,
+  );
+
+  it(
+    'at 390 x 844: a subscriber pressing Manage subscription is told in words that the settings cannot open',
+    async () => {
+      const fan = await newPage(PHONE);
+      const card = await fanAtThePaywall(fan);
+      await card.getByRole('button', { name: /Subscribe · \$49 \/ month/ }).click();
+      await fan.getByRole('heading', { name: 'Checkout' }).waitFor();
+      await fan.getByLabel('Email').fill('fan@example.com');
+      await fan.getByRole('button', { name: 'Pay' }).click();
+      await fan.waitForURL(new RegExp(`/pwa/${USERNAME}`));
+      const state = fan.getByTestId('subscription-state');
+      await state.getByText(/You are subscribed|Subscribed/).waitFor();
+
+      stripe.forgetAccount(accountIds().at(-1)!);
+      const answer = fan.waitForResponse((r) => r.url().endsWith('/api/fan-subscriptions/portal'));
+      await state.getByRole('button', { name: 'Manage subscription' }).click();
+      expect((await answer).status()).toBe(409);
+      await state
+        .getByText(
+          `Your subscription settings cannot be opened right now: ${CREATOR_NAME}'s payment account needs to be reconnected. Your access is unchanged; please try again later.`,
+          { exact: true },
+        )
+        .waitFor();
+      expect(await fan.getByText(/Something went wrong|could not open/i).count()).toBe(0);
+      expect(new URL(fan.url()).pathname).toBe(`/pwa/${USERNAME}`);
+      await shot(fan, 'subscriber-manage-refused-phone');
+      expect(await seriousViolations(fan)).toEqual([]);
     },
     SLOW,
   );
