@@ -769,6 +769,8 @@ export const TEXT = {
     notConnected: 'Connect a Stripe account to get paid by your fans.',
     connect: 'Connect payouts',
     continueOnboarding: 'Continue Stripe onboarding',
+    lost: 'Stripe no longer knows your payout account (it was deleted, or the platform’s Stripe keys changed), so fans cannot subscribe. Reconnect payouts to take subscriptions again; your subscribers keep their access meanwhile.',
+    reconnect: 'Reconnect payouts',
     connecting: 'Opening Stripe…',
     enabled: 'Payouts enabled: fans can subscribe.',
     pending: 'Stripe is still checking your details: fans can subscribe once charges are enabled.',

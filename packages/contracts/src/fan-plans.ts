@@ -73,6 +73,11 @@ export const payoutStateSchema = z.object({
   chargesEnabled: z.boolean(),
   payoutsEnabled: z.boolean(),
   detailsSubmitted: z.boolean(),
+  /**
+   * The payment provider no longer knows the connected account (keys changed, account deleted):
+   * fans cannot subscribe until the creator connects payouts again.
+   */
+  lost: z.boolean(),
 });
 export type PayoutState = z.infer<typeof payoutStateSchema>;
 

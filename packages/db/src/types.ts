@@ -435,6 +435,8 @@ export interface CreatorPayoutAccountsTable {
   payouts_enabled: Generated<boolean>;
   details_submitted: Generated<boolean>;
   updated_at: Generated<Date>;
+  /** When the payment provider said it no longer knows this account (reconnect payouts); null: known. */
+  lost_at: Generated<Date | null>;
 }
 
 /** What a creator's fans pay and get (record 0043). */

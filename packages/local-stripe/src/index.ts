@@ -137,6 +137,16 @@ export async function startStripeService(options: StripeServiceOptions = {}) {
       if (!req.headers.authorization?.startsWith('Bearer sk_test_')) {
         return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       }
+      // A connected account this Stripe does not know (deleted, or made under other keys): Stripe's answer.
+      if (account && !accounts.has(account)) {
+        return send(403, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'account_invalid',
+            message: `The provided key 'sk_test_***' does not have access to account '${account}' (or that account does not exist). Application access may have been revoked.`,
+          },
+        });
+      }
       const replayKey = idempotencyKey ? `${account ?? ''}:${url.pathname}:${idempotencyKey}` : null;
       if (replayKey && req.method === 'POST' && idempotent.has(replayKey))
         return send(200, idempotent.get(replayKey));
@@ -504,6 +514,20 @@ export async function startStripeService(options: StripeServiceOptions = {}) {
         },
       );
       return { payload, signature };
+    },
+    /**
+     * Stripe stops knowing a connected account (deleted, or the platform's keys changed): every call
+     * naming it is refused as Stripe refuses it, its subscriptions and customers with it.
+     */
+    forgetAccount(accountId: string) {
+      accounts.delete(accountId);
+      for (const [subId, sub] of subscriptions) if (sub._account === accountId) subscriptions.delete(subId);
+      save();
+    },
+    /** Stripe stops knowing a customer (removed in the dashboard): a portal for it finds nothing. */
+    forgetCustomer(customerId: string) {
+      for (const [subId, sub] of subscriptions) if (sub.customer === customerId) subscriptions.delete(subId);
+      save();
     },
     /** The creator finished Express onboarding: the account takes charges and pays out. */
     finishOnboarding(accountId: string): SignedEvent {

@@ -147,3 +147,32 @@ describe('receiveStripeEvent', () => {
     ).toMatchObject({ kind: 'fan' });
   });
 });
+
+describe('what Stripe does not know', () => {
+  it('tells an unknown account and an unknown customer from every other error', async () => {
+    const { unknownToStripe } = await import('./stripe.ts');
+    expect(
+      unknownToStripe({
+        code: 'account_invalid',
+        statusCode: 403,
+        message:
+          "The provided key 'sk_test_***' does not have access to account 'acct_1' (or that account does not exist).",
+      }),
+    ).toBe('account');
+    expect(
+      unknownToStripe({ code: 'resource_missing', statusCode: 404, message: 'No such account: acct_1' }),
+    ).toBe('account');
+    expect(
+      unknownToStripe({
+        code: 'resource_missing',
+        statusCode: 404,
+        param: 'customer',
+        message: "No such customer: 'cus_1'",
+      }),
+    ).toBe('customer');
+    expect(unknownToStripe({ code: 'resource_missing', message: 'No such checkout.session' })).toBeNull();
+    expect(unknownToStripe({ statusCode: 500, message: 'Stripe is having a bad day.' })).toBeNull();
+    expect(unknownToStripe(new Error('socket hang up'))).toBeNull();
+    expect(unknownToStripe(null)).toBeNull();
+  });
+});

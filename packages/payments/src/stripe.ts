@@ -270,3 +270,20 @@ export async function stripeReceiptUrl(stripe: Stripe, paymentIntentId: string):
   const charge = intent.latest_charge;
   return charge && typeof charge === 'object' ? (charge.receipt_url ?? null) : null;
 }
+
+/**
+ * What Stripe said it does not know, from an error it answered with: the connected account (the
+ * `Stripe-Account` a call named is not the platform's any more, `account_invalid`, or a read of the
+ * account found nothing), or the customer (a portal for a customer it has no record of). Null for
+ * any other error (an outage, a bad request): those are not "unknown".
+ */
+export function unknownToStripe(err: unknown): 'account' | 'customer' | null {
+  const e = err as { code?: string; statusCode?: number; message?: string; param?: string } | null;
+  if (!e || typeof e !== 'object') return null;
+  if (e.code === 'account_invalid') return 'account';
+  if (e.code !== 'resource_missing') return null;
+  const text = `${e.param ?? ''} ${e.message ?? ''}`;
+  if (/\baccount\b/i.test(text)) return 'account';
+  if (/\bcustomer\b/i.test(text)) return 'customer';
+  return null;
+}

@@ -5,13 +5,16 @@ import {
   confirmFor,
   type FanRequester,
   noSuchCheckout,
+  notePayoutAccountLost,
   type PayoutReport,
   payoutAccountOf,
   portalFor,
   recordPayoutAccount,
+  replaceLostPayoutAccount,
+  subscriptionUnknownToProvider,
 } from '@fanpilot/core';
 import type { CreatorRow, Database } from '@fanpilot/db';
-import { accountFact, checkoutFact, subscriptionFact } from '@fanpilot/payments';
+import { accountFact, checkoutFact, subscriptionFact, unknownToStripe } from '@fanpilot/payments';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 import { HttpError } from '../errors.ts';
@@ -36,11 +39,14 @@ export async function connectPayouts(
   stripe: Stripe,
   creator: CreatorRow,
   publicOrigin: string,
+  retried = false,
 ): Promise<{ url: string }> {
   const back = `${publicOrigin}/dashboard/${encodeURIComponent(creator.username)}?payouts=`;
   try {
-    let accountId = (await payoutAccountOf(db, creator.id))?.account_id;
-    if (!accountId) {
+    const known = await payoutAccountOf(db, creator.id);
+    let accountId: string | undefined = known?.account_id;
+    if (!known || known.lost_at) {
+      // A first account, or a new one in place of an account Stripe no longer knows (reconnecting).
       const account = await stripe.accounts.create(
         {
           type: 'express',
@@ -48,10 +54,20 @@ export async function connectPayouts(
           metadata: { creatorId: creator.id },
           capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
         },
-        { idempotencyKey: `connect-${creator.id}` },
+        {
+          idempotencyKey: known?.lost_at
+            ? `connect-${creator.id}-${new Date(known.lost_at).getTime()}`
+            : `connect-${creator.id}`,
+        },
       );
-      accountId = await recordPayoutAccount(db, creator.id, account.id);
+      if (known?.lost_at) {
+        await replaceLostPayoutAccount(db, creator.id, account.id);
+        accountId = account.id;
+      } else {
+        accountId = await recordPayoutAccount(db, creator.id, account.id);
+      }
     }
+    if (!accountId) throw new Error('no connected account was recorded');
     const link = await stripe.accountLinks.create({
       account: accountId,
       type: 'account_onboarding',
@@ -60,6 +76,15 @@ export async function connectPayouts(
     });
     return { url: link.url };
   } catch (err) {
+    const row = await payoutAccountOf(db, creator.id);
+    if (unknownToStripe(err) === 'account' && row && !row.lost_at && !retried) {
+      // Stripe forgot the account since it was made: note it, and start over with a new one.
+      await notePayoutAccountLost(db, creator.id, row.account_id, {
+        creatorName: creator.name,
+        action: 'subscribe',
+      });
+      return connectPayouts(db, stripe, creator, publicOrigin, true);
+    }
     throw providerDown(err, 'start payouts onboarding');
   }
 }
@@ -67,8 +92,16 @@ export async function connectPayouts(
 /** Reads the connected account from Stripe (the creator is back from onboarding) and keeps its state. */
 export async function refreshPayouts(db: Kysely<Database>, stripe: Stripe, creatorId: string): Promise<void> {
   const row = await payoutAccountOf(db, creatorId);
-  if (!row) return;
-  const account = await stripe.accounts.retrieve(row.account_id);
+  if (!row || row.lost_at) return;
+  let account: Stripe.Account;
+  try {
+    account = await stripe.accounts.retrieve(row.account_id);
+  } catch (err) {
+    if (unknownToStripe(err) !== 'account') throw err;
+    // Stripe no longer knows it: the dashboard says so and offers to reconnect payouts.
+    await notePayoutAccountLost(db, creatorId, row.account_id, { creatorName: '', action: 'subscribe' });
+    return;
+  }
   await applyStripeReading(db, seconds(), accountFact(account));
 }
 
@@ -81,6 +114,7 @@ export async function startFanCheckout(
 ): Promise<{ url: string }> {
   const { fan, plan, accountId, priceCents } = await checkoutFor(db, who, {
     creatorId: input.creator.id,
+    creatorName: input.creator.name,
     fanKey: input.fanKey,
     interval: input.interval,
   });
@@ -120,6 +154,12 @@ export async function startFanCheckout(
       },
     );
   } catch (err) {
+    if (unknownToStripe(err) === 'account') {
+      throw await notePayoutAccountLost(db, input.creator.id, accountId, {
+        creatorName: input.creator.name,
+        action: 'subscribe',
+      });
+    }
     throw providerDown(err, 'start the checkout');
   }
   if (!session.url)
@@ -146,6 +186,12 @@ export async function confirmFanCheckout(
       { stripeAccount: accountId },
     );
   } catch (err) {
+    if (unknownToStripe(err) === 'account') {
+      throw await notePayoutAccountLost(db, input.creator.id, accountId, {
+        creatorName: input.creator.name,
+        action: 'subscribe',
+      });
+    }
     if ((err as { statusCode?: number }).statusCode === 404) throw noSuchCheckout();
     throw providerDown(err, 'confirm the checkout');
   }
@@ -166,6 +212,7 @@ export async function fanPortal(
 ): Promise<{ url: string }> {
   const { customerId, accountId } = await portalFor(db, who, {
     creatorId: input.creator.id,
+    creatorName: input.creator.name,
     fanKey: input.fanKey,
   });
   try {
@@ -178,6 +225,14 @@ export async function fanPortal(
     );
     return { url: portal.url };
   } catch (err) {
+    const unknown = unknownToStripe(err);
+    if (unknown === 'account') {
+      throw await notePayoutAccountLost(db, input.creator.id, accountId, {
+        creatorName: input.creator.name,
+        action: 'manage',
+      });
+    }
+    if (unknown === 'customer') throw subscriptionUnknownToProvider(input.creator.name);
     throw providerDown(err, 'open the subscription settings');
   }
 }
@@ -191,6 +246,11 @@ export async function payoutsReport(
   const row = await payoutAccountOf(db, creatorId);
   if (!row) return { payouts: [], note: 'Connect payouts to see them here.' };
   if (!stripe) return { payouts: [], note: 'Payouts appear here once Stripe is configured.' };
+  const lost = {
+    payouts: [],
+    note: 'Stripe no longer knows your payout account. Reconnect payouts to take subscriptions again.',
+  };
+  if (row.lost_at) return lost;
   try {
     const list = await stripe.payouts.list({ limit: 10 }, { stripeAccount: row.account_id });
     return {
@@ -202,7 +262,11 @@ export async function payoutsReport(
       })),
       note: null,
     };
-  } catch {
+  } catch (err) {
+    if (unknownToStripe(err) === 'account') {
+      await notePayoutAccountLost(db, creatorId, row.account_id, { creatorName: '', action: 'subscribe' });
+      return lost;
+    }
     return { payouts: [], note: 'Stripe could not be asked for payouts just now.' };
   }
 }

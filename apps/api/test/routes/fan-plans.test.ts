@@ -310,9 +310,10 @@ describe('fan plans', () => {
     expect(inbox.conversations?.find((c) => c.fanId === fan.fanId)?.subscriber).toBe(true);
     // The creator is told by email, once, whatever Stripe repeated (record 0063).
     const told = await smtp.waitFor(
-      (m) => m.to.includes('pay@example.com') && / subscribed\.$/m.test(m.text),
+      (m) => m.to.includes('pay@example.com') && / subscribed: \$49\.00 \/ month\.$/m.test(m.text),
     );
-    expect(told.text).toMatch(/^- .+ subscribed\.$/m);
+    // Who, with the email they paid with, and the plan (record 0075).
+    expect(told.text).toMatch(/^- .*finn@example\.com.* subscribed: \$49\.00 \/ month\.$/m);
     // Subscribing twice: refused, nothing charged.
     const twice = await fan.post('/api/fan-subscriptions/checkout', { creator: 'pay', fanId: fan.fanId });
     expect(twice.status).toBe(409);
@@ -454,11 +455,13 @@ describe('fan plans', () => {
     expect(await asked.json()).toMatchObject({ aiWillAnswer: false, paywall: true });
     // The creator hears of the cancellation once (cancel at period end, then the end: one alert).
     await smtp.waitFor(
-      (m) => m.to.includes('pay@example.com') && m.text.includes('cancelled their subscription.'),
+      (m) =>
+        m.to.includes('pay@example.com') && m.text.includes('cancelled their subscription ($49.00 / month).'),
     );
     await new Promise((r) => setTimeout(r, 900));
     const cancelled = smtp.received.filter(
-      (m) => m.to.includes('pay@example.com') && m.text.includes('cancelled their subscription.'),
+      (m) =>
+        m.to.includes('pay@example.com') && m.text.includes('cancelled their subscription ($49.00 / month).'),
     );
     expect(cancelled).toHaveLength(1);
     expect(smtp.received.some((m) => m.to.includes('pay@example.com') && m.text.includes('One more?'))).toBe(

@@ -62,6 +62,7 @@ export default function PlanPanel({
 
   const checkout = useMutation({
     mutationFn: (interval: 'month' | 'year') => startSubscription(creator, fanId, interval),
+    onMutate: () => setError(null),
     onSuccess: ({ url }) => window.location.assign(url),
     onError: (err) => setError(errorMessage(err, planTexts.somethingFailed)),
   });
@@ -116,17 +117,27 @@ export default function PlanPanel({
       />
     );
   }
+  // The plan card may go while its answer is on screen (the creator's payouts need reconnecting, so
+  // the plan is no longer live): the fan still reads why Subscribe did not open Checkout.
+  const note = error ? (
+    <Strip tone="warn" testId="plan-note">
+      {error}
+    </Strip>
+  ) : null;
   if (state.offer && state.freeAnswersLeft !== null) {
     return (
-      <FreeAnswers
-        creator={creator}
-        fanId={fanId}
-        left={state.freeAnswersLeft}
-        showCount={state.freeAnswersLeft < FAN_FREE_ANSWERS_SHOWN_BELOW}
-      />
+      <>
+        {note}
+        <FreeAnswers
+          creator={creator}
+          fanId={fanId}
+          left={state.freeAnswersLeft}
+          showCount={state.freeAnswersLeft < FAN_FREE_ANSWERS_SHOWN_BELOW}
+        />
+      </>
     );
   }
-  return null;
+  return note;
 }
 
 /** The free answers left when few remain, and a way back in for a subscriber on a new device. */

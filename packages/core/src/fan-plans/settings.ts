@@ -76,7 +76,73 @@ export async function payoutStateOf(db: Db, creatorId: string): Promise<PayoutSt
     chargesEnabled: row?.charges_enabled ?? false,
     payoutsEnabled: row?.payouts_enabled ?? false,
     detailsSubmitted: row?.details_submitted ?? false,
+    lost: Boolean(row?.lost_at),
   };
+}
+
+/**
+ * The payment provider answered that it does not know the creator's connected account: it is
+ * marked lost (no charges, no payouts) until the creator connects payouts again. Returns the
+ * refusal the asking side is shown (the fan subscribing or managing a subscription).
+ */
+export async function notePayoutAccountLost(
+  db: Db,
+  creatorId: string,
+  accountId: string,
+  side: { creatorName: string; action: 'subscribe' | 'manage' },
+  now: Date = new Date(),
+): Promise<DomainError> {
+  await db
+    .updateTable('creator_payout_accounts')
+    .set({ lost_at: now, charges_enabled: false, payouts_enabled: false, updated_at: now })
+    .where('creator_id', '=', creatorId)
+    .where('account_id', '=', accountId)
+    .where('lost_at', 'is', null)
+    .execute();
+  return payoutsNeedReconnecting(side);
+}
+
+/** What a fan reads while the creator's payout account is lost. */
+export function payoutsNeedReconnecting(side: {
+  creatorName: string;
+  action: 'subscribe' | 'manage';
+}): DomainError {
+  return new DomainError(
+    'conflict',
+    'payouts_need_reconnecting',
+    side.action === 'subscribe'
+      ? `${side.creatorName} cannot take subscriptions right now: their payment account needs to be reconnected. You can keep chatting; please try again later.`
+      : `Your subscription settings cannot be opened right now: ${side.creatorName}'s payment account needs to be reconnected. Your access is unchanged; please try again later.`,
+  );
+}
+
+/**
+ * The payment provider does not know the customer of the fan's subscription (its record was
+ * removed there): say so, and what the fan can do.
+ */
+export function subscriptionUnknownToProvider(creatorName: string): DomainError {
+  return new DomainError(
+    'conflict',
+    'subscription_unknown',
+    `The payment provider no longer has a record of your subscription to ${creatorName}, so its settings cannot be opened. Your access here is unchanged; ${creatorName} can check it in their payout account.`,
+  );
+}
+
+/** A new connected account replaces a lost one (the creator reconnected payouts). */
+export async function replaceLostPayoutAccount(db: Db, creatorId: string, accountId: string): Promise<void> {
+  await db
+    .updateTable('creator_payout_accounts')
+    .set({
+      account_id: accountId,
+      lost_at: null,
+      charges_enabled: false,
+      payouts_enabled: false,
+      details_submitted: false,
+      updated_at: new Date(),
+    })
+    .where('creator_id', '=', creatorId)
+    .where('lost_at', 'is not', null)
+    .execute();
 }
 
 /** Remembers the connected account made for the creator (one per creator; the first one stays). */

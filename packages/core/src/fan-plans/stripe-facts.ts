@@ -58,6 +58,8 @@ async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promi
           charges_enabled: fact.chargesEnabled,
           payouts_enabled: fact.payoutsEnabled,
           details_submitted: fact.detailsSubmitted,
+          // The provider describes the account: it knows it again.
+          lost_at: null,
           updated_at: new Date(),
         })
         .where('account_id', '=', fact.accountId)

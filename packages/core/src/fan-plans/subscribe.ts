@@ -3,7 +3,7 @@ import { accessOpen } from '../entitlement.ts';
 import { DomainError } from '../errors.ts';
 import type { FanRequester } from '../rights.ts';
 import { fanSubscriptionOf, ownFan } from './fan-state.ts';
-import { fanPlanOf, payoutAccountOf } from './settings.ts';
+import { fanPlanOf, payoutAccountOf, payoutsNeedReconnecting } from './settings.ts';
 
 // A fan starting, confirming and managing a subscription: what the api needs to ask Stripe for.
 
@@ -16,7 +16,7 @@ import { fanPlanOf, payoutAccountOf } from './settings.ts';
 export async function checkoutFor(
   db: Db,
   who: FanRequester,
-  input: { creatorId: string; fanKey: string; interval: 'month' | 'year' },
+  input: { creatorId: string; creatorName?: string; fanKey: string; interval: 'month' | 'year' },
   now: Date = new Date(),
 ) {
   const fan = await ownFan(db, who, input.creatorId, input.fanKey);
@@ -24,6 +24,9 @@ export async function checkoutFor(
     fanPlanOf(db, input.creatorId),
     payoutAccountOf(db, input.creatorId),
   ]);
+  if (plan?.enabled && account?.lost_at) {
+    throw payoutsNeedReconnecting({ creatorName: input.creatorName ?? 'This creator', action: 'subscribe' });
+  }
   if (!plan?.enabled || !account?.charges_enabled) {
     throw new DomainError('conflict', 'plan_off', 'This creator does not take subscriptions right now.');
   }
@@ -46,12 +49,19 @@ export async function confirmFor(db: Db, who: FanRequester, input: { creatorId: 
 }
 
 /** The fan's subscription's customer on the creator's account, for the customer portal. */
-export async function portalFor(db: Db, who: FanRequester, input: { creatorId: string; fanKey: string }) {
+export async function portalFor(
+  db: Db,
+  who: FanRequester,
+  input: { creatorId: string; creatorName?: string; fanKey: string },
+) {
   const fan = await ownFan(db, who, input.creatorId, input.fanKey);
   const sub = await fanSubscriptionOf(db, fan);
   const account = await payoutAccountOf(db, input.creatorId);
   if (!sub?.stripe_customer_id || !account) {
     throw new DomainError('not_found', 'not_found', 'There is no subscription to manage in this browser.');
+  }
+  if (account.lost_at) {
+    throw payoutsNeedReconnecting({ creatorName: input.creatorName ?? 'this creator', action: 'manage' });
   }
   return {
     customerId: sub.stripe_customer_id,

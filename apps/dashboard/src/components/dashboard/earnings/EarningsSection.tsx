@@ -67,12 +67,28 @@ function PayoutsCard({ username, plan }: { username: string; plan: FanPlanRespon
         <p className="text-sm text-slate-700">{t.paymentsOff}</p>
       ) : (
         <>
-          <p role="status" data-testid="payouts-state" className="text-sm text-slate-700">
-            {payouts.chargesEnabled ? t.enabled : payouts.connected ? t.pending : t.notConnected}
+          <p
+            role="status"
+            data-testid="payouts-state"
+            className={payouts.lost ? 'text-sm text-red-700' : 'text-sm text-slate-700'}
+          >
+            {payouts.lost
+              ? t.lost
+              : payouts.chargesEnabled
+                ? t.enabled
+                : payouts.connected
+                  ? t.pending
+                  : t.notConnected}
           </p>
           {!payouts.chargesEnabled && (
             <Button className="mt-3" onClick={() => connect.mutate()} disabled={connect.isPending}>
-              {connect.isPending ? t.connecting : payouts.connected ? t.continueOnboarding : t.connect}
+              {connect.isPending
+                ? t.connecting
+                : payouts.lost
+                  ? t.reconnect
+                  : payouts.connected
+                    ? t.continueOnboarding
+                    : t.connect}
             </Button>
           )}
           <p className="mt-3 text-xs text-slate-500">{t.fee(plan.feePercent)}</p>
