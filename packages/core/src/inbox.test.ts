@@ -1,3 +1,4 @@
+import type { ConversationListFilter } from '@fanpilot/contracts';
 import type { DbHandle } from '@fanpilot/db';
 import { openTestDb, seedCreator, seedFan, seedQuestion } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,11 @@ describe('the inbox (core)', () => {
   });
   const db = () => handle.db;
   const inbox = () => inboxRepository(db());
-  const all = { filter: 'all' as const, search: '', limit: 50 };
+  const all: { filter: ConversationListFilter; search: string; limit: number } = {
+    filter: 'all',
+    search: '',
+    limit: 50,
+  };
 
   /** A creator with two fans: Ada waiting on one question, Bob answered by the AI. */
   const seed = async () => {
