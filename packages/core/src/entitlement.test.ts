@@ -160,7 +160,7 @@ describe('the entitlement: one rule, in TypeScript and in SQL', () => {
         .insertInto('fan_subscriptions')
         .values({
           creator_id: creator,
-          stripe_subscription_id: `sub_${randomBytes(6).toString('hex')}`,
+          provider_subscription_id: `sub_${randomBytes(6).toString('hex')}`,
           fan_id: fanId,
           email,
           status: 'active',
@@ -255,7 +255,7 @@ describe('the entitlement: one rule, in TypeScript and in SQL', () => {
     const row = await db()
       .selectFrom('fan_subscriptions')
       .selectAll()
-      .where('stripe_subscription_id', '=', subId)
+      .where('provider_subscription_id', '=', subId)
       .executeTakeFirstOrThrow();
     const graceEnd = (failedAt + SUBSCRIPTION_GRACE_DAYS * 86_400) * 1000;
     expect(new Date(row.access_until!).getTime()).toBe(graceEnd);

@@ -8,7 +8,7 @@ import type { Db } from './db.ts';
 /** Whether this is the event's first delivery (its id is remembered now); false: a duplicate. */
 export async function firstDelivery(db: Db, event: Pick<PaymentEventRef, 'id' | 'type'>): Promise<boolean> {
   const fresh = await db
-    .insertInto('stripe_events')
+    .insertInto('payment_events')
     .values({ id: event.id, type: event.type })
     .onConflict((oc) => oc.column('id').doNothing())
     .returning('id')
@@ -23,16 +23,16 @@ export function paymentOwners(db: Db): PaymentOwners {
       const row = await db
         .selectFrom('fan_subscriptions')
         .select('creator_id')
-        .where('stripe_subscription_id', '=', subscriptionId)
+        .where('provider_subscription_id', '=', subscriptionId)
         .executeTakeFirst();
       return row?.creator_id ?? null;
     },
-    async creatorOfPayment(paymentIntentId) {
+    async creatorOfPayment(paymentId) {
       const row = await db
         .selectFrom('fan_subscription_payments as p')
-        .innerJoin('fan_subscriptions as s', 's.stripe_subscription_id', 'p.stripe_subscription_id')
+        .innerJoin('fan_subscriptions as s', 's.provider_subscription_id', 'p.provider_subscription_id')
         .select('s.creator_id')
-        .where('p.payment_intent_id', '=', paymentIntentId)
+        .where('p.provider_payment_id', '=', paymentId)
         .executeTakeFirst();
       return row?.creator_id ?? null;
     },

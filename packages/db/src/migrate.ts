@@ -33,6 +33,7 @@ import * as subscriptionChanges from './migrations/2026-11-28T00-00_subscription
 import * as unreadyItemsIndex from './migrations/2026-11-28T00-10_unready_items_index.ts';
 import * as provedEmail from './migrations/2026-11-29T00-00_proved_email.ts';
 import * as payoutAccountLost from './migrations/2026-11-29T00-10_payout_account_lost.ts';
+import * as providerNeutralColumns from './migrations/2026-11-29T00-20_provider_neutral_columns.ts';
 import * as downloadEpoch from './migrations/2026-11-29T02-00_download_epoch.ts';
 import * as restoreRequests from './migrations/2026-11-29T02-10_restore_requests.ts';
 import * as fansByBrowser from './migrations/2026-11-29T03-00_fans_by_browser.ts';
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T00-10_unready_items_index': unreadyItemsIndex,
   '2026-11-29T00-00_proved_email': provedEmail,
   '2026-11-29T00-10_payout_account_lost': payoutAccountLost,
+  '2026-11-29T00-20_provider_neutral_columns': providerNeutralColumns,
   '2026-11-29T02-00_download_epoch': downloadEpoch,
   '2026-11-29T02-10_restore_requests': restoreRequests,
   '2026-11-29T03-00_fans_by_browser': fansByBrowser,

@@ -295,9 +295,12 @@ export interface CreditPurchasesTable {
   paid_at: Date | string | null;
 }
 
-export interface StripeEventsTable {
+/** A payment provider's event, remembered once it was applied (each is applied once). */
+export interface PaymentEventsTable {
   id: string;
   type: string;
+  /** The provider that sent it ('stripe'). */
+  provider: Generated<string>;
   received_at: CreatedAt;
 }
 
@@ -453,12 +456,14 @@ export interface FanPlansTable {
   updated_at: Generated<Date>;
 }
 
-/** A fan's subscription on the creator's connected account, as Stripe's events left it. */
+/** A fan's subscription on the creator's connected account, as the provider's events left it. */
 export interface FanSubscriptionsTable {
   id: Generated<string>;
   creator_id: string;
-  stripe_subscription_id: string;
-  stripe_customer_id: string | null;
+  /** The payment provider ('stripe') and its ids for the subscription and the customer. */
+  provider: Generated<string>;
+  provider_subscription_id: string;
+  provider_customer_id: string | null;
   checkout_session_id: string | null;
   fan_id: string | null;
   email: string | null;
@@ -481,8 +486,8 @@ export interface FanSubscriptionsTable {
 /** An invoice of a fan's subscription that was paid (earnings; what a refund or dispute names). */
 export interface FanSubscriptionPaymentsTable {
   invoice_id: string;
-  stripe_subscription_id: string;
-  payment_intent_id: string | null;
+  provider_subscription_id: string;
+  provider_payment_id: string | null;
   amount_cents: number;
   fee_cents: Generated<number>;
   paid_at: Date;
@@ -542,7 +547,7 @@ export interface Database {
   credit_totals: CreditTotalsTable;
   change_versions: ChangeVersionsTable;
   credit_purchases: CreditPurchasesTable;
-  stripe_events: StripeEventsTable;
+  payment_events: PaymentEventsTable;
   widget_settings: WidgetSettingsTable;
   widget_refusals: WidgetRefusalsTable;
 }

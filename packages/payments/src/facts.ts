@@ -47,14 +47,14 @@ export type PaymentFact =
       kind: 'invoice_paid';
       invoiceId: string;
       subscriptionId: string;
-      paymentIntentId: string | null;
+      paymentId: string | null;
       amountCents: number;
       feeCents: number;
       periodEnd: number | null;
     } & FactOwner)
   | ({ kind: 'invoice_failed'; invoiceId: string; subscriptionId: string } & FactOwner)
   /** A paid period's payment was refunded, or disputed by the fan's bank. */
-  | { kind: 'reversed'; paymentIntentId: string; reason: 'refund' | 'dispute' }
+  | { kind: 'reversed'; paymentId: string; reason: 'refund' | 'dispute' }
   /** The creator's payout account: whether it takes charges and pays out. */
   | {
       kind: 'account';
@@ -70,7 +70,7 @@ export interface CreditsPaidFact {
   purchaseId: string;
   sessionId: string;
   /** The provider's payment, to look its receipt up. */
-  paymentIntentId: string | null;
+  paymentId: string | null;
 }
 
 /** The provider's event a fact came from: applied once per id, ordered by `created`. */
@@ -91,7 +91,7 @@ export interface PaymentOwners {
   /** The creator a subscription belongs to in our records; null: not recorded yet. */
   creatorOfSubscription(subscriptionId: string): Promise<string | null>;
   /** The creator whose fan's recorded payment this is; null: not recorded yet. */
-  creatorOfPayment(paymentIntentId: string): Promise<string | null>;
+  creatorOfPayment(paymentId: string): Promise<string | null>;
   /** The payout (connected) account recorded for a creator; null: none. */
   payoutAccountOf(creatorId: string): Promise<string | null>;
 }

@@ -118,7 +118,7 @@ describe('receiveStripeEvent', () => {
     };
     expect(await receive(delivery('checkout.session.completed', pack, null, PLATFORM))).toMatchObject({
       kind: 'credits',
-      fact: { purchaseId: ALICE, sessionId: 'cs_1', paymentIntentId: 'pi_pack' },
+      fact: { purchaseId: ALICE, sessionId: 'cs_1', paymentId: 'pi_pack' },
     });
     expect(await receive(delivery('checkout.session.completed', pack, 'acct_bob', CONNECT))).toMatchObject({
       kind: 'refused',

@@ -99,7 +99,7 @@ async function ownerAccount(
     case 'account':
       return fact.accountId;
     case 'reversed': {
-      const creatorId = await owners.creatorOfPayment(fact.paymentIntentId);
+      const creatorId = await owners.creatorOfPayment(fact.paymentId);
       return creatorId ? owners.payoutAccountOf(creatorId) : 'not_known_yet';
     }
     default: {
@@ -206,7 +206,7 @@ export function invoiceFact(invoice: Stripe.Invoice, paid: boolean, feePercent: 
     kind: 'invoice_paid',
     invoiceId: invoice.id,
     subscriptionId,
-    paymentIntentId: str(payment?.payment?.payment_intent),
+    paymentId: str(payment?.payment?.payment_intent),
     amountCents: amount,
     // The application fee Checkout set (PLATFORM_FEE_PERCENT) on what was paid.
     feeCents: Math.round((amount * feePercent) / 100),
@@ -234,11 +234,11 @@ export function eventFact(event: Stripe.Event, feePercent: number): PaymentFact 
       return accountFact(event.data.object);
     case 'charge.refunded': {
       const intent = str(event.data.object.payment_intent);
-      return intent ? { kind: 'reversed', paymentIntentId: intent, reason: 'refund' } : null;
+      return intent ? { kind: 'reversed', paymentId: intent, reason: 'refund' } : null;
     }
     case 'charge.dispute.created': {
       const intent = str(event.data.object.payment_intent);
-      return intent ? { kind: 'reversed', paymentIntentId: intent, reason: 'dispute' } : null;
+      return intent ? { kind: 'reversed', paymentId: intent, reason: 'dispute' } : null;
     }
     default:
       return null;
@@ -260,13 +260,13 @@ export function creditsFact(event: Stripe.Event): CreditsPaidFact | null {
     kind: 'credits_paid',
     purchaseId,
     sessionId: session.id,
-    paymentIntentId: typeof session.payment_intent === 'string' ? session.payment_intent : null,
+    paymentId: typeof session.payment_intent === 'string' ? session.payment_intent : null,
   };
 }
 
 /** The receipt of a paid credit pack, as Stripe shows it (null: none found). */
-export async function stripeReceiptUrl(stripe: Stripe, paymentIntentId: string): Promise<string | null> {
-  const intent = await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] });
+export async function stripeReceiptUrl(stripe: Stripe, paymentId: string): Promise<string | null> {
+  const intent = await stripe.paymentIntents.retrieve(paymentId, { expand: ['latest_charge'] });
   const charge = intent.latest_charge;
   return charge && typeof charge === 'object' ? (charge.receipt_url ?? null) : null;
 }

@@ -131,7 +131,7 @@ describe('restore mails are capped per email and per address', () => {
       .insertInto('fan_subscriptions')
       .values({
         creator_id: creatorId,
-        stripe_subscription_id: `sub_${randomBytes(8).toString('hex')}`,
+        provider_subscription_id: `sub_${randomBytes(8).toString('hex')}`,
         email,
         status: 'active',
         current_period_end: new Date(Date.now() + 30 * 86_400_000),

@@ -129,7 +129,7 @@ describe('validators on polled reads', () => {
           .insertInto('fan_subscriptions')
           .values({
             creator_id: await valId(),
-            stripe_subscription_id: `sub_validators_${Date.now()}`,
+            provider_subscription_id: `sub_validators_${Date.now()}`,
             status: 'active',
           })
           .execute();

@@ -677,7 +677,7 @@ describe('Stripe events count only from where they may come (production, both we
       paid: earnings.paidThisMonthCents,
       digestEarnings: digest.earnings,
       events: eventIds.length
-        ? (await db.selectFrom('stripe_events').select('id').where('id', 'in', eventIds).execute()).length
+        ? (await db.selectFrom('payment_events').select('id').where('id', 'in', eventIds).execute()).length
         : 0,
       subscriptions: (
         await db.selectFrom('fan_subscriptions').select('id').where('creator_id', '=', creatorId).execute()

@@ -164,7 +164,7 @@ describe('creator alerts and the digest (core)', () => {
       kind: 'invoice_paid',
       invoiceId: `in_${subId}`,
       subscriptionId: subId,
-      paymentIntentId: `pi_${subId}`,
+      paymentId: `pi_${subId}`,
       amountCents: 4_900,
       feeCents: 490,
       periodEnd: t0 + 30 * 86_400,

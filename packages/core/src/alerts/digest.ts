@@ -146,7 +146,7 @@ async function digestEarnings(
 ): Promise<DigestContent['earnings']> {
   const row = await db
     .selectFrom('fan_subscription_payments as p')
-    .innerJoin('fan_subscriptions as s', 's.stripe_subscription_id', 'p.stripe_subscription_id')
+    .innerJoin('fan_subscriptions as s', 's.provider_subscription_id', 'p.provider_subscription_id')
     .select(sql<string>`coalesce(sum(p.amount_cents) filter (where p.reversed is null), 0)`.as('gross'))
     .where('s.creator_id', '=', creatorId)
     .where('p.paid_at', '>=', from)

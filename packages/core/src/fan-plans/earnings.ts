@@ -52,7 +52,7 @@ export async function earningsOf(
     .executeTakeFirst();
   const paid = await db
     .selectFrom('fan_subscription_payments as p')
-    .innerJoin('fan_subscriptions as s', 's.stripe_subscription_id', 'p.stripe_subscription_id')
+    .innerJoin('fan_subscriptions as s', 's.provider_subscription_id', 'p.provider_subscription_id')
     .select([
       sql<string>`coalesce(sum(p.amount_cents) filter (where p.reversed is null), 0)`.as('gross'),
       sql<string>`coalesce(sum(p.fee_cents) filter (where p.reversed is null), 0)`.as('fee'),

@@ -192,7 +192,7 @@ describe('fans pay their creator (core)', () => {
           kind: 'invoice_paid',
           invoiceId: `in_${subId}`,
           subscriptionId: subId,
-          paymentIntentId: `pi_${subId}`,
+          paymentId: `pi_${subId}`,
           amountCents: 4_900,
           feeCents: 490,
           periodEnd,
@@ -230,7 +230,7 @@ describe('fans pay their creator (core)', () => {
         'current_period_end',
         'started_at',
       ])
-      .where('stripe_subscription_id', '=', subId)
+      .where('provider_subscription_id', '=', subId)
       .executeTakeFirstOrThrow();
 
   it('applies the events of a subscription to the same state in any order, each once however often delivered', async () => {
@@ -307,7 +307,7 @@ describe('fans pay their creator (core)', () => {
       kind: 'invoice_paid',
       invoiceId: 'in_2',
       subscriptionId: subId,
-      paymentIntentId: 'pi_2',
+      paymentId: 'pi_2',
       amountCents: 4_900,
       feeCents: 490,
       periodEnd: nextEnd,
@@ -327,7 +327,7 @@ describe('fans pay their creator (core)', () => {
     const refund = evt('charge.refunded', t0 + 50);
     const early = await applyStripeFact(db(), refund, {
       kind: 'reversed',
-      paymentIntentId: `pi_${subId}`,
+      paymentId: `pi_${subId}`,
       reason: 'refund',
     }).catch((e: unknown) => e);
     expect(early).toBeInstanceOf(DomainError);
@@ -337,7 +337,7 @@ describe('fans pay their creator (core)', () => {
     expect(
       await applyStripeFact(db(), refund, {
         kind: 'reversed',
-        paymentIntentId: `pi_${subId}`,
+        paymentId: `pi_${subId}`,
         reason: 'refund',
       }),
     ).toBe('applied');

@@ -71,8 +71,8 @@ async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promi
       const payment = await db
         .updateTable('fan_subscription_payments')
         .set({ reversed: fact.reason })
-        .where('payment_intent_id', '=', fact.paymentIntentId)
-        .returning('stripe_subscription_id')
+        .where('provider_payment_id', '=', fact.paymentId)
+        .returning('provider_subscription_id')
         .executeTakeFirst();
       if (!payment) {
         throw new DomainError(
@@ -81,7 +81,7 @@ async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promi
           'This event names a payment not recorded yet; Stripe will deliver it again.',
         );
       }
-      const sub = await lockSubscription(db, payment.stripe_subscription_id);
+      const sub = await lockSubscription(db, payment.provider_subscription_id);
       if (!sub) return false;
       const endedAt = new Date(event.created * 1000);
       await db
@@ -99,8 +99,8 @@ async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promi
   const newer = event.created >= Number(sub.state_at);
   const ended = sub.ended_reason !== null || sub.status === 'canceled';
   const next: Updateable<FanSubscriptionsTable> = {};
-  if ('customerId' in fact && fact.customerId && !sub.stripe_customer_id)
-    next.stripe_customer_id = fact.customerId;
+  if ('customerId' in fact && fact.customerId && !sub.provider_customer_id)
+    next.provider_customer_id = fact.customerId;
   if (fact.fanId && UUID.test(fact.fanId) && !sub.fan_id) {
     const fan = await db
       .selectFrom('fans')
@@ -140,8 +140,8 @@ async function applyFact(db: Db, event: StripeEventRef, fact: StripeFact): Promi
         .insertInto('fan_subscription_payments')
         .values({
           invoice_id: fact.invoiceId,
-          stripe_subscription_id: fact.subscriptionId,
-          payment_intent_id: fact.paymentIntentId,
+          provider_subscription_id: fact.subscriptionId,
+          provider_payment_id: fact.paymentId,
           amount_cents: fact.amountCents,
           fee_cents: fact.feeCents,
           paid_at: new Date(event.created * 1000),
@@ -215,7 +215,7 @@ const lockSubscription = (db: Db, subscriptionId: string) =>
   db
     .selectFrom('fan_subscriptions')
     .selectAll()
-    .where('stripe_subscription_id', '=', subscriptionId)
+    .where('provider_subscription_id', '=', subscriptionId)
     .forUpdate()
     .executeTakeFirst();
 
@@ -237,8 +237,8 @@ async function ensureSubscription(db: Db, fact: Exclude<StripeFact, { kind: 'acc
   if (!creator) return undefined;
   await db
     .insertInto('fan_subscriptions')
-    .values({ creator_id: creator.id, stripe_subscription_id: subscriptionId })
-    .onConflict((oc) => oc.column('stripe_subscription_id').doNothing())
+    .values({ creator_id: creator.id, provider_subscription_id: subscriptionId })
+    .onConflict((oc) => oc.column('provider_subscription_id').doNothing())
     .execute();
   return lockSubscription(db, subscriptionId);
 }

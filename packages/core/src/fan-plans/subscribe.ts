@@ -57,16 +57,16 @@ export async function portalFor(
   const fan = await ownFan(db, who, input.creatorId, input.fanKey);
   const sub = await fanSubscriptionOf(db, fan);
   const account = await payoutAccountOf(db, input.creatorId);
-  if (!sub?.stripe_customer_id || !account) {
+  if (!sub?.provider_customer_id || !account) {
     throw new DomainError('not_found', 'not_found', 'There is no subscription to manage in this browser.');
   }
   if (account.lost_at) {
     throw payoutsNeedReconnecting({ creatorName: input.creatorName ?? 'this creator', action: 'manage' });
   }
   return {
-    customerId: sub.stripe_customer_id,
+    customerId: sub.provider_customer_id,
     accountId: account.account_id,
-    subscriptionId: sub.stripe_subscription_id,
+    subscriptionId: sub.provider_subscription_id,
   };
 }
 

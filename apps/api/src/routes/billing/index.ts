@@ -119,9 +119,9 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
           if (!payments.stripe) return { received: true };
           const { event, fact } = delivery;
           let receiptUrl: string | null = null;
-          if (fact.paymentIntentId) {
+          if (fact.paymentId) {
             try {
-              receiptUrl = await stripeReceiptUrl(payments.stripe, fact.paymentIntentId);
+              receiptUrl = await stripeReceiptUrl(payments.stripe, fact.paymentId);
             } catch (err) {
               request.log.warn({ err, session: fact.sessionId }, 'receipt not found for a paid checkout');
             }
