@@ -12,6 +12,7 @@ import {
   onboardFanTestCreator,
   startFanTestApi,
 } from './fan-helpers.ts';
+import { screenshotDir } from './helpers/browser.ts';
 
 /**
  * A creator's first week, in Chromium against the built api and fan app (issue 36, items 1, 5, 6;
@@ -22,9 +23,10 @@ import {
  *    announcement is out: the announcement and "{creator} will answer personally" both show, the
  *    offer below them, and the status line never says "Offline - AI responding";
  * 3. the chatbot deleted: the fan reads that the creator answers, and a new question waits for them.
- * Screens are saved at 390 x 844 and 1280 x 800 to /work/notes/shots/h4-*.png.
+ * Screens are saved at 390 x 844 and 1280 x 800 to the e2e results folder (tests/e2e/test-results)/h4-*.png.
  */
-const SHOTS = '/work/notes/shots';
+/** Where the screens are saved: the e2e results folder (git-ignored), or SHOTS_DIR. */
+const SHOTS = process.env.SHOTS_DIR ?? screenshotDir;
 const NAME_RE = /will answer personally\./;
 
 const sitePage = (title: string, text: string, links = '') =>

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FanFakeAi, startFanFakeAi } from './fan-helpers.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { launchChromium, signUpInBrowser } from './helpers/browser.ts';
+import { launchChromium, screenshotDir, signUpInBrowser } from './helpers/browser.ts';
 import { type RunningApi, startApi } from './helpers/server.ts';
 
 /**
@@ -17,7 +17,7 @@ import { type RunningApi, startApi } from './helpers/server.ts';
  * desktop section (the phone menu does not offer it), so the creator's side is read at 1280 x 800.
  * The fan keeps chatting afterwards, as the message promises; a subscriber pressing Manage subscription
  * on a phone is told in words that the settings cannot open and their access is unchanged.
- * Screenshots go to SHOTS_DIR (default /work/notes/shots), named h8-*.png.
+ * Screenshots go to SHOTS_DIR (default the e2e results folder (tests/e2e/test-results)), named h8-*.png.
  */
 
 const USERNAME = 'creator';
@@ -25,7 +25,8 @@ const CREATOR_NAME = 'Local Creator';
 const SLOW = 180_000;
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-const SHOTS_DIR = process.env.SHOTS_DIR ?? '/work/notes/shots';
+/** Where the screens are saved: the e2e results folder (git-ignored), or SHOTS_DIR. */
+const SHOTS_DIR = process.env.SHOTS_DIR ?? screenshotDir;
 const FAN_MESSAGE = `${CREATOR_NAME} cannot take subscriptions right now: their payment account needs to be reconnected. You can keep chatting; please try again later.`;
 const LOST_TEXT =
   /^Stripe no longer knows your payout account .*Reconnect payouts to take subscriptions again/;

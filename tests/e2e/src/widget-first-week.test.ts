@@ -13,6 +13,7 @@ import {
   onboardFanTestCreator,
   startFanTestApi,
 } from './fan-helpers.ts';
+import { screenshotDir } from './helpers/browser.ts';
 
 /**
  * The website widget's first-week fixes (issue 36 item 7), in Chromium blocking third-party cookies,
@@ -21,7 +22,8 @@ import {
  * removed mid-chat is said in the api's words; the dashboard offers the snippet only once a site is
  * allowed and says where the widget was refused.
  */
-const SHOTS = '/work/notes/shots';
+/** Where the screens are saved: the e2e results folder (git-ignored), or SHOTS_DIR. */
+const SHOTS = process.env.SHOTS_DIR ?? screenshotDir;
 const COLOR = '#be185d';
 const COLOR_RGB = 'rgb(190, 24, 93)';
 
