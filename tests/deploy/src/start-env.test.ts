@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,9 +33,8 @@ console.log('api sees ' + ['OPENAI_API_KEY', 'PORT', 'EMBEDDINGS', 'HOST'].map((
   );
   write('apps/dashboard/dist/index.html', '');
   write('apps/fan-pwa/dist/index.html', '');
-  for (const pkg of ['answers', 'config', 'contracts', 'core', 'db', 'jobs', 'knowledge', 'storage']) {
-    write(`packages/${pkg}/dist/index.js`, '');
-  }
+  // Every workspace package "built", whichever of them the launcher checks for.
+  for (const pkg of readdirSync(repoPath('packages'))) write(`packages/${pkg}/dist/index.js`, '');
   if (dotEnv !== null) write('.env', dotEnv);
   return root;
 }
