@@ -132,12 +132,13 @@ describe('correction fans (core)', () => {
     expect(await wrongAnswers(db(), owner.creatorId, correction.id, noEmbedder)).toEqual([]);
     expect(await sendCorrection(db(), owner.creatorId, correction.id, noEmbedder)).toEqual([]);
     expect(await creatorSaid(otherFan)).toEqual([]);
+    // Each call made only when awaited: a refusal never waits unhandled while another is checked.
     for (const call of [
-      wrongAnswers(db(), other.creatorId, correction.id, noEmbedder),
-      sendCorrection(db(), other.creatorId, correction.id, noEmbedder),
-      wrongAnswers(db(), owner.creatorId, 'not-a-uuid', noEmbedder),
+      () => wrongAnswers(db(), other.creatorId, correction.id, noEmbedder),
+      () => sendCorrection(db(), other.creatorId, correction.id, noEmbedder),
+      () => wrongAnswers(db(), owner.creatorId, 'not-a-uuid', noEmbedder),
     ]) {
-      const err = await refusal(call);
+      const err = await refusal(call());
       expect([err.reason, err.code]).toEqual(['not_found', 'not_found']);
     }
   });

@@ -98,7 +98,7 @@ describe('browser extension (built for the test origin, loaded unpacked)', () =>
     const fanApp = await context.newPage();
     await fanApp.goto(`${api.url}/pwa/${creator.username}`);
     await fanApp.getByRole('button', { name: 'Add to browser' }).click();
-    await fanApp.getByRole('button', { name: 'Added to browser' }).waitFor({ timeout: 15_000 });
+    await fanApp.getByRole('button', { name: 'Added to browser' }).waitFor({ timeout: 30_000 });
     await fanApp.close();
 
     // The side panel's page, as a tab.
