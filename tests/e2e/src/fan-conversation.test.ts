@@ -14,6 +14,7 @@ import {
   startFanTestApi,
   waitForFanServiceWorker,
 } from './fan-helpers.ts';
+import { afterResponses } from './helpers/browser.ts';
 
 /**
  * The fan's conversation end to end: the built app and api, Chromium as a 390 x 844 phone, the AI a
@@ -130,7 +131,7 @@ describe('fan conversation with the conversations api', () => {
       .filter({ hasText: 'Sent while offline' })
       .waitFor({ timeout: 20_000 });
     // Two more polls, then count: the server and the page each have it exactly once.
-    await page.waitForTimeout(17_000);
+    await afterResponses(page, (u) => /^\/api\/chatlog\/fan\/[^/]+$/.test(u.pathname), 2);
     const copies = (await dashboard.messages()).filter((m) => m.message === 'Sent while offline');
     expect(copies).toHaveLength(1);
     expect(await page.getByText('Sent while offline', { exact: true }).count()).toBe(1);

@@ -13,6 +13,7 @@ import {
   startFanTestApi,
   waitForFanServiceWorker,
 } from './fan-helpers.ts';
+import { afterResponses } from './helpers/browser.ts';
 
 let api: FanTestApi;
 let browser: Browser;
@@ -489,10 +490,10 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
     await queued.waitFor({ state: 'detached', timeout: 10_000 });
     await page.getByTestId('message-sent').filter({ hasText: 'Typed on the train' }).waitFor();
     // The online event, the next poll and the outbox on reload must not send it again.
-    await page.waitForTimeout(9_000);
+    await afterResponses(page, (u) => /^\/api\/chatlog\/fan\/[^/]+$/.test(u.pathname), 1);
     await page.reload();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
-    await page.waitForTimeout(1_000);
+    await afterResponses(page, (u) => /^\/api\/chatlog\/fan\/[^/]+$/.test(u.pathname), 1);
     expect(asks.map((a) => a.message)).toEqual(['Typed on the train']);
     expect(asks[0]?.key).toBeTruthy();
   });
@@ -566,7 +567,7 @@ describe('fan chat screen against the api contract (creator profile stubbed)', (
 
     await context.setOffline(false);
     await page.getByTestId('message-queued').waitFor({ state: 'detached', timeout: 15_000 });
-    await page.waitForTimeout(9_000);
+    await afterResponses(page, (u) => /^\/api\/chatlog\/fan\/[^/]+$/.test(u.pathname), 1);
     expect(asks).toHaveLength(1);
     expect(asks[0]).not.toBe('');
   });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, signUpInBrowser } from './helpers/browser.ts';
+import { afterResponses, screenshot, signUpInBrowser } from './helpers/browser.ts';
 import { askAsFan, type DashboardRig, newFanId, startDashboardRig } from './helpers/dashboard.ts';
 import type { RunningApi } from './helpers/server.ts';
 
@@ -135,8 +135,8 @@ describe("a creator's first hour", () => {
       const first = rows.getByRole('article').first();
       await first.getByText('And another one').waitFor({ timeout: 15_000 });
       const lateName = (await first.getAttribute('aria-label')) ?? '';
-      // Two polls (5 s each) so the dashboard has its baseline of the newest messages.
-      await page.waitForTimeout(6_000);
+      // Two polls so the dashboard has its baseline of the newest messages.
+      await afterResponses(page, (u) => u.pathname.endsWith('/messages') && u.searchParams.has('limit'), 2);
       for (let round = 0; round < 2; round++) {
         const target = round === 0 ? lateName : undefined;
         const row = target ? rows.getByRole('article', { name: target }) : rows.getByRole('article').first();
@@ -147,7 +147,7 @@ describe("a creator's first hour", () => {
         await toasts(page).getByText('Conversation deleted').waitFor();
         await rows.getByRole('article', { name }).waitFor({ state: 'detached' });
         // Two more polls: the window now reaches older messages; none of them is news.
-        await page.waitForTimeout(11_000);
+        await afterResponses(page, (u) => u.pathname.endsWith('/messages') && u.searchParams.has('limit'), 2);
       }
       const seen = await log();
       expect(seen.filter((text) => text.includes('Conversation deleted')).length).toBeGreaterThanOrEqual(2);

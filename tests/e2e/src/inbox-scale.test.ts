@@ -206,8 +206,7 @@ describe.runIf(BASE_DB)('inbox at scale', () => {
       const history = modal.getByRole('list', { name: 'Conversation history' });
       const newest = history.getByText(text(BIG_FAN, BIG_COUNT), { exact: true });
       await newest.waitFor();
-      await page.waitForTimeout(300);
-      expect(await inView(newest, history)).toBe(true);
+      await expect.poll(() => inView(newest, history)).toBe(true);
       expect(await history.getByRole('listitem').count()).toBe(50);
       expect(await history.getByText(text(BIG_FAN, 1), { exact: true }).count()).toBe(0);
       await screenshot(page, 'inbox-scale-modal-newest');
@@ -227,8 +226,7 @@ describe.runIf(BASE_DB)('inbox at scale', () => {
         .execute();
       const arrived = history.getByText(text(BIG_FAN, BIG_COUNT + 1), { exact: true });
       await arrived.waitFor({ timeout: 15_000 });
-      await page.waitForTimeout(300);
-      expect(await inView(arrived, history)).toBe(true);
+      await expect.poll(() => inView(arrived, history)).toBe(true);
 
       // Scrolling to the top loads the page before; the message that was on top stays in view.
       const firstShown =
@@ -241,8 +239,7 @@ describe.runIf(BASE_DB)('inbox at scale', () => {
       await page.waitForFunction(
         () => document.querySelectorAll('[aria-label="Conversation history"] > li').length >= 100,
       );
-      await page.waitForTimeout(300);
-      expect(await inView(history.getByText(firstShown, { exact: true }), history)).toBe(true);
+      await expect.poll(() => inView(history.getByText(firstShown, { exact: true }), history)).toBe(true);
       expect(await history.getByText(text(BIG_FAN, 1), { exact: true }).count()).toBe(0);
 
       // The button loads the rest; again the place is kept, and the first message is there.
@@ -252,16 +249,14 @@ describe.runIf(BASE_DB)('inbox at scale', () => {
         (n) => document.querySelectorAll('[aria-label="Conversation history"] > li').length === n,
         BIG_COUNT + 1,
       );
-      await page.waitForTimeout(300);
-      expect(await inView(history.getByText(before, { exact: true }), history)).toBe(true);
+      await expect.poll(() => inView(history.getByText(before, { exact: true }), history)).toBe(true);
       const oldest = history.getByText(text(BIG_FAN, 1), { exact: true });
       expect(await oldest.count()).toBe(1);
       await modal.getByRole('button', { name: 'Load earlier messages' }).waitFor({ state: 'detached' });
       await history.evaluate((list) => {
         list.scrollTop = 0;
       });
-      await page.waitForTimeout(200);
-      expect(await inView(oldest, history)).toBe(true);
+      await expect.poll(() => inView(oldest, history)).toBe(true);
       await screenshot(page, 'inbox-scale-modal-oldest');
 
       // Scrolled up, a new message keeps the creator's place and offers a jump down to it.
@@ -281,10 +276,9 @@ describe.runIf(BASE_DB)('inbox at scale', () => {
       await jump.waitFor({ timeout: 15_000 });
       expect(await inView(oldest, history)).toBe(true);
       await jump.click();
-      await page.waitForTimeout(200);
-      expect(await inView(history.getByText(text(BIG_FAN, BIG_COUNT + 2), { exact: true }), history)).toBe(
-        true,
-      );
+      await expect
+        .poll(() => inView(history.getByText(text(BIG_FAN, BIG_COUNT + 2), { exact: true }), history))
+        .toBe(true);
       await jump.waitFor({ state: 'detached' });
       await page.getByRole('button', { name: 'Close' }).click();
       await modal.waitFor({ state: 'detached' });

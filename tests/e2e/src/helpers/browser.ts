@@ -88,3 +88,19 @@ export async function signUpInBrowser(page: Page, origin: string, username: stri
   await page.getByRole('button', { name: 'Create my chatbot' }).click();
   await page.waitForURL(`${origin}/dashboard/${username}`, { timeout: 10_000 });
 }
+
+/**
+ * Resolves once the page has received `count` more responses whose URL `matches` (its polls of a
+ * list, say): the evidence a test needs before asserting that something did not happen, instead
+ * of sleeping for as long as the polls usually take.
+ */
+export async function afterResponses(
+  page: Page,
+  matches: (url: URL) => boolean,
+  count: number,
+  timeout = 30_000,
+): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await page.waitForResponse((response) => matches(new URL(response.url())), { timeout });
+  }
+}
