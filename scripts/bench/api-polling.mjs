@@ -105,7 +105,9 @@ async function main() {
     }
     shuffle(requests);
 
+    const loadFrom = running.sinceStart();
     const mix = await run(base, requests);
+    const loadTo = running.sinceStart();
 
     const bare = await measureBareFastify();
 
@@ -120,6 +122,11 @@ async function main() {
     console.log(
       `  one dashboard with its fans polls ~${perDashboard.toFixed(1)} req/s: this api carries ~${Math.floor(mix.rps / perDashboard)} of them`,
     );
+    if (process.env.BENCH_CPU_PROF) {
+      console.log(
+        `  profile: node scripts/bench/top-frames.mjs ${process.env.BENCH_CPU_PROF}/<file> --from ${loadFrom.toFixed(1)} --to ${loadTo.toFixed(1)}`,
+      );
+    }
     if (mix.errors > 0) {
       console.error(`  ${mix.errors} requests of the mix failed or answered non-2xx`);
       process.exitCode = 1;
