@@ -29,6 +29,8 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECRET = 'bench-session-secret-0123456789abcdef';
 
+/** A fan token as browsers hold them (FAN_TOKEN_PATTERN: 43 base64url characters). */
+const fanToken = (name) => name.padEnd(43, '_');
 const hash = (token) => createHash('sha256').update(token).digest('base64url');
 /** A cookie as @fastify/cookie signs it (value.HMAC-SHA256, base64 without padding), encoded. */
 const signed = (value) =>
@@ -83,7 +85,7 @@ async function seed(db) {
   await q(
     `insert into fans (creator_id, fan_key, name, cookie_hash, created_at)
      select $1, 'mobile_fan_big_' || g, 'Fan ' || g,
-       translate(rtrim(encode(sha256(convert_to('bench-fan-' || g, 'UTF8')), 'base64'), '='), '+/', '-_'),
+       translate(rtrim(encode(sha256(convert_to(rpad('bench-fan-' || g, 43, '_'), 'UTF8')), 'base64'), '='), '+/', '-_'),
        now() - interval '40 days'
      from generate_series(1, $2) g`,
     [bigId, BIG_FANS],
@@ -106,7 +108,7 @@ async function seed(db) {
   await q(
     `insert into fans (creator_id, fan_key, name, cookie_hash)
      select c.id, 'mobile_fan_small_' || c.username || '_' || g, 'Fan ' || g,
-       translate(rtrim(encode(sha256(convert_to('bench-fan-' || c.username || '-' || g, 'UTF8')), 'base64'), '='), '+/', '-_')
+       translate(rtrim(encode(sha256(convert_to(rpad('bench-fan-' || c.username || '-' || g, 43, '_'), 'UTF8')), 'base64'), '='), '+/', '-_')
      from creators c, generate_series(1, 10) g where c.username like 'small%'`,
   );
   await q(
@@ -193,7 +195,7 @@ async function main() {
     for (let f = 1; f <= Math.min(STREAMS, BIG_FANS); f++) {
       streamPaths.push({
         path: `/api/events/fans/mobile_fan_big_${f}?creator=bigcreator`,
-        cookie: `fp_fan=${signed(`bench-fan-${f}`)}`,
+        cookie: `fp_fan=${signed(fanToken(`bench-fan-${f}`))}`,
       });
     }
     const t0 = performance.now();
@@ -330,7 +332,7 @@ async function main() {
       await add(2, `/api/creators/username/${u}/usage`, cookie);
       // …and its fans' chats: history and the creator's card every 8 s.
       for (let f = 1; f <= 10; f++) {
-        const fanCookie = `fp_fan=${signed(`bench-fan-${u}-${f}`)}`;
+        const fanCookie = `fp_fan=${signed(fanToken(`bench-fan-${u}-${f}`))}`;
         await add(15, `/api/chatlog/fan/mobile_fan_small_${u}_${f}?creator=${u}`, fanCookie);
         await add(15, `/api/public/creators/${u}`, fanCookie);
       }

@@ -123,7 +123,7 @@ export async function startBenchApi(name, env = {}) {
       try {
         if ((await fetch(`${base}/readyz`)).ok) break;
       } catch {}
-      if (child.exitCode !== null || i >= 150) throw new Error('the api did not become ready');
+      if (child.exitCode !== null || i >= 600) throw new Error('the api did not become ready');
       await new Promise((r) => setTimeout(r, 200));
     }
   } catch (error) {
