@@ -160,6 +160,10 @@ async function main() {
       DATA_DIR: path.join(root, '.data-bench-worker'),
       LOG_LEVEL: 'warn',
       WORKER_HEALTH_PORT: String(workerPort),
+      // BENCH_ANSWER_CONCURRENCY=4: answers with the other queues' number in flight, as before issue 39.
+      ...(process.env.BENCH_ANSWER_CONCURRENCY
+        ? { WORKER_ANSWER_CONCURRENCY: process.env.BENCH_ANSWER_CONCURRENCY }
+        : {}),
       // Answers need no object store; the worker's client is made all the same (nothing is sent).
       S3_ENDPOINT: 'http://127.0.0.1:9',
       S3_ACCESS_KEY_ID: 'bench',

@@ -118,6 +118,9 @@ async function main() {
       `  fanpilot api : ${mix.rps} req/s  p50 ${mix.p50} ms  p99 ${mix.p99} ms  (${mix.total} requests, ${mix.errors} errors/non-2xx)`,
     );
     console.log(`  bare fastify : ${bare.rps} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
+    console.log(
+      `  ratio to bare fastify (same run): ${(mix.rps / bare.rps).toFixed(2)} (target >= 0.7), p99 ${mix.p99} ms (target < 10 ms)`,
+    );
     const perDashboard = 122 / 120 + FANS_PER_CREATOR * (1 / 8);
     console.log(
       `  one dashboard with its fans polls ~${perDashboard.toFixed(1)} req/s: this api carries ~${Math.floor(mix.rps / perDashboard)} of them`,
