@@ -29,7 +29,7 @@ export const workerEnvSchema = z.object({
    */
   WORKER_ANSWER_CONCURRENCY: z.preprocess(
     emptyToUndefined,
-    z.coerce.number().int().min(1).max(256).default(32),
+    z.coerce.number().int().min(1).max(256).default(8),
   ),
   WORKER_HEALTH_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3100)),
   WORKER_HEALTH_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
