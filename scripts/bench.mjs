@@ -3,6 +3,10 @@
 //   1. the api under the product's polling mix (docs/product.md#staying-fresh), beside a bare Fastify (PostgreSQL)
 //   1b. a busy creator (10,000 fans, 200,000 messages): the polling mix with validators, event
 //       streams (memory, delivery time) and each dashboard query (PostgreSQL, Redis)
+//   1c. the answer path: the model's last token -> the fan's screen, and another creator's answer
+//       beside one creator's 1,500 queued questions (PostgreSQL, Redis, a worker, a 3 s model)
+//   Each figure is printed with its ratio to a baseline from the same run (bare Fastify, the api at
+//   rest, the model's own time, the quiet server): the machine is shared, the ratios travel.
 //   2. ingestion through a worker process, beside the bare parsers (PostgreSQL, Redis)
 //   2b. ingestion inside the api on embedded defaults: /healthz and poll latency and the api's memory
 //       while a 4,000-page PDF and a PDF bomb are processed (PGlite, in-process jobs)
@@ -32,6 +36,7 @@ step('pnpm', ['exec', 'turbo', 'run', 'build', ...apps.map((app) => `--filter=${
 step(process.execPath, ['scripts/bench/first-paint.mjs']);
 step(process.execPath, ['scripts/bench/api-polling.mjs']);
 step(process.execPath, ['scripts/bench/inbox-scale.mjs']);
+step(process.execPath, ['scripts/bench/answer-path.mjs']);
 step('pnpm', ['--filter', '@fanpilot/worker', 'bench']);
 step(process.execPath, ['scripts/bench/ingest-responsiveness.mjs']);
 step('pnpm', ['--filter', '@fanpilot/knowledge', 'bench']);

@@ -105,7 +105,9 @@ async function main() {
     }
     shuffle(requests);
 
+    const loadFrom = running.sinceStart();
     const mix = await run(base, requests);
+    const loadTo = running.sinceStart();
 
     const bare = await measureBareFastify();
 
@@ -116,10 +118,18 @@ async function main() {
       `  fanpilot api : ${mix.rps} req/s  p50 ${mix.p50} ms  p99 ${mix.p99} ms  (${mix.total} requests, ${mix.errors} errors/non-2xx)`,
     );
     console.log(`  bare fastify : ${bare.rps} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
+    console.log(
+      `  ratio to bare fastify (same run): ${(mix.rps / bare.rps).toFixed(2)} (target >= 0.7), p99 ${mix.p99} ms (target < 10 ms)`,
+    );
     const perDashboard = 122 / 120 + FANS_PER_CREATOR * (1 / 8);
     console.log(
       `  one dashboard with its fans polls ~${perDashboard.toFixed(1)} req/s: this api carries ~${Math.floor(mix.rps / perDashboard)} of them`,
     );
+    if (process.env.BENCH_CPU_PROF) {
+      console.log(
+        `  profile: node scripts/bench/top-frames.mjs ${process.env.BENCH_CPU_PROF}/<file> --from ${loadFrom.toFixed(1)} --to ${loadTo.toFixed(1)}`,
+      );
+    }
     if (mix.errors > 0) {
       console.error(`  ${mix.errors} requests of the mix failed or answered non-2xx`);
       process.exitCode = 1;

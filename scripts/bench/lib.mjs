@@ -82,7 +82,13 @@ export async function startBenchApi(name, env = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `fanpilot-bench-${name}-`));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], {
+  // BENCH_CPU_PROF=<dir>: the api runs under V8's sampling profiler and writes a .cpuprofile there
+  // when it stops (read it with scripts/bench/top-frames.mjs, or in Chrome DevTools).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`]
+    : [];
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [...profile, path.join(root, 'apps/api/dist/server.js')], {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: String(port),
@@ -117,14 +123,16 @@ export async function startBenchApi(name, env = {}) {
       try {
         if ((await fetch(`${base}/readyz`)).ok) break;
       } catch {}
-      if (child.exitCode !== null || i >= 150) throw new Error('the api did not become ready');
+      if (child.exitCode !== null || i >= 600) throw new Error('the api did not become ready');
       await new Promise((r) => setTimeout(r, 200));
     }
   } catch (error) {
     await stop();
     throw error;
   }
-  return { child, port, base, databaseUrl: dbUrl.toString(), stop };
+  /** Seconds since the api started (≈ its profile's clock): brackets a phase for top-frames.mjs. */
+  const sinceStart = () => (performance.now() - startedAt) / 1000;
+  return { child, port, base, databaseUrl: dbUrl.toString(), stop, sinceStart };
 }
 
 /** Shuffles in place, so every connection sees the whole mix rather than one endpoint at a time. */

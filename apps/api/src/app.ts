@@ -140,13 +140,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback hooks on every request (no promise each); the line is only built when it is written.
+  app.addHook('onResponse', (request, reply, done) => {
     const level = requestLogLevel(request.method, reply.statusCode);
-    const ms = Math.round(reply.elapsedTime);
-    request.log[level](
-      { req: request, res: { statusCode: reply.statusCode }, responseTime: ms },
-      `${request.method} ${redactUrl(request.url)} ${reply.statusCode} (${ms} ms)`,
-    );
+    // pino's level check (a logger without one writes every line).
+    const log = request.log as typeof request.log & { isLevelEnabled?: (level: string) => boolean };
+    if (log.isLevelEnabled?.(level) !== false) {
+      const ms = Math.round(reply.elapsedTime);
+      request.log[level](
+        { req: request, res: { statusCode: reply.statusCode }, responseTime: ms },
+        `${request.method} ${redactUrl(request.url)} ${reply.statusCode} (${ms} ms)`,
+      );
+    }
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -218,10 +224,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-request-id', reply.request.id);
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   await app.register(docsPlugin, { version: '1.0.0' });

@@ -23,6 +23,14 @@ export const workerEnvSchema = z.object({
    * another's parsing (the parser threads, at most one per core, are the CPU-bound part).
    */
   WORKER_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(4)),
+  /**
+   * AI answers in flight: they wait on the model (I/O, not CPU), so many more than WORKER_CONCURRENCY;
+   * with one creator's questions queued, another creator's question still starts at once.
+   */
+  WORKER_ANSWER_CONCURRENCY: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(256).default(8),
+  ),
   WORKER_HEALTH_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3100)),
   WORKER_HEALTH_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   /** How long a shutdown waits for jobs in flight before giving up. */

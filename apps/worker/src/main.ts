@@ -22,7 +22,11 @@ async function main() {
   }
   const log = createLogger(env.LOG_LEVEL, { service: 'worker' });
 
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.WORKER_CONCURRENCY + 4 });
+  // Answers hold a connection only for their queries, not while the model writes.
+  const db = createDb({
+    databaseUrl: env.DATABASE_URL,
+    poolSize: env.WORKER_CONCURRENCY + 4 + Math.ceil(env.WORKER_ANSWER_CONCURRENCY / 4),
+  });
   await migrateToLatest(db.db);
   const storage = await createStorage(storageSettings(env));
   const jobs = createBackgroundJobs({ db: db.db, env, log });
@@ -39,9 +43,27 @@ async function main() {
       threads: Math.min(env.WORKER_CONCURRENCY, availableParallelism()),
     },
     concurrency: env.WORKER_CONCURRENCY,
+    answerConcurrency: env.WORKER_ANSWER_CONCURRENCY,
   });
 
   const health: Server = createServer(async (req, res) => {
+    // The autoscaler's reading (infra/k8s/worker-scaledobject.yaml): jobs waiting, prioritized,
+    // delayed or running in the queues the workers consume, shared by every replica (BullMQ's
+    // answer jobs are prioritized, so a Redis list length would miss them).
+    if (req.method === 'GET' && req.url === '/queue-depth') {
+      try {
+        const [ingest, answer] = await Promise.all([jobs.pending(INGEST_QUEUE), jobs.pending(ANSWER_QUEUE)]);
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(
+          JSON.stringify({
+            queued: ingest + answer,
+            queues: { [INGEST_QUEUE]: ingest, [ANSWER_QUEUE]: answer },
+          }),
+        );
+      } catch {
+        res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"redis_unavailable"}');
+      }
+      return;
+    }
     if (req.method !== 'GET' || (req.url !== '/healthz' && req.url !== '/readyz')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
       return;

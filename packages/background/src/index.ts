@@ -203,6 +203,12 @@ export interface BackgroundOptions {
   alerts?: AlertsRoleOptions;
   /** Jobs in flight per queue in this process (2). */
   concurrency?: number;
+  /**
+   * AI answers in flight in this process, when it differs from `concurrency` (with Redis only): an
+   * answer mostly waits on the model, so many run beside each other, and another creator's question
+   * finds a free slot at once behind one creator's flood (docs/performance.md).
+   */
+  answerConcurrency?: number;
   /** More timers this process owns (the upload sweep, statistics), stopped by `close()`. */
   periodic?: PeriodicTask[];
   /** The clock the AI's daily budget is counted by. */
@@ -266,6 +272,12 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       retry: options.mail.retry ?? MAIL_RETRY,
     }) as JobHandler<never>;
     drainMail = mailOutboxDrain(db, jobs, log);
+  }
+  const answers = handlers[ANSWER_QUEUE];
+  if (answers && options.answerConcurrency && jobs.mode === 'redis') {
+    // Its own consumer (one BullMQ worker per queue either way), with its own number in flight.
+    delete handlers[ANSWER_QUEUE];
+    jobs.work({ [ANSWER_QUEUE]: answers }, { concurrency: options.answerConcurrency });
   }
   if (Object.keys(handlers).length > 0) jobs.work(handlers, { concurrency: options.concurrency ?? 2 });
 

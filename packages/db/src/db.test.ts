@@ -398,6 +398,24 @@ describe.each(targets)('data model on %s', (kind, make) => {
       expect(await version('f', fan.id)).toBe(before);
       await db.updateTable('creators').set({ is_online: true }).where('id', '=', creator.id).execute();
       expect(await waitFor((p) => p.startsWith(`p:${creator.id}:`))).not.toHaveLength(0);
+
+      // A message moves the fan row's counters: announced as the message alone, not as a change of
+      // the fan row (that would make the fan's streams check their right again). Notices arrive in
+      // commit order, so the creator's change after it closes the window.
+      heard.length = 0;
+      await db
+        .insertInto('messages')
+        .values({ creator_id: creator.id, fan_id: fan.id, sender: 'fan', body: 'again', status: 'pending' })
+        .execute();
+      await db.updateTable('creators').set({ is_online: false }).where('id', '=', creator.id).execute();
+      await waitFor((p) => p.startsWith(`p:${creator.id}:`));
+      expect(heard.filter((p) => p.startsWith(`f:${fan.id}:`)).map((p) => p.split(':')[3])).toEqual([
+        'messages',
+      ]);
+      // Anything else of the fan row (its browser, its name) is announced as before.
+      heard.length = 0;
+      await db.updateTable('fans').set({ cookie_hash: 'another-browser' }).where('id', '=', fan.id).execute();
+      expect(await waitFor((p) => p.startsWith(`f:${fan.id}:`) && p.includes(':fans'))).toHaveLength(1);
     } finally {
       await stop();
     }

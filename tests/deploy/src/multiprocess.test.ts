@@ -214,6 +214,12 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
     for (const w of workers) {
       const res = await fetch(`http://127.0.0.1:${w.healthPort}/healthz`);
       expect(res.status).toBe(200);
+      // The autoscaler's reading (infra/k8s/worker-scaledobject.yaml): the queues' depth, from Redis.
+      const depth = await fetch(`http://127.0.0.1:${w.healthPort}/queue-depth`);
+      expect(depth.status).toBe(200);
+      const body = (await depth.json()) as { queued: number; queues: Record<string, number> };
+      expect(Object.keys(body.queues).sort()).toEqual(['fan-answer', 'knowledge-ingest']);
+      expect(body.queued).toBe(body.queues['fan-answer']! + body.queues['knowledge-ingest']!);
     }
   });
 

@@ -87,8 +87,17 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: SecurityOpti
   });
 
   const ONE_CLICK_UNSUBSCRIBE = `${routes.unsubscribeAlerts.path}?`;
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!STATE_CHANGING.has(request.method)) return;
+  // Reads pass without a promise (a callback hook); a write is checked by checkOrigin.
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
+    if (!STATE_CHANGING.has(request.method)) return done();
+    try {
+      checkOrigin(request);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
+  });
+  function checkOrigin(request: FastifyRequest) {
     // One-click unsubscribe (RFC 8058) is POSTed by mail clients from anywhere; its signed link is
     // the whole authority, and all it can do is stop emails.
     if (request.url.startsWith(ONE_CLICK_UNSUBSCRIBE)) return;
@@ -117,5 +126,5 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: SecurityOpti
         `Requests that change data must come from ${opts.publicOrigin}.`,
       );
     }
-  });
+  }
 });

@@ -116,6 +116,18 @@ export class ChangeFeed {
     return () => this.resetListeners.delete(listener);
   }
 
+  /** The versions of these scopes from memory (the feed heard), or undefined when one is not known. */
+  knownVersions(scopes: readonly (readonly [ChangeScope, string])[]): string[] | undefined {
+    if (!this.live) return undefined;
+    const out: string[] = [];
+    for (const [scope, id] of scopes) {
+      const version = this.versions.get(`${scope}:${id}`);
+      if (version === undefined) return undefined;
+      out.push(version);
+    }
+    return out;
+  }
+
   /** The current versions of these scopes ('0' for a scope never written). */
   async versionsOf(scopes: readonly (readonly [ChangeScope, string])[]): Promise<string[]> {
     const out: (string | undefined)[] = scopes.map(([scope, id]) =>

@@ -1,13 +1,34 @@
 // A creator's clock: quiet hours and the digest's morning are in their time zone (IANA name).
 
+// Formats by zone: making an Intl.DateTimeFormat costs far more than using one, and the sweeps ask
+// for every creator's clock each round (profiled: docs/performance.md). Bounded: names are input.
+const MAX_ZONES = 1000;
+const formats = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatOf(zone: string): Intl.DateTimeFormat | null {
+  let format = formats.get(zone);
+  if (format !== undefined) return format;
+  try {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      weekday: 'short',
+      hourCycle: 'h23',
+    });
+  } catch {
+    format = null;
+  }
+  if (formats.size < MAX_ZONES) formats.set(zone, format);
+  return format;
+}
+
 /** Whether `zone` is a time zone this runtime knows. */
 export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
+  return formatOf(zone) !== null;
 }
 
 export interface LocalTime {
@@ -23,16 +44,7 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /** `at` on the wall clock of `zone` (UTC when the zone is unknown). */
 export function localTime(at: Date, zone: string): LocalTime {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone: isTimeZone(zone) ? zone : 'UTC',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    weekday: 'short',
-    hourCycle: 'h23',
-  });
+  const format = formatOf(zone) ?? (formatOf('UTC') as Intl.DateTimeFormat);
   const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
   return {
     date: `${parts.year}-${parts.month}-${parts.day}`,
