@@ -12,7 +12,7 @@ import type { RunningApi } from './helpers/server.ts';
  * chart with its table, and passes the accessibility check at 1280×800 and 390×844.
  */
 
-const USERNAME = 'insightful';
+const USERNAME = 'creator';
 const SLOW = 180_000;
 
 let api: RunningApi;
@@ -70,7 +70,9 @@ describe('Insights', () => {
       const rows = page.getByTestId('insights-topic');
       await until(async () => (await rows.count()) === 2);
       await expect(rows.first().textContent()).resolves.toContain('How do I tune my ukulele?');
-      await page.getByRole('figure', { name: 'Questions per topic, this period and the one before' }).waitFor();
+      await page
+        .getByRole('figure', { name: 'Questions per topic, this period and the one before' })
+        .waitFor();
       await page.getByRole('region', { name: 'Fans at each step: the numbers' }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, 'h5n-insights-1280x800');

@@ -321,3 +321,22 @@ export async function insightsReport(
   ]);
   return { period, from, to, bucket, topics, gaps, funnel, quality };
 }
+
+/**
+ * What the open gaps are now, in a word: their count and the newest (changes when one is asked,
+ * answered or set aside). Read through the open-gaps index.
+ */
+export async function openGapsVersion(db: Db, creatorId: string): Promise<string> {
+  const row = await db
+    .selectFrom('messages')
+    .select([
+      (eb) => eb.fn.countAll<string | number>().as('n'),
+      (eb) => eb.fn.max('knowledge_gap_at').as('newest'),
+    ])
+    .where('creator_id', '=', creatorId)
+    .where('knowledge_gap_at', 'is not', null)
+    .where('gap_closed_at', 'is', null)
+    .executeTakeFirst();
+  const newest = row?.newest ? new Date(row.newest as string | Date).toISOString() : '';
+  return `${Number(row?.n ?? 0)}|${newest}`;
+}

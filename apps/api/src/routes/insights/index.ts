@@ -1,11 +1,14 @@
 import { createChatModel, type ModelEnv } from '@fanpilot/answers';
 import { calls, type Insights } from '@fanpilot/contracts';
 import {
+  type GapRow,
   gapRows,
   groupNewQuestions,
+  INSIGHT_PERIODS,
   type InsightPeriod,
   insightsReport,
   keywordEmbedder,
+  openGapsVersion,
   type TopicEmbedder,
   type TopicNamer,
   ungroupedQuestions,
@@ -14,8 +17,13 @@ import { embedderFor } from '@fanpilot/knowledge';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
-/** How long a creator's computed Insights (without the gaps, always read fresh) are served again. */
+/**
+ * How long a creator's computed Insights (without the gaps, always read fresh) are served as they
+ * are; older ones are still served while fresh ones are computed in the background.
+ */
 const CACHE_MS = 60_000;
+/** Creator-periods kept in memory. */
+const CACHE_ENTRIES = 3_000;
 /** Questions grouped per background run started by a visit (the rest by the next visit). */
 const GROUP_PER_RUN = 2_000;
 
@@ -66,6 +74,7 @@ export const toCsv = (rows: unknown[][]) => `${rows.map((r) => r.map(csvCell).jo
 export async function insightsRoutes(app: FastifyInstance, opts: { env: ModelEnv }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const cache = new Map<string, { at: number; value: Cached }>();
+  const gapCache = new Map<string, { version: string; rows: GapRow[] }>();
   const embedder = topicEmbedder(opts.env);
 
   const startGrouping = (creatorId: string, model: string, log: FastifyBaseLogger) => {
@@ -74,9 +83,48 @@ export async function insightsRoutes(app: FastifyInstance, opts: { env: ModelEnv
       maxQuestions: GROUP_PER_RUN,
     })
       .then((grouped) => {
-        if (grouped > 0) for (const k of cache.keys()) if (k.startsWith(`${creatorId}:`)) cache.delete(k);
+        // New groups: the creator's numbers are computed anew (served stale meanwhile).
+        if (grouped > 0)
+          for (const p of INSIGHT_PERIODS) if (cache.has(`${creatorId}:${p}`)) refresh(creatorId, p, log);
       })
       .catch((err: unknown) => log.warn({ err }, 'grouping questions into topics failed'));
+  };
+
+  const compute = async (creatorId: string, period: InsightPeriod): Promise<Cached> => {
+    const full = await insightsReport(app.db, creatorId, period);
+    return {
+      period: full.period,
+      from: full.from.toISOString(),
+      to: full.to.toISOString(),
+      bucket: full.bucket,
+      topics: full.topics.map((t) => ({
+        ...t,
+        examples: t.examples.map((e) => ({ ...e, askedAt: e.askedAt.toISOString() })),
+      })),
+      funnel: full.funnel.map((f) => ({ ...f, start: f.start.toISOString() })),
+      quality: full.quality.map((q) => ({ ...q, start: q.start.toISOString() })),
+    };
+  };
+  const remember = (key: string, value: Cached) => {
+    const entry = { at: Date.now(), value };
+    cache.delete(key);
+    cache.set(key, entry);
+    // The oldest go first past CACHE_ENTRIES (a Map keeps insertion order).
+    for (const old of cache.keys()) {
+      if (cache.size <= CACHE_ENTRIES) break;
+      cache.delete(old);
+    }
+    return entry;
+  };
+  const refreshing = new Set<string>();
+  const refresh = (creatorId: string, period: InsightPeriod, log: FastifyBaseLogger) => {
+    const key = `${creatorId}:${period}`;
+    if (refreshing.has(key)) return;
+    refreshing.add(key);
+    compute(creatorId, period)
+      .then((value) => remember(key, value))
+      .catch((err: unknown) => log.warn({ err }, 'computing insights failed'))
+      .finally(() => refreshing.delete(key));
   };
 
   const report = async (
@@ -95,30 +143,30 @@ export async function insightsRoutes(app: FastifyInstance, opts: { env: ModelEnv
     }
     const key = `${creatorId}:${period}`;
     let hit = cache.get(key);
-    if (!hit || Date.now() - hit.at > CACHE_MS) {
-      const full = await insightsReport(app.db, creatorId, period);
-      hit = {
-        at: Date.now(),
-        value: {
-          period: full.period,
-          from: full.from.toISOString(),
-          to: full.to.toISOString(),
-          bucket: full.bucket,
-          topics: full.topics.map((t) => ({
-            ...t,
-            examples: t.examples.map((e) => ({ ...e, askedAt: e.askedAt.toISOString() })),
-          })),
-          funnel: full.funnel.map((f) => ({ ...f, start: f.start.toISOString() })),
-          quality: full.quality.map((q) => ({ ...q, start: q.start.toISOString() })),
-        },
-      };
-      cache.set(key, hit);
+    if (hit === undefined) {
+      hit = remember(key, await compute(creatorId, period));
+      // The other periods are one click away: computed now, in the background.
+      for (const other of INSIGHT_PERIODS) if (other !== period) refresh(creatorId, other, log);
+    } else if (Date.now() - hit.at > CACHE_MS) {
+      // Stale: served as it is while a fresh one is computed in the background.
+      refresh(creatorId, period, log);
     }
-    const gaps = await gapRows(app.db, creatorId, new Date(hit.value.from), new Date());
+    // The gaps are read anew whenever one was asked, answered or set aside (or grouping moved on).
+    const version = `${await openGapsVersion(app.db, creatorId)}|${ungrouped}|${hit.at}`;
+    let gaps = gapCache.get(key);
+    if (gaps?.version !== version) {
+      gaps = { version, rows: await gapRows(app.db, creatorId, new Date(hit.value.from), new Date()) };
+      gapCache.delete(key);
+      gapCache.set(key, gaps);
+      for (const old of gapCache.keys()) {
+        if (gapCache.size <= CACHE_ENTRIES) break;
+        gapCache.delete(old);
+      }
+    }
     return {
       ...hit.value,
       ungrouped,
-      gaps: gaps.map((g) => ({ ...g, lastAskedAt: g.lastAskedAt.toISOString() })),
+      gaps: gaps.rows.map((g) => ({ ...g, lastAskedAt: g.lastAskedAt.toISOString() })),
     };
   };
 

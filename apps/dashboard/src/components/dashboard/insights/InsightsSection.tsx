@@ -143,7 +143,7 @@ function Figure({ title, chart, table }: { title: string; chart: ReactNode; tabl
 }
 
 const th = 'whitespace-nowrap bg-slate-50 px-2 py-1.5 text-left font-semibold text-slate-700';
-const td = 'whitespace-nowrap px-2 py-1.5 text-slate-800';
+const td = 'whitespace-nowrap px-2 py-1.5 text-left align-top text-slate-800';
 
 function TopicsCard({ data, username }: { data: Insights; username: string }) {
   const rows = data.topics;
@@ -161,7 +161,12 @@ function TopicsCard({ data, username }: { data: Insights; username: string }) {
         <Figure
           title={t.topics.chart}
           chart={
-            <BarChart data={chartRows} layout="vertical" margin={{ left: 8, right: 16 }}>
+            <BarChart
+              accessibilityLayer={false}
+              data={chartRows}
+              layout="vertical"
+              margin={{ left: 8, right: 16 }}
+            >
               <CartesianGrid strokeDasharray="3 3" horizontal={false} />
               <XAxis type="number" allowDecimals={false} />
               <YAxis type="category" dataKey="name" width={110} tick={{ fontSize: 12 }} />
@@ -208,9 +213,7 @@ function TopicsCard({ data, username }: { data: Insights; username: string }) {
                     <td className={td}>{t.topics.trendText(r.questions, r.previous)}</td>
                     <td className={td}>{percent(r.answeredByAi, r.questions)}</td>
                     <td className={td}>{percent(r.handedOver, r.questions)}</td>
-                    <td className={td}>
-                      👍 {r.ratingsUp} · 👎 {r.ratingsDown}
-                    </td>
+                    <td className={td}>{t.topics.ratingsText(r.ratingsUp, r.ratingsDown)}</td>
                     <td className="min-w-56 px-2 py-1.5">
                       <ul className="space-y-1">
                         {r.examples.map((e) => (
@@ -307,7 +310,7 @@ function FunnelCard({ data, username }: { data: Insights; username: string }) {
       <Figure
         title={t.funnel.chart}
         chart={
-          <BarChart data={rows}>
+          <BarChart accessibilityLayer={false} data={rows}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="name" tick={{ fontSize: 11 }} />
             <YAxis allowDecimals={false} width={36} />
@@ -367,7 +370,7 @@ function FunnelCard({ data, username }: { data: Insights; username: string }) {
       <Figure
         title={t.funnel.moneyChart}
         chart={
-          <LineChart data={rows}>
+          <LineChart accessibilityLayer={false} data={rows}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="name" tick={{ fontSize: 11 }} />
             <YAxis yAxisId="pct" unit="%" width={40} />
@@ -434,7 +437,7 @@ function QualityCard({ data, username }: { data: Insights; username: string }) {
       <Figure
         title={t.quality.chart}
         chart={
-          <LineChart data={rows}>
+          <LineChart accessibilityLayer={false} data={rows}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="name" tick={{ fontSize: 11 }} />
             <YAxis allowDecimals={false} width={36} />

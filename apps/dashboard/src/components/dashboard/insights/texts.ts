@@ -6,7 +6,7 @@ export const INSIGHTS_TEXT = {
   period: (days: number) => `${days} days`,
   grouping: (n: number) => `Grouping ${n === 1 ? '1 new question' : `${n} new questions`} into topics…`,
   csv: 'Download CSV',
-  csvOf: (table: string) => `Download ${table} as CSV`,
+  csvOf: (table: string) => `Download CSV of ${table}`,
   tableOf: (chart: string) => `${chart}: the numbers`,
   loading: 'Loading insights…',
   failed: 'Insights could not be loaded. Try again in a moment.',
@@ -22,6 +22,7 @@ export const INSIGHTS_TEXT = {
     ai: 'AI answered',
     handedOver: 'Handed to you',
     ratings: 'Ratings',
+    ratingsText: (up: number, down: number) => `${up} up · ${down} down`,
     examples: 'Examples',
     open: (q: string) => `Open the conversation: ${q}`,
     trendText: (now: number, before: number) =>
