@@ -6,7 +6,7 @@ import { askAsFan, type DashboardRig, startDashboardRig } from './helpers/dashbo
 import type { RunningApi } from './helpers/server.ts';
 
 /**
- * Insights (issue 38) in Chromium against the built api on embedded defaults (PGlite, the local
+ * Insights (issue 38) in Chromium against the built api on embedded defaults (the local
  * sentence encoder, no model key): fans ask a known mix of questions; the creator opens Insights
  * from the sidebar (desktop) and the menu (phone) and sees the questions grouped by meaning, each
  * chart with its table, and passes the accessibility check at 1280×800 and 390×844.
@@ -35,7 +35,8 @@ async function until<T>(check: () => Promise<T | null | false | undefined>, ms =
 }
 
 beforeAll(async () => {
-  rig = await startDashboardRig();
+  // On PostgreSQL when the machine has it (the api starts sooner than on embedded PGlite).
+  rig = await startDashboardRig(process.env.TEST_DATABASE_URL);
   ({ api, page } = rig);
 }, SLOW);
 
