@@ -13,6 +13,8 @@
 //   3. retrieval over 100,000 chunks: hybrid search time and recall against exact search (PGlite, PostgreSQL);
 //      the local sentence encoder (a 200-page PDF, a question) and the paraphrase set's figures
 //   3b. an AI answer's server time, from the question to the model request (PGlite, local encoder)
+//   3c. Insights for a creator with 10,000 fans and 100,000 questions: the report computed, a cached
+//       call, grouping new questions (PGlite, PostgreSQL)
 //   4. the fan app's first-screen bundle size, and the website widget's loader and open chat beside it
 //      (when the fan app is built)
 import { spawnSync } from 'node:child_process';
@@ -41,6 +43,7 @@ step('pnpm', ['--filter', '@fanpilot/worker', 'bench']);
 step(process.execPath, ['scripts/bench/ingest-responsiveness.mjs']);
 step('pnpm', ['--filter', '@fanpilot/knowledge', 'bench']);
 step('pnpm', ['--filter', '@fanpilot/answers', 'bench']);
+step('pnpm', ['--filter', '@fanpilot/core', 'bench']);
 if (existsSync(path.join(root, 'apps/fan-pwa/dist/index.html'))) {
   step(process.execPath, ['scripts/bench/fan-bundle.mjs']);
 } else {

@@ -39,6 +39,7 @@ import { fanChatRoutes } from './routes/fan-chat/index.ts';
 import { fanPlansRoutes } from './routes/fan-plans/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { inboxRoutes } from './routes/inbox/index.ts';
+import { insightsRoutes } from './routes/insights/index.ts';
 import { knowledgeRoutes } from './routes/knowledge/index.ts';
 import { knowledgeGapsRoutes } from './routes/knowledge-gaps/index.ts';
 import { messagesRoutes } from './routes/messages/index.ts';
@@ -266,6 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(chatbotsRoutes);
   await app.register(knowledgeRoutes, { ingest: deps.ingest ?? loadIngestEnv(process.env) });
   await app.register(knowledgeGapsRoutes, { env: deps.config.env });
+  await app.register(insightsRoutes, { env: deps.config.env });
   await app.register(answersRoutes, {
     env: deps.config.env,
     playgroundPerMinute: PLAYGROUND_PER_MINUTE,

@@ -230,6 +230,7 @@ export const TEXT = {
     profileButton: 'Open profile',
     sections: {
       dashboard: 'Dashboard',
+      insights: 'Insights',
       chats: 'Chat Management',
       announcements: 'Announcements',
       profile: 'Profile Settings',

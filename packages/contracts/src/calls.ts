@@ -87,6 +87,7 @@ import {
   inboxStatsQuerySchema,
   inboxStatsSchema,
 } from './inbox.ts';
+import { insightsCsvParamsSchema, insightsQuerySchema, insightsSchema } from './insights.ts';
 import {
   answerRequestSchema,
   answerResponseSchema,
@@ -378,6 +379,22 @@ export const calls = {
       querystring: conversationPageQuerySchema,
       response: { 200: conversationPageSchema },
     },
+  },
+  insights: {
+    ...routes.insights,
+    tag: 'Insights',
+    summary: 'What fans want: topics, what to make next, the funnel and answer quality for a period.',
+    schema: {
+      params: usernameParamsSchema,
+      querystring: insightsQuerySchema,
+      response: { 200: insightsSchema },
+    },
+  },
+  insightsCsv: {
+    ...routes.insightsCsv,
+    tag: 'Insights',
+    summary: "One of Insights' tables (topics, gaps, funnel, quality) for a period, as CSV.",
+    schema: { params: insightsCsvParamsSchema, querystring: insightsQuerySchema },
   },
   knowledgeGaps: {
     ...routes.knowledgeGaps,

@@ -14,6 +14,7 @@ export * from './gaps.ts';
 export * from './ids.ts';
 export * from './images.ts';
 export * from './inbox.ts';
+export * from './insights.ts';
 export * from './jobs.ts';
 export * from './live.ts';
 export * from './live-schemas.ts';

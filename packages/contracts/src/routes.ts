@@ -51,6 +51,8 @@ export const creatorRoutes = {
   conversations: { method: 'GET', path: '/api/creators/username/:username/conversations' },
   conversation: { method: 'GET', path: '/api/creators/username/:username/fans/:fanId/conversation' },
   knowledgeGaps: { method: 'GET', path: '/api/creators/username/:username/knowledge-gaps' },
+  insights: { method: 'GET', path: '/api/creators/username/:username/insights' },
+  insightsCsv: { method: 'GET', path: '/api/creators/username/:username/insights/:table.csv' },
   answerKnowledgeGap: { method: 'POST', path: '/api/creators/username/:username/knowledge-gaps/answer' },
   dismissKnowledgeGap: { method: 'POST', path: '/api/creators/username/:username/knowledge-gaps/dismiss' },
   answerer: { method: 'GET', path: '/api/creators/username/:username/answerer' },

@@ -513,6 +513,38 @@ export interface FanRestoreRequestsTable {
   requested_at: Generated<Date>;
 }
 
+/** A group of a creator's fan questions that ask about the same thing (Insights' topics). */
+export interface QuestionTopicsTable {
+  id: Generated<string>;
+  creator_id: string;
+  label: string;
+  /** 'model' when the configured chat model named it, else 'keywords'. */
+  named_by: Generated<string>;
+  /** Word -> questions of the group that use it. */
+  keywords: JSONColumnType<Record<string, number>, string, string>;
+  /** The mean of its questions' vectors, unit length. */
+  centroid: JSONColumnType<number[], string, string>;
+  embedder: string;
+  size: Generated<number>;
+  created_at: CreatedAt;
+}
+
+/** Which topic a fan question was grouped into (once, after it was asked). */
+export interface QuestionTopicMembersTable {
+  message_id: string;
+  creator_id: string;
+  topic_id: string;
+  asked_at: Date | string;
+}
+
+/** How far a creator's questions were grouped (the newest grouped message id) and by which embedder. */
+export interface QuestionTopicCursorsTable {
+  creator_id: string;
+  last_message_id: Generated<string>;
+  embedder: string | null;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   creators: CreatorsTable;
   sessions: SessionsTable;
@@ -550,6 +582,9 @@ export interface Database {
   payment_events: PaymentEventsTable;
   widget_settings: WidgetSettingsTable;
   widget_refusals: WidgetRefusalsTable;
+  question_topics: QuestionTopicsTable;
+  question_topic_members: QuestionTopicMembersTable;
+  question_topic_cursors: QuestionTopicCursorsTable;
 }
 
 export type CreatorRow = Selectable<CreatorsTable>;

@@ -1,6 +1,6 @@
 import { toast } from '@fanpilot/ui';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { AnnouncementsSection } from '../components/dashboard/announcements/AnnouncementsSection.tsx';
 import { BillingSection } from '../components/dashboard/billing/BillingSection.tsx';
 import { CreditBanner } from '../components/dashboard/billing/CreditBanner.tsx';
@@ -17,6 +17,9 @@ import { useSignedInUser } from '../hooks/useSignedInUser.ts';
 import { useDashboardLive } from '../lib/live.ts';
 import { inboxStatsQuery, messagesQuery } from '../lib/queries.ts';
 import { TEXT } from '../texts.ts';
+
+// Insights (record 0081) loads its code, and its chart library, only when opened.
+const InsightsSection = lazy(() => import('../components/dashboard/insights/InsightsSection.tsx'));
 
 /** `/dashboard/:username?` and `/admin/:username?`: the creator's dashboard shell and its sections. */
 export function DashboardPage() {
@@ -36,6 +39,7 @@ export function DashboardPage() {
     const params = new URLSearchParams(window.location.search);
     if (params.has('billing')) return 'billing';
     if (params.has('payouts')) return 'earnings';
+    if (params.get('tab') === 'insights') return 'insights';
     if (params.has('fan') || params.get('tab') === 'chats') return 'chats';
     return 'dashboard';
   });
@@ -111,6 +115,11 @@ export function DashboardPage() {
           {section === 'profile' && <ProfileSettingsSection headingRef={headingRef} user={user} />}
           {section === 'earnings' && <EarningsSection headingRef={headingRef} username={user.username} />}
           {section === 'billing' && <BillingSection headingRef={headingRef} username={user.username} />}
+          {section === 'insights' && (
+            <Suspense fallback={<p role="status">{TEXT.common.loading}</p>}>
+              <InsightsSection headingRef={headingRef} username={user.username} />
+            </Suspense>
+          )}
         </main>
       </div>
     </div>

@@ -63,6 +63,32 @@ export function topTopics(questions: string[], limit = 5): { topic: string; ques
     .map(([topic, n]) => ({ topic, questions: n }));
 }
 
+/**
+ * The period's questions by Insights' topics (the same groups as the dashboard's), most asked
+ * first; null when none of them was grouped yet.
+ */
+export async function groupedTopics(
+  db: Db,
+  creatorId: string,
+  from: Date,
+  to: Date,
+  limit = 5,
+): Promise<{ topic: string; questions: number }[] | null> {
+  const rows = await db
+    .selectFrom('question_topic_members as m')
+    .innerJoin('question_topics as t', 't.id', 'm.topic_id')
+    .select(['t.label', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .where('m.creator_id', '=', creatorId)
+    .where('m.asked_at', '>=', from)
+    .where('m.asked_at', '<', to)
+    .groupBy(['t.id', 't.label'])
+    .orderBy(sql`count(*)`, 'desc')
+    .orderBy('t.label')
+    .limit(limit)
+    .execute();
+  return rows.length === 0 ? null : rows.map((r) => ({ topic: r.label, questions: Number(r.n) }));
+}
+
 /** What happened for the creator from `from` to `to`. */
 export async function digestContent(db: Db, creatorId: string, from: Date, to: Date): Promise<DigestContent> {
   const count = (n: unknown) => Number(n ?? 0);
@@ -121,7 +147,8 @@ export async function digestContent(db: Db, creatorId: string, from: Date, to: D
     answeredByAi,
     handedOver: asked.length - answeredByAi,
     waitingNow: count(waiting?.n),
-    topTopics: topTopics(asked.map((q) => q.body)),
+    // Insights' groups (record 0081) when the period's questions were grouped, else the words.
+    topTopics: (await groupedTopics(db, creatorId, from, to)) ?? topTopics(asked.map((q) => q.body)),
     gaps: {
       count: gaps.length,
       examples: gaps.slice(0, 3).map((g) => g.body.replace(/\s+/g, ' ').slice(0, 140)),
@@ -196,6 +223,9 @@ export function digestMail(
   lines.push('', `Ratings: ${d.ratings.up} helpful, ${d.ratings.down} not helpful`);
   if (d.earnings.length > 0) lines.push(`Earnings: ${d.earnings.map(money).join(', ')}`);
   lines.push('', `Open your dashboard: ${origin}/admin/${encodeURIComponent(username)}`);
+  lines.push(
+    `See what your fans want (Insights): ${origin}/admin/${encodeURIComponent(username)}?tab=insights`,
+  );
   const subject =
     period === 'daily'
       ? `Your day on Fanpilot: ${d.questions} ${d.questions === 1 ? 'question' : 'questions'}, ${d.newFans} new ${d.newFans === 1 ? 'fan' : 'fans'}`

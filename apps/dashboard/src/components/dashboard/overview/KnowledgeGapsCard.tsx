@@ -1,7 +1,7 @@
 import type { KnowledgeGap } from '@fanpilot/contracts';
 import { Button, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { chatbotQuery, knowledgeGapsQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
@@ -41,14 +41,21 @@ export function KnowledgeGapsCard({ username, chatbotId }: KnowledgeGapsCardProp
   );
 }
 
-function GapRow({
+/** One gap, with Answer (and Insights' "Add a source": `extraAction`; `answerText`, `onDone`). */
+export function GapRow({
   gap,
   username,
   chatbotId,
+  answerText,
+  extraAction,
+  onDone,
 }: {
   gap: KnowledgeGap;
   username: string;
   chatbotId: string | undefined;
+  answerText?: string;
+  extraAction?: ReactNode;
+  onDone?: () => unknown;
 }) {
   const queryClient = useQueryClient();
   const id = useId();
@@ -63,6 +70,7 @@ function GapRow({
       chatbotId
         ? queryClient.invalidateQueries({ queryKey: knowledgeProgressQuery(chatbotId).queryKey })
         : undefined,
+      onDone?.(),
     ]);
 
   const answer = useMutation({
@@ -115,8 +123,9 @@ function GapRow({
         {!open && (
           <div className="flex shrink-0 gap-2">
             <Button size="sm" onClick={() => setOpen(true)}>
-              {t.answer}
+              {answerText ?? t.answer}
             </Button>
+            {extraAction}
             <Button
               size="sm"
               variant="secondary"
