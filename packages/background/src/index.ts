@@ -5,7 +5,6 @@ import {
   handOverOnFinalFailure,
   type ModelEnv,
   requeueAwaitingAnswers,
-  startAnswerSweep,
 } from '@fanpilot/answers';
 import {
   ANSWER_QUEUE,
@@ -43,7 +42,6 @@ import {
   createEmbedder,
   createIngestHandler,
   type Embedder,
-  enqueueIngest,
   type IngestEnv,
   type IngestHandler,
   startReembedder,
@@ -117,7 +115,6 @@ export interface BackgroundEnv extends ModelEnv, AnswerRetryEnv {
   JOBS_PREFIX: string;
   JOBS_ATTEMPTS: number;
   JOBS_BACKOFF_MS: number;
-  ANSWER_SWEEP_INTERVAL_MS: number;
 }
 
 export interface BackgroundLog {
@@ -375,7 +372,6 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
           stuckAfterMs: options.ingest.env.INGEST_STUCK_AFTER_MS,
           intervalMs: options.ingest.env.INGEST_SWEEP_INTERVAL_MS,
           maxAttempts: env.JOBS_ATTEMPTS,
-          enqueue: (itemId, run) => enqueueIngest(jobs, itemId, run),
           onError: (err) => log.warn({ err }, 'knowledge sweep failed'),
         }),
       );
@@ -392,15 +388,6 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
           }),
         );
       }
-    }
-    if (env.ANSWER_SWEEP_INTERVAL_MS > 0) {
-      stops.push(
-        startAnswerSweep(db, jobs, {
-          intervalMs: env.ANSWER_SWEEP_INTERVAL_MS,
-          onRequeued: (count) => log.info({ count }, 'fan questions that were never queued handed to the AI'),
-          onError: (err) => log.warn({ err }, 'answer sweep failed'),
-        }),
-      );
     }
   }
   for (const p of options.periodic ?? []) {

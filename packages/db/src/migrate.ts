@@ -40,6 +40,7 @@ import * as fansByBrowser from './migrations/2026-11-29T03-00_fans_by_browser.ts
 import * as widgetRefusals from './migrations/2026-11-29T03-10_widget_refusals.ts';
 import * as alertReasons from './migrations/2026-11-29T04-00_alert_reasons.ts';
 import * as jobOutbox from './migrations/2026-11-30T01-00_job_outbox.ts';
+import * as policyInputsJobs from './migrations/2026-11-30T01-10_policy_inputs_jobs.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -84,6 +85,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T03-10_widget_refusals': widgetRefusals,
   '2026-11-29T04-00_alert_reasons': alertReasons,
   '2026-11-30T01-00_job_outbox': jobOutbox,
+  '2026-11-30T01-10_policy_inputs_jobs': policyInputsJobs,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

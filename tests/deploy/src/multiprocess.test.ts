@@ -120,7 +120,6 @@ describe('several api and worker processes behind a round robin (PostgreSQL, Red
     INGEST_STUCK_AFTER_MS: '8000',
     INGEST_SWEEP_INTERVAL_MS: '500',
     // Questions an api stored but never queued are looked for every second (30 s old at least).
-    ANSWER_SWEEP_INTERVAL_MS: '1000',
   });
 
   const viaProxy = (method: string, p: string, body?: unknown, jar: Jar = creatorJar) =>
