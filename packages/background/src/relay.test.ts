@@ -1,11 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { type AnswerJob, answerJobSchema, defineJob } from '@fanpilot/contracts';
-import { jobOutboxSize, writeJob } from '@fanpilot/core';
+import { ANSWER_QUEUE, type AnswerJob, answerJobSchema, defineJob } from '@fanpilot/contracts';
+import { ask, jobOutboxSize, writeJob } from '@fanpilot/core';
 import type { DbHandle } from '@fanpilot/db';
 import { createJobRunner, type JobHandler, type JobRunner } from '@fanpilot/jobs';
-import { openTestDb, withFaults } from '@fanpilot/testkit';
+import {
+  type FakeOpenAI,
+  openTestDb,
+  seedCreator,
+  seedFan,
+  startFakeOpenAI,
+  withFaults,
+} from '@fanpilot/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { jobOutboxRelay } from './index.ts';
+import {
+  type Background,
+  type BackgroundEnv,
+  createBackgroundJobs,
+  jobOutboxRelay,
+  startBackground,
+} from './index.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const log = { info: () => {}, warn: () => {}, error: () => {} };
@@ -20,16 +33,32 @@ const counted = defineJob<AnswerJob>({
 describe('the job outbox and its relay', () => {
   let handle: DbHandle;
   let closeDb: () => Promise<void>;
+  let openai: FakeOpenAI;
   const runners: JobRunner[] = [];
+  const backgrounds: Background[] = [];
   beforeAll(async () => {
-    ({ handle, close: closeDb } = await openTestDb(process.env.TEST_DATABASE_URL, 8));
+    ({ handle, close: closeDb } = await openTestDb(process.env.TEST_DATABASE_URL, 12));
+    openai = await startFakeOpenAI();
   });
   afterEach(async () => {
+    await Promise.all(backgrounds.splice(0).map((b) => b.close()));
     await Promise.all(runners.splice(0).map((r) => r.close()));
     await handle.db.deleteFrom('job_outbox').execute();
   });
   afterAll(async () => {
+    await openai?.close();
     await closeDb?.();
+  });
+  const env = (prefix: string): BackgroundEnv => ({
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: openai.baseUrl,
+    REDIS_URL: redisUrl,
+    JOBS_PREFIX: prefix,
+    JOBS_ATTEMPTS: 3,
+    JOBS_BACKOFF_MS: 20,
+    ANSWER_RETRY_BACKOFF_MS: 20,
+    ANSWER_RETRY_MAX_BACKOFF_MS: 40,
+    ANSWER_RETRY_FOR_MS: 100,
   });
 
   /** A handler that counts each run per message id. */
@@ -123,4 +152,70 @@ describe('the job outbox and its relay', () => {
     expect(runs.size).toBe(total);
     expect([...runs.values()].every((n) => n === 1)).toBe(true);
   });
+
+  it.skipIf(!redisUrl)(
+    'the api killed between the commit of a question and its enqueue: two workers answer it, once',
+    async () => {
+      const prefix = `t-${randomUUID()}`;
+      const creator = await seedCreator(handle.db);
+      const seeded = await seedFan(handle.db, creator.creatorId);
+      const fan = await handle.db
+        .selectFrom('fans')
+        .selectAll()
+        .where('id', '=', seeded.id)
+        .executeTakeFirstOrThrow();
+      // The api stores the question, with its answer job, in one transaction…
+      const asked = await ask(
+        { db: handle.db, storage: { put: async () => {}, remove: async () => {} } },
+        {
+          creatorId: creator.creatorId,
+          fan,
+          text: 'When is the gym open?',
+          fanName: undefined,
+          attachment: null,
+        },
+      );
+      expect(asked.aiWillAnswer).toBe(true);
+      const questionId = asked.message.id;
+      // …then cannot hand it on: its Redis refuses (the process dies right after). The job stays.
+      const dead = createJobRunner({ redisUrl: 'redis://127.0.0.1:1', prefix, enqueueTimeoutMs: 300 });
+      runners.push(dead);
+      await jobOutboxRelay(handle.db, dead, log)();
+      const waiting = await handle.db
+        .selectFrom('job_outbox')
+        .select('job_key')
+        .where('name', '=', ANSWER_QUEUE)
+        .execute();
+      expect(waiting).toEqual([{ job_key: `answer-${questionId}` }]);
+      // Two workers (each relaying) start on the shared Redis.
+      const before = openai.requests.length;
+      for (let i = 0; i < 2; i++) {
+        const jobs = createBackgroundJobs({ db: handle.db, env: env(prefix), log });
+        backgrounds.push(
+          await startBackground({
+            roles: ['relay', 'answer'],
+            db: handle.db,
+            listen: handle.listen,
+            env: env(prefix),
+            jobs,
+            log,
+          }),
+        );
+      }
+      const aiReplies = () =>
+        handle.db
+          .selectFrom('messages')
+          .select('id')
+          .where('reply_to', '=', questionId)
+          .where('sender', '=', 'Creatorai')
+          .execute();
+      const end = Date.now() + 20_000;
+      while ((await aiReplies()).length === 0 && Date.now() < end)
+        await new Promise((r) => setTimeout(r, 25));
+      for (const b of backgrounds) await b.idle();
+      expect(await aiReplies()).toHaveLength(1);
+      expect(openai.requests.length - before).toBe(1);
+      expect(await jobOutboxSize(handle.db)).toBe(0);
+    },
+  );
 });
