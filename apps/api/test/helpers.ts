@@ -205,6 +205,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // apps/worker does in production); the ingest queue only when asked, the timers never.
   const background = await startBackground({
     roles: [
+      'relay',
       ...(options.ingestInProcess ? (['ingest'] as const) : []),
       'answer',
       'push',

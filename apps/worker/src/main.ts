@@ -33,6 +33,8 @@ async function main() {
   const background = await startBackground({
     roles: WORKER_ROLES,
     db: db.db,
+    // A committed job wakes the relay at once (record 0077).
+    listen: db.listen,
     env,
     jobs,
     log,

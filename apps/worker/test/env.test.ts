@@ -20,7 +20,6 @@ describe('worker environment', () => {
       WORKER_CONCURRENCY: 4,
       WORKER_HEALTH_PORT: 3100,
       JOBS_PREFIX: 'fanpilot',
-      ANSWER_SWEEP_INTERVAL_MS: 60_000,
     });
     expect(env.ingest).toMatchObject({
       INGEST_ALLOWED_PRIVATE_HOSTS: [],
@@ -39,9 +38,5 @@ describe('worker environment', () => {
     );
     expect(() => loadWorkerEnv({ ...required, REDIS_URL: 'http://x' })).toThrow(/REDIS_URL: must be a redis/);
     expect(() => loadWorkerEnv({ ...required, S3_ENDPOINT: 'http://s3.local' })).toThrow(/S3_ACCESS_KEY_ID/);
-    expect(() => loadWorkerEnv({ ...required, ANSWER_SWEEP_INTERVAL_MS: '500' })).toThrow(
-      /ANSWER_SWEEP_INTERVAL_MS: must be 0 \(off\) or at least 1000/,
-    );
-    expect(loadWorkerEnv({ ...required, ANSWER_SWEEP_INTERVAL_MS: '0' }).ANSWER_SWEEP_INTERVAL_MS).toBe(0);
   });
 });

@@ -9,7 +9,6 @@ import {
   snapshotRefs,
 } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
-import { runEvery } from '@fanpilot/jobs';
 import { type Kysely, sql } from 'kysely';
 
 /** The part of a job runner that enqueues (packages/jobs' JobRunner has it). */
@@ -100,7 +99,8 @@ async function awaitingAi(
 }
 
 /**
- * Re-enqueues what the AI should answer (after a crash or restart, or when a creator goes Offline).
+ * Re-enqueues what the AI should answer: at start (in-process jobs die with their process; Redis
+ * may have lost its data), and as the `answer-policy-inputs-changed` job (record 0077).
  * Harmless to run often: job ids deduplicate and the handler answers a question at most once.
  */
 export async function requeueAwaitingAnswers(
@@ -113,44 +113,6 @@ export async function requeueAwaitingAnswers(
     await enqueueAnswer(db, jobs, q.id, q.priority, { replaceFailed: options.replaceFailed ?? false });
   }
   return questions.length;
-}
-
-export interface AnswerSweepOptions {
-  /** How often to look; 60 s by default. */
-  intervalMs?: number;
-  /** Questions younger than this are still in the hands of the api that stored them (30 s). */
-  minAgeMs?: number;
-  /** Questions older than this are left alone (1 hour): the creator answers those. */
-  maxAgeMs?: number;
-  onError?: (error: unknown) => void;
-  onRequeued?: (count: number) => void;
-}
-
-/**
- * Now and then hands the AI any question that is still waiting for it: one an api stored but did
- * not enqueue (it stopped in between, or Redis was down), and one whose tries ran out while the
- * model was failing, once a sweep comes round (the failed job is replaced). Job ids make it harmless:
- * a question whose job waits or runs is not queued twice, and the handler answers a question at most
- * once and charges it once. Returns a stop function.
- */
-export function startAnswerSweep(
-  db: Kysely<Database>,
-  jobs: AnswerQueue,
-  options: AnswerSweepOptions = {},
-): () => void {
-  return runEvery(
-    options.intervalMs ?? 60_000,
-    async () => {
-      const n = await requeueAwaitingAnswers(db, jobs, {
-        olderThanMs: options.minAgeMs ?? 30_000,
-        newerThanMs: options.maxAgeMs ?? 3_600_000,
-        limit: 500,
-        replaceFailed: true,
-      });
-      if (n > 0) options.onRequeued?.(n);
-    },
-    { onError: options.onError },
-  );
 }
 
 /**

@@ -49,7 +49,6 @@ describe('answers retried for a time, then handed to the creator', () => {
       JOBS_PREFIX: 'unused',
       JOBS_ATTEMPTS: 5,
       JOBS_BACKOFF_MS: 20,
-      ANSWER_SWEEP_INTERVAL_MS: 0,
       ANSWER_RETRY_BACKOFF_MS: 20,
       ANSWER_RETRY_MAX_BACKOFF_MS: 80,
       ANSWER_RETRY_FOR_MS: retryForMs,

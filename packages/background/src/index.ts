@@ -5,23 +5,27 @@ import {
   handOverOnFinalFailure,
   type ModelEnv,
   requeueAwaitingAnswers,
-  startAnswerSweep,
 } from '@fanpilot/answers';
 import {
   ANSWER_QUEUE,
   INGEST_QUEUE,
   MAIL_QUEUE,
+  POLICY_INPUTS_CHANGED_QUEUE,
+  type PolicyInputsChangedJob,
   PUSH_QUEUE,
   type PushJob,
   pushFanOutJobId,
 } from '@fanpilot/contracts';
 import {
+  JOB_OUTBOX_CHANNEL,
+  jobOutboxSize,
   MAIL_KEPT_MS,
   MAIL_OUTBOX_CHANNEL,
   mailOutboxSize,
   PUSH_OUTBOX_CHANNEL,
   pruneMailOutbox,
   pushOutboxSize,
+  takeJobOutbox,
   takePushOutbox,
 } from '@fanpilot/core';
 import type { Database, DbHandle } from '@fanpilot/db';
@@ -38,7 +42,6 @@ import {
   createEmbedder,
   createIngestHandler,
   type Embedder,
-  enqueueIngest,
   type IngestEnv,
   type IngestHandler,
   startReembedder,
@@ -57,7 +60,11 @@ export { MAIL_RETRY } from './mail.ts';
 /**
  * What a process runs in the background:
  * - `ingest`: consumes INGEST_QUEUE (knowledge items to text and chunks);
- * - `answer`: consumes ANSWER_QUEUE (the AI answers fans);
+ * - `relay`: the one relay (record 0077): moves the jobs committed in the job outbox (answers, ingest,
+ *   the answer policy's inputs changed) to the queue, woken by NOTIFY, polling as a fallback. Any
+ *   number of processes relay side by side (SKIP LOCKED, and a job id per row);
+ * - `answer`: consumes ANSWER_QUEUE (the AI answers fans) and POLICY_INPUTS_CHANGED_QUEUE (a
+ *   creator's waiting questions the AI may now answer go to the AI);
  * - `push`: drains the push outbox (every committed message to a fan and pushed announcement, written
  *   by its trigger) into PUSH_QUEUE, and consumes PUSH_QUEUE (Web Push fan-out and delivery, the
  *   api's `push` handler);
@@ -70,10 +77,11 @@ export { MAIL_RETRY } from './mail.ts';
  * - `sweep`: the timers: the knowledge sweep (stuck items) and the answer sweep (questions never
  *   queued, or whose tries ran out).
  */
-export type BackgroundRole = 'ingest' | 'answer' | 'push' | 'mail' | 'alerts' | 'requeue' | 'sweep';
+export type BackgroundRole = 'relay' | 'ingest' | 'answer' | 'push' | 'mail' | 'alerts' | 'requeue' | 'sweep';
 
 /** One process does everything: the api without Redis (in-process jobs). */
 export const ALL_ROLES: readonly BackgroundRole[] = [
+  'relay',
   'ingest',
   'answer',
   'push',
@@ -83,13 +91,19 @@ export const ALL_ROLES: readonly BackgroundRole[] = [
   'sweep',
 ];
 /** The worker beside an api on Redis: the queues' consumers and the sweeps. */
-export const WORKER_ROLES: readonly BackgroundRole[] = ['ingest', 'answer', 'requeue', 'sweep'];
+export const WORKER_ROLES: readonly BackgroundRole[] = ['relay', 'ingest', 'answer', 'requeue', 'sweep'];
 /**
  * The api beside a worker on Redis: it delivers pushes (it holds the VAPID keys) and mail (it holds
  * SMTP_URL), makes the creators' alerts and digests (it holds the public origin and the secret their
  * unsubscribe links are signed with), and requeues at start.
  */
-export const API_WITH_WORKER_ROLES: readonly BackgroundRole[] = ['push', 'mail', 'alerts', 'requeue'];
+export const API_WITH_WORKER_ROLES: readonly BackgroundRole[] = [
+  'relay',
+  'push',
+  'mail',
+  'alerts',
+  'requeue',
+];
 
 /** The roles of the api: all of them in-process, else what `API_WITH_WORKER_ROLES` says. */
 export const apiRoles = (mode: JobRunner['mode']): readonly BackgroundRole[] =>
@@ -101,7 +115,6 @@ export interface BackgroundEnv extends ModelEnv, AnswerRetryEnv {
   JOBS_PREFIX: string;
   JOBS_ATTEMPTS: number;
   JOBS_BACKOFF_MS: number;
-  ANSWER_SWEEP_INTERVAL_MS: number;
 }
 
 export interface BackgroundLog {
@@ -127,6 +140,27 @@ function pushOutboxDrain(db: Kysely<Database>, jobs: Pick<JobRunner, 'enqueue'>,
     for (const job of batch) await jobs.enqueue(PUSH_QUEUE, job, { jobId: pushFanOutJobId(job) });
   };
   return singleFlightDrain(() => takePushOutbox(db, ask), log, 'push outbox');
+}
+
+/**
+ * The one relay (record 0077): moves committed jobs from the job outbox to the queue, one drain at a
+ * time, each under the job id its row names (a row relayed twice, after a relay died between the
+ * enqueue and the delete, is one job). A failure leaves the rows for the next drain.
+ */
+export function jobOutboxRelay(db: Kysely<Database>, jobs: Pick<JobRunner, 'enqueue'>, log: BackgroundLog) {
+  return singleFlightDrain(
+    () =>
+      takeJobOutbox(db, async (batch) => {
+        for (const job of batch) {
+          await jobs.enqueue(job.name, job.payload, {
+            jobId: job.jobId,
+            ...(job.priority !== undefined ? { priority: job.priority } : {}),
+          });
+        }
+      }),
+    log,
+    'job outbox',
+  );
 }
 
 export interface BackgroundJobsOptions {
@@ -255,7 +289,14 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       logger: log,
       ...(options.clock ? { now: options.clock } : {}),
     });
+    // A change to what the answer policy reads was committed: the creator's waiting questions the
+    // AI may now answer are queued (job ids make a question queued twice one job).
+    handlers[POLICY_INPUTS_CHANGED_QUEUE] = (async ({ creatorId }: PolicyInputsChangedJob) => {
+      const requeued = await requeueAwaitingAnswers(db, jobs, creatorId ? { creatorId } : {});
+      if (requeued > 0) log.info({ creatorId, requeued }, 'waiting questions handed to the AI');
+    }) as JobHandler<never>;
   }
+  const relay = roles.has('relay') ? jobOutboxRelay(db, jobs, log) : undefined;
   let drainPushes: (() => Promise<void>) | undefined;
   if (roles.has('push')) {
     if (!options.push) throw new Error('the push role needs the push handler');
@@ -316,6 +357,7 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       ),
     );
   };
+  if (relay) await follow(JOB_OUTBOX_CHANNEL, relay, 'job outbox');
   if (drainPushes) await follow(PUSH_OUTBOX_CHANNEL, drainPushes, 'push outbox');
   if (drainMail) {
     await follow(MAIL_OUTBOX_CHANNEL, drainMail, 'mail outbox');
@@ -342,7 +384,6 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
           stuckAfterMs: options.ingest.env.INGEST_STUCK_AFTER_MS,
           intervalMs: options.ingest.env.INGEST_SWEEP_INTERVAL_MS,
           maxAttempts: env.JOBS_ATTEMPTS,
-          enqueue: (itemId, run) => enqueueIngest(jobs, itemId, run),
           onError: (err) => log.warn({ err }, 'knowledge sweep failed'),
         }),
       );
@@ -359,15 +400,6 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
           }),
         );
       }
-    }
-    if (env.ANSWER_SWEEP_INTERVAL_MS > 0) {
-      stops.push(
-        startAnswerSweep(db, jobs, {
-          intervalMs: env.ANSWER_SWEEP_INTERVAL_MS,
-          onRequeued: (count) => log.info({ count }, 'fan questions that were never queued handed to the AI'),
-          onError: (err) => log.warn({ err }, 'answer sweep failed'),
-        }),
-      );
     }
   }
   for (const p of options.periodic ?? []) {
@@ -394,12 +426,14 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       // A push the outbox holds is work to do too: drain, wait for the jobs (an answer may commit a
       // new message to push), until both are empty.
       for (;;) {
+        await relay?.();
         await drainPushes?.();
         await drainMail?.();
         await jobs.idle(opts);
+        const waiting = relay ? await jobOutboxSize(db) : 0;
         const pushes = drainPushes ? await pushOutboxSize(db) : 0;
         const mails = drainMail ? await mailOutboxSize(db) : 0;
-        if (pushes + mails === 0) return;
+        if (waiting + pushes + mails === 0) return;
       }
     },
     close() {

@@ -1,10 +1,10 @@
-import { PUSH_QUEUE } from '@fanpilot/contracts';
+import { JOBS, PUSH_QUEUE } from '@fanpilot/contracts';
+import { writeJob } from '@fanpilot/core';
 import type { DbHandle } from '@fanpilot/db';
 import type { JobHandler } from '@fanpilot/jobs';
 import { loadIngestEnv } from '@fanpilot/knowledge';
 import { createMailer } from '@fanpilot/mail';
 import { type FakeOpenAI, openTestDb, seedCreator, startFakeOpenAI } from '@fanpilot/testkit';
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALL_ROLES,
@@ -48,7 +48,6 @@ describe('the background runtime', () => {
     JOBS_PREFIX: 'unused',
     JOBS_ATTEMPTS: 3,
     JOBS_BACKOFF_MS: 20,
-    ANSWER_SWEEP_INTERVAL_MS: 1000,
     ANSWER_RETRY_BACKOFF_MS: 20,
     ANSWER_RETRY_MAX_BACKOFF_MS: 40,
     ANSWER_RETRY_FOR_MS: 100,
@@ -63,7 +62,7 @@ describe('the background runtime', () => {
     expect(WORKER_ROLES).not.toContain('push');
   });
 
-  it('in-process, the answer sweep hands the AI a question nobody queued, and its answer asks for one push', async () => {
+  it('in-process, the relay hands the AI a question whose job was committed, and its answer asks for one push', async () => {
     const creator = await seedCreator(handle.db);
     const pushes: unknown[] = [];
     const push = (): JobHandler<never> => async (data) => {
@@ -86,11 +85,9 @@ describe('the background runtime', () => {
         threads: 1,
       },
     });
-    // Stored by an api that stopped before queueing it, 40 s ago (the sweep leaves younger ones be).
+    // Stored with its answer job in one transaction by a process that stopped before relaying it.
     const [id] = await creator.ask(1);
-    await sql`update messages set created_at = now() - interval '40 seconds' where id = ${id}`.execute(
-      handle.db,
-    );
+    await writeJob(handle.db, JOBS.answer, { messageId: id! });
     const answered = async () =>
       (
         await handle.db

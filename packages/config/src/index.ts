@@ -87,19 +87,6 @@ export const jobsShape = {
   JOBS_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(20).default(5)),
   /** Delay before the first retry of a job, doubling (queues without a retry policy of their own). */
   JOBS_BACKOFF_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).default(2000)),
-  /**
-   * How often the fan questions an api stored but never queued (it stopped in between, or Redis was
-   * down) are looked for and handed to the AI; 0 turns the sweep off.
-   */
-  ANSWER_SWEEP_INTERVAL_MS: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number()
-      .int()
-      .min(0)
-      .refine((n) => n === 0 || n >= 1000, 'must be 0 (off) or at least 1000')
-      .default(60_000),
-  ),
 };
 
 /** A refusal of the environment: its message names every bad variable. */

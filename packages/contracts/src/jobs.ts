@@ -43,3 +43,46 @@ export const mailJobSchema = z.object({ mailId: z.string().uuid() });
 export type MailJob = z.infer<typeof mailJobSchema>;
 /** One send per mail, whoever queues it. */
 export const mailJobId = (mailId: string) => `mail-${mailId}`;
+
+/**
+ * The answer policy's inputs changed for a creator (credits bought, a fan plan, a chatbot made or
+ * deleted, the creator gone Offline): their waiting questions the AI may now answer go to the AI.
+ * Written in the change's own transaction (record 0077); `creatorId` null: every creator (a credits
+ * purchase before its creator is known).
+ */
+export const POLICY_INPUTS_CHANGED_QUEUE = 'answer-policy-inputs-changed';
+export const policyInputsChangedSchema = z.object({ creatorId: z.string().min(1).max(64).nullable() });
+export type PolicyInputsChangedJob = z.infer<typeof policyInputsChangedSchema>;
+
+/**
+ * A job kind (record 0077): its name (the queue), its payload's schema (checked when the job is
+ * written) and the job id that makes it run once however often it is asked for (`key`; null: each
+ * request is a job of its own). The handler and retries are bound where a process runs it
+ * (packages/background), since they need that process's database, model and mailer.
+ */
+export interface JobDefinition<T> {
+  name: string;
+  payload: z.ZodType<T>;
+  key: (payload: T) => string | null;
+}
+
+export const defineJob = <T>(definition: JobDefinition<T>): JobDefinition<T> => definition;
+
+/** The jobs written to the outbox in a change's transaction. */
+export const JOBS = {
+  answer: defineJob<AnswerJob>({
+    name: ANSWER_QUEUE,
+    payload: answerJobSchema,
+    key: (job) => answerJobId(job.messageId),
+  }),
+  ingest: defineJob<IngestJob>({
+    name: INGEST_QUEUE,
+    payload: ingestJobSchema,
+    key: (job) => job.run ?? job.knowledgeItemId,
+  }),
+  policyInputsChanged: defineJob<PolicyInputsChangedJob>({
+    name: POLICY_INPUTS_CHANGED_QUEUE,
+    payload: policyInputsChangedSchema,
+    key: () => null,
+  }),
+} as const;

@@ -22,6 +22,7 @@ export * from './fan-transfers.ts';
 export * from './fans.ts';
 export * from './inbox.ts';
 export * from './insights/index.ts';
+export * from './job-outbox.ts';
 export * from './knowledge.ts';
 export * from './knowledge-chunks.ts';
 export * from './knowledge-gaps.ts';

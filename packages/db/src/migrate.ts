@@ -39,6 +39,8 @@ import * as restoreRequests from './migrations/2026-11-29T02-10_restore_requests
 import * as fansByBrowser from './migrations/2026-11-29T03-00_fans_by_browser.ts';
 import * as widgetRefusals from './migrations/2026-11-29T03-10_widget_refusals.ts';
 import * as alertReasons from './migrations/2026-11-29T04-00_alert_reasons.ts';
+import * as jobOutbox from './migrations/2026-11-30T01-00_job_outbox.ts';
+import * as policyInputsJobs from './migrations/2026-11-30T01-10_policy_inputs_jobs.ts';
 import * as questionTopics from './migrations/2026-11-30T04-00_question_topics.ts';
 import * as fanCountersQuiet from './migrations/2026-11-30T06-00_fan_counters_quiet.ts';
 import type { Database } from './types.ts';
@@ -84,6 +86,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T03-00_fans_by_browser': fansByBrowser,
   '2026-11-29T03-10_widget_refusals': widgetRefusals,
   '2026-11-29T04-00_alert_reasons': alertReasons,
+  '2026-11-30T01-00_job_outbox': jobOutbox,
+  '2026-11-30T01-10_policy_inputs_jobs': policyInputsJobs,
   '2026-11-30T04-00_question_topics': questionTopics,
   '2026-11-30T06-00_fan_counters_quiet': fanCountersQuiet,
 };

@@ -304,6 +304,21 @@ export interface PaymentEventsTable {
   received_at: CreatedAt;
 }
 
+/** A job to run once the change that wrote it commits (the one relay moves it to the queue; record 0077). */
+export interface JobOutboxTable {
+  id: Generated<string>;
+  /** The job's name (its queue). */
+  name: string;
+  payload: ColumnType<unknown, string, never>;
+  /**
+   * The queue's job id: a job asked for twice while it waits is one job. Null: the row's own id is
+   * (a job every change asks for anew, such as the answer policy's inputs changing).
+   */
+  job_key: string | null;
+  priority: number | null;
+  created_at: CreatedAt;
+}
+
 /** A push to ask for: a committed message to a fan or a pushed announcement (its trigger writes it). */
 export interface PushOutboxTable {
   id: Generated<string>;
@@ -561,6 +576,7 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   push_deliveries: PushDeliveriesTable;
   push_outbox: PushOutboxTable;
+  job_outbox: JobOutboxTable;
   reply_drafts: ReplyDraftsTable;
   mail_outbox: MailOutboxTable;
   creator_alert_settings: CreatorAlertSettingsTable;

@@ -154,7 +154,6 @@ describe.runIf(BASE_DB && redisServer)('chaos: outages of Redis, the model and P
       WORKER_HEALTH_PORT: '0',
       WORKER_HEALTH_HOST: '127.0.0.1',
       INGEST_SWEEP_INTERVAL_MS: '1000',
-      ANSWER_SWEEP_INTERVAL_MS: '1000',
     });
 
     // The creator signs in through the local OpenID provider and onboards.

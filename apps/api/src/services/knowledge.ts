@@ -8,10 +8,8 @@ import {
   ownKnowledgeItem,
 } from '@fanpilot/core';
 import type { ChatbotRow, CreatorRow, Database, KnowledgeItemRow } from '@fanpilot/db';
-import type { JobRunner } from '@fanpilot/jobs';
 import {
   detectKnowledgeFile,
-  enqueueIngest,
   IngestError,
   MIME_BY_KIND,
   parseWebUrl,
@@ -67,20 +65,6 @@ export function toNewItem(chatbotId: string, source: SourceInput, title?: string
 }
 
 /**
- * Enqueues the items' ingest jobs after they are committed. A failed enqueue (Redis down) leaves the
- * item pending; the sweeper re-queues it later, so the request still succeeds.
- */
-export async function enqueueItems(jobs: JobRunner, log: FastifyBaseLogger, items: KnowledgeItemRow[]) {
-  for (const item of items) {
-    try {
-      await enqueueIngest(jobs, item.id, item.job_run ?? item.id);
-    } catch (err) {
-      log.warn({ item: item.id, err }, 'could not enqueue ingest; the sweeper will retry');
-    }
-  }
-}
-
-/**
  * The specified progress summary. `active` counts ready sources (completed or active), `pending` those not
  * yet done (pending or processing); failed ones count in neither. progressPercentage is the share of
  * sources finished (ready or failed); isComplete is true once none is pending.
@@ -121,13 +105,12 @@ export const cleanFileName = (name: string) =>
 /**
  * A knowledge file, whichever way it came (a form upload, or an object the browser put into the
  * store): at most 10 MB, named, of the type its name claims by content (pdf, txt, doc, docx). It
- * is stored under knowledge/{chatbot}/{item}, the item inserted and its ingestion enqueued.
+ * is stored under knowledge/{chatbot}/{item} and the item inserted (its ingest job with it: record 0077).
  */
-/** What adding a knowledge file touches: the database, the object store and the job queue. */
+/** What adding a knowledge file touches: the database and the object store. */
 export interface KnowledgeDeps {
   db: Kysely<Database>;
   storage: Storage;
-  jobs: JobRunner;
 }
 
 export async function addKnowledgeFile(
@@ -167,6 +150,5 @@ export async function addKnowledgeFile(
     await deps.storage.remove(key).catch(() => {});
     throw err;
   }
-  await enqueueItems(deps.jobs, log, [item]);
   return item;
 }

@@ -8,6 +8,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
+  eventually,
   FanBrowser,
   identity,
   json,
@@ -458,7 +459,23 @@ describe('fan plans', () => {
       (m) =>
         m.to.includes('pay@example.com') && m.text.includes('cancelled their subscription ($49.00 / month).'),
     );
-    await new Promise((r) => setTimeout(r, 900));
+    // Every alert noted for Pay has gone out in a batch, and the mail it asked for is sent: no
+    // second email can follow.
+    const pay = await t.db.db
+      .selectFrom('creators')
+      .select('id')
+      .where('username', '=', 'pay')
+      .executeTakeFirstOrThrow();
+    await eventually(async () => {
+      const unsent = await t.db.db
+        .selectFrom('creator_alerts')
+        .select('id')
+        .where('creator_id', '=', pay.id)
+        .where('sent_at', 'is', null)
+        .execute();
+      return unsent.length === 0;
+    });
+    await t.background.idle();
     const cancelled = smtp.received.filter(
       (m) =>
         m.to.includes('pay@example.com') && m.text.includes('cancelled their subscription ($49.00 / month).'),

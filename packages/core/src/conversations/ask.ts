@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { ASK_IDEMPOTENCY_WINDOW_HOURS } from '@fanpilot/contracts';
+import { ASK_IDEMPOTENCY_WINDOW_HOURS, JOBS } from '@fanpilot/contracts';
 import type { FanRow } from '@fanpilot/db';
 import { noteAlert } from '../alerts/note-alert.ts';
-import { forecastAnswer } from '../answer-policy.ts';
+import { type AnswerDecisionKind, forecastAnswer } from '../answer-policy.ts';
 import { attachmentsRepository } from '../attachments.ts';
 import { DomainError } from '../errors.ts';
 import { notePaywallMet } from '../fan-plans/fan-state.ts';
 import { fansRepository } from '../fans.ts';
+import { writeJob } from '../job-outbox.ts';
 import { type MessageView, messagesRepository } from '../messages.ts';
 import type { CheckedAttachment } from './check-attachment.ts';
 import { defaultFanName } from './fan-name.ts';
@@ -31,7 +32,10 @@ export interface Asked {
   message: MessageView;
   /** Whether the creator's AI answers it (the answer policy's forecast, or the AI's reply to a resend). */
   aiWillAnswer: boolean;
-  /** Set when this call stored the question and the AI answers it: the answer job's queue priority. */
+  /**
+   * Set when this call stored the question and the AI answers it: the answer job's queue priority.
+   * The job itself is written with the question, in its transaction (record 0077).
+   */
   queueForAi: { priority: number } | null;
   /** Past the free allowance without a subscription: the fan app shows the plan card (record 0043). */
   paywall: boolean;
@@ -69,10 +73,10 @@ export async function ask(ports: ConversationPortsWithFiles, input: AskInput): P
     const earlier = await messages.findByClientKey(input.fan.id, input.clientKey, cutoff);
     if (earlier) return replay(earlier);
   }
-  const stored = await storeQuestion(ports, input, cutoff);
+  const stored = await storeQuestion(ports, input, cutoff, at);
   // A concurrent request with the same key stored it first.
   if (!stored.created) return replay((await messages.findView(stored.messageId))!);
-  const { decision, priority } = await forecastAnswer(db, input.creatorId, stored.messageId, at);
+  const { decision, priority } = stored.forecast;
   const message = (await messages.findView(stored.messageId))!;
   const aiWillAnswer = decision === 'ai';
   const paywall = decision === 'paywall';
@@ -110,7 +114,9 @@ function isSameQuestion(
 }
 
 /**
- * Stores the question (pending) and its attachment. With an Idempotency-Key (`clientKey`) it is
+ * Stores the question (pending) and its attachment, with the forecast of who answers it and, when
+ * that is the AI, its answer job (written in the same transaction: once the question is committed,
+ * the AI's job is too). With an Idempotency-Key (`clientKey`) it is
  * stored only if this fan has no message under that key yet (a key older than the window is freed
  * first); otherwise nothing is stored and the id of the message that holds the key comes back with
  * `created: false`.
@@ -119,14 +125,18 @@ async function storeQuestion(
   ports: ConversationPortsWithFiles,
   input: AskInput,
   cutoff: Date,
-): Promise<{ messageId: string; created: boolean }> {
+  at: Date,
+): Promise<
+  | { messageId: string; created: true; forecast: { decision: AnswerDecisionKind; priority: number } }
+  | { messageId: string; created: false }
+> {
   const { fan, attachment, clientKey } = input;
   let key: string | null = null;
   if (attachment) {
     key = `attachments/${input.creatorId}/${randomUUID()}`;
     await ports.storage.put(key, attachment.buffer, attachment.mime);
   }
-  let result: { messageId: string; created: boolean };
+  let result: Awaited<ReturnType<typeof storeQuestion>>;
   try {
     result = await ports.db.transaction().execute(async (trx) => {
       const messages = messagesRepository(trx);
@@ -153,7 +163,7 @@ async function storeQuestion(
               'The same message is being sent right now. Please try again.',
             );
           }
-          return { messageId: original.id, created: false };
+          return { messageId: original.id, created: false as const };
         }
       } else {
         id = await messages.insert(values);
@@ -170,7 +180,11 @@ async function storeQuestion(
         });
       }
       await fansRepository(trx).touch(fan.id, input.fanName);
-      return { messageId: id, created: true };
+      const forecast = await forecastAnswer(trx, input.creatorId, id, at);
+      if (forecast.decision === 'ai') {
+        await writeJob(trx, JOBS.answer, { messageId: id }, { priority: forecast.priority });
+      }
+      return { messageId: id, created: true as const, forecast };
     });
   } catch (err) {
     if (key) await ports.storage.remove(key).catch(() => {});

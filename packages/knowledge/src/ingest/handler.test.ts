@@ -144,6 +144,17 @@ describe('ingest handler (PGlite, loopback sites)', () => {
   };
   const item = (id: string) =>
     h.db.selectFrom('knowledge_items').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  /** The ingest jobs the item's writes committed to the job outbox, oldest first. */
+  const ingestJobsOf = async (id: string) =>
+    (
+      await h.db
+        .selectFrom('job_outbox')
+        .select('payload')
+        .where('name', '=', 'knowledge-ingest')
+        .where(sql<string>`payload->>'knowledgeItemId'`, '=', id)
+        .orderBy('id')
+        .execute()
+    ).map((row) => row.payload as { knowledgeItemId: string; run: string });
   const chunks = (id: string) =>
     h.db
       .selectFrom('chunks')
@@ -517,47 +528,36 @@ describe('ingest handler (PGlite, loopback sites)', () => {
       .set({ status: 'processing', updated_at: longAgo, attempts: 5 })
       .where('id', '=', spent)
       .execute();
-    const enqueued: [string, string][] = [];
-    const result = await sweepStuckItems(h.db, {
-      stuckAfterMs: 60_000,
-      maxAttempts: 5,
-      enqueue: async (itemId, run) => {
-        enqueued.push([itemId, run]);
-      },
-    });
-    expect(result).toEqual({ requeued: 1, failed: 1, waitingRequeued: 0 });
-    expect(enqueued).toEqual([[stuck, expect.stringMatching(new RegExp(`^${stuck}-sweep-`))]]);
-    expect(await item(stuck)).toMatchObject({ status: 'pending', job_run: enqueued[0]![1] });
+    const result = await sweepStuckItems(h.db, { stuckAfterMs: 60_000, maxAttempts: 5 });
+    expect(result).toEqual({ requeued: 1, failed: 1 });
+    // The new run asked for its job in the same statement (record 0077).
+    const jobs = await ingestJobsOf(stuck);
+    expect(jobs).toEqual([
+      { knowledgeItemId: stuck, run: stuck },
+      { knowledgeItemId: stuck, run: expect.stringMatching(new RegExp(`^${stuck}-sweep-`)) },
+    ]);
+    const run = jobs[1]!.run;
+    expect(await item(stuck)).toMatchObject({ status: 'pending', job_run: run });
     expect(await item(spent)).toMatchObject({ status: 'failed', error: STUCK_REASON });
+    expect(await ingestJobsOf(spent)).toEqual([{ knowledgeItemId: spent, run: spent }]);
     // The re-queued run completes it.
-    await ingest({ knowledgeItemId: stuck, run: enqueued[0]![1] }, ctx);
+    await ingest({ knowledgeItemId: stuck, run }, ctx);
     expect((await item(stuck)).status).toBe('completed');
   });
 
-  it('queues a pending item that was never queued again within a sweep, under its own run', async () => {
-    // Stored while Redis was down: pending, its job never added, 40 s ago.
-    const lost = await addItem({ type: 'url', url: local('/guide') });
-    const fresh = await addItem({ type: 'url', url: local('/guide') });
-    await h.db
-      .updateTable('knowledge_items')
-      .set({ updated_at: new Date(Date.now() - 40_000) })
-      .where('id', '=', lost)
-      .execute();
-    const enqueued: [string, string][] = [];
-    const result = await sweepStuckItems(h.db, {
-      stuckAfterMs: 10 * 60_000,
-      maxAttempts: 5,
-      enqueue: async (itemId, run) => {
-        enqueued.push([itemId, run]);
-      },
-    });
-    // Not the 10-minute stuck threshold: the 30-second pending one. The fresh item is left alone.
-    expect(result).toEqual({ requeued: 0, failed: 0, waitingRequeued: 1 });
-    const run = (await item(lost)).job_run ?? lost;
-    expect(enqueued).toEqual([[lost, run]]);
-    expect((await item(lost)).status).toBe('pending');
-    expect(enqueued.some(([id]) => id === fresh)).toBe(false);
-    await ingest({ knowledgeItemId: lost, run }, ctx);
-    expect((await item(lost)).status).toBe('completed');
+  it('an item added asks for its ingest job in its own transaction: none when it rolls back', async () => {
+    const kept = await addItem({ type: 'url', url: local('/guide') });
+    expect(await ingestJobsOf(kept)).toEqual([{ knowledgeItemId: kept, run: kept }]);
+    const dropped = crypto.randomUUID();
+    await expect(
+      h.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('knowledge_items')
+          .values({ id: dropped, chatbot_id: chatbotId, type: 'url', url: local('/guide'), job_run: dropped })
+          .execute();
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await ingestJobsOf(dropped)).toEqual([]);
   });
 });

@@ -9,23 +9,14 @@ export interface SweepOptions {
   stuckAfterMs: number;
   /** Items that have run this many times are failed instead of re-queued. */
   maxAttempts: number;
-  enqueue: (itemId: string, run: string) => Promise<void>;
-  /**
-   * A pending item this old is queued again under its own run (30 s): its job was never added (Redis
-   * was down when it was stored) or was lost with Redis. The job id makes this harmless when the job
-   * is in fact still waiting.
-   */
-  pendingAfterMs?: number;
 }
-
-/** How old a pending item is before the sweep queues it again (its api had 30 s to queue it). */
-export const DEFAULT_PENDING_AFTER_MS = 30_000;
 
 export const STUCK_REASON = 'Processing took too long and was stopped. Please retry.';
 
 /**
- * No item stays processing forever: one whose worker died (or whose job was lost, say while Redis was
- * down) is re-queued under a new run, and one that has used up its attempts is failed with a reason.
+ * No item stays processing forever: one whose worker died (or whose job was lost with Redis's data)
+ * is re-queued under a new run, and one that has used up its attempts is failed with a reason. An
+ * item never queued needs no sweep: its job is committed with it (record 0077).
  */
 export async function sweepStuckItems(db: Kysely<Database>, options: SweepOptions) {
   const cutoff = new Date(Date.now() - options.stuckAfterMs);
@@ -42,35 +33,15 @@ export async function sweepStuckItems(db: Kysely<Database>, options: SweepOption
     .execute();
   let requeued = 0;
   let failed = 0;
-  // Pending items not yet stuck: queued again under the same run, so a job that is still waiting is
-  // not doubled; a lost one comes back within a sweep of Redis returning.
-  const pendingCutoff = new Date(Date.now() - (options.pendingAfterMs ?? DEFAULT_PENDING_AFTER_MS));
-  const waiting = await db
-    .selectFrom('knowledge_items')
-    .select(['id', 'job_run'])
-    .where('status', '=', 'pending')
-    .where('updated_at', '<', pendingCutoff)
-    .where('updated_at', '>=', cutoff)
-    .orderBy('updated_at', 'asc')
-    .limit(500)
-    .execute();
-  let waitingRequeued = 0;
-  for (const item of waiting) {
-    await options.enqueue(item.id, item.job_run ?? item.id);
-    waitingRequeued++;
-  }
   for (const item of stuck) {
     if (item.attempts >= options.maxAttempts) {
       if (await failStuckKnowledgeItem(db, item, cutoff, STUCK_REASON)) failed++;
       continue;
     }
-    const run = ingestRunId(item.id, 'sweep');
-    if (await requeueStuckKnowledgeItem(db, item, cutoff, run)) {
-      await options.enqueue(item.id, run);
-      requeued++;
-    }
+    // The new run asks for its ingest job in the same statement (record 0077).
+    if (await requeueStuckKnowledgeItem(db, item, cutoff, ingestRunId(item.id, 'sweep'))) requeued++;
   }
-  return { requeued, failed, waitingRequeued };
+  return { requeued, failed };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { requeueAwaitingAnswers } from '@fanpilot/answers';
 import { calls } from '@fanpilot/contracts';
 import {
   applyStripeFact,
@@ -34,15 +33,6 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { payments } = opts;
   const mode = { testMode: payments.testCheckout, purchasesEnabled: purchasesEnabled(payments) };
-
-  /** Questions that waited for credits go to the AI, in order (the answer jobs dedupe). */
-  const answerWaiting = async (log: { warn: (o: object, m: string) => void }) => {
-    try {
-      await requeueAwaitingAnswers(app.db, app.jobs);
-    } catch (err) {
-      log.warn({ err }, 'waiting questions not requeued after a purchase (the sweep will)');
-    }
-  };
 
   r.get(
     calls.billing.path,
@@ -108,10 +98,9 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
         case 'fan': {
           // Fans' subscriptions and creators' connected accounts (record 0043): applied once, in any order.
           const { event, fact } = delivery;
+          // A subscriber's questions that met the paywall go to the AI: the subscription's write asks
+          // for it in its transaction (record 0077).
           const outcome = await applyStripeFact(app.db, event, fact);
-          // A subscriber's questions that met the paywall go to the AI now.
-          if (outcome === 'applied' && fact.kind !== 'account' && fact.kind !== 'reversed')
-            await answerWaiting(request.log);
           return { received: true, applied: outcome };
         }
         case 'credits': {
@@ -130,7 +119,7 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
             receiptUrl,
             sessionId: fact.sessionId,
           });
-          if (credited) await answerWaiting(request.log);
+          // Credits added: the ledger's write asked for the waiting questions to go to the AI (record 0077).
           return { received: true, credited };
         }
       }
@@ -179,7 +168,7 @@ ${
       { schema: { params: z.object({ id: z.string().max(100) }) } },
       async (request, reply) => {
         const { creator, purchase } = await ownPending(request, request.params.id);
-        if (await completePurchase(app.db, purchase.id)) await answerWaiting(request.log);
+        await completePurchase(app.db, purchase.id);
         return reply.redirect(`/dashboard/${encodeURIComponent(creator.username)}?billing=paid`, 303);
       },
     );

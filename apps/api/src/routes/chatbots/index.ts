@@ -1,11 +1,10 @@
-import { requeueAwaitingAnswers } from '@fanpilot/answers';
 import { calls } from '@fanpilot/contracts';
 import { chatbotsRepository, deleteChatbot, saveChatbotWithSources } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownChatbotByParam, ownInboxByParam } from '../../plugins/changes.ts';
 import { toChatbot } from '../../serializers.ts';
-import { enqueueItems, ownedChatbot, parseSource, toNewItem } from '../../services/knowledge.ts';
+import { ownedChatbot, parseSource, toNewItem } from '../../services/knowledge.ts';
 
 export async function chatbotsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -48,7 +47,6 @@ export async function chatbotsRoutes(app: FastifyInstance) {
           item: (chatbotId: string) => toNewItem(chatbotId, source),
         })),
       );
-      await enqueueItems(app.jobs, request.log, added);
       const knowledge = await chatbotsRepository(app.db).knowledgeFor(bot.id);
       return reply.send(toChatbot(bot, knowledge));
     },
@@ -83,12 +81,7 @@ export async function chatbotsRoutes(app: FastifyInstance) {
         ...(initialMessages ? { initialMessages } : {}),
         ...(dailyAiBudget !== undefined ? { dailyAiBudget } : {}),
       });
-      if (dailyAiBudget !== undefined && dailyAiBudget > chatbot.daily_ai_budget) {
-        // A raised budget: questions that waited for it go to the AI if the creator is Offline.
-        await requeueAwaitingAnswers(app.db, app.jobs, { creatorId: chatbot.creator_id }).catch((err) =>
-          request.log.error({ err }, 'could not hand pending questions to the AI'),
-        );
-      }
+      // A raised budget: the update itself asked for the questions that waited for it (record 0077).
       return toChatbot(updated, await bots.knowledgeFor(chatbot.id));
     },
   );

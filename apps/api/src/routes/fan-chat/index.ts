@@ -1,4 +1,3 @@
-import { enqueueAnswer } from '@fanpilot/answers';
 import {
   calls,
   DEFAULT_STATUS_TEXT_OFFLINE,
@@ -150,17 +149,7 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         attachment,
         clientKey: request.headers['idempotency-key'],
       });
-      if (asked.queueForAi) {
-        const messageId = asked.message.id;
-        // Redis away: the question is stored and pending, and the answer sweep hands it to the AI
-        // within a minute of Redis coming back. The fan hears the normal answer, at once.
-        await enqueueAnswer(app.db, app.jobs, messageId, asked.queueForAi.priority).catch((err: unknown) =>
-          request.log.warn(
-            { reason: err instanceof Error ? err.message : String(err), messageId },
-            'answer job not queued; the sweep will queue it',
-          ),
-        );
-      }
+      // The answer job was written with the question (record 0077): the relay queues it once committed.
       return {
         success: true as const,
         message: toFanChatMessage(asked.message),

@@ -1,4 +1,3 @@
-import { requeueAwaitingAnswers } from '@fanpilot/answers';
 import {
   calls,
   FAN_PLAN_PRESETS_CENTS,
@@ -82,13 +81,6 @@ export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesO
     presetsCents: [...FAN_PLAN_PRESETS_CENTS],
     live: await planIsLive(app.db, creatorId),
   });
-  const subscribed = async (log: FastifyRequest['log'], creatorId: string) => {
-    try {
-      await requeueAwaitingAnswers(app.db, app.jobs, { creatorId });
-    } catch (err) {
-      log.warn({ err }, "a subscriber's waiting questions were not requeued (the sweep will)");
-    }
-  };
   const restoreWords = (seconds: number) =>
     `Too many restore links. Please wait ${retryAfterWords(seconds)} and try again.`;
   const restoreLimit = app.limiter({
@@ -194,7 +186,7 @@ export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesO
         fanKey: request.body.fanId,
         sessionId: request.body.sessionId,
       });
-      await subscribed(request.log, creator.id);
+      // The subscription's write asked for the creator's waiting questions to go to the AI (record 0077).
       const fan = await ownFan(app.db, who, creator.id, request.body.fanId);
       reply.header('cache-control', 'no-store');
       return fanPlanStateOf(

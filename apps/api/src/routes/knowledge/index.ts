@@ -25,7 +25,6 @@ import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
 import {
   addKnowledgeFile,
-  enqueueItems,
   knowledgeFileTooLarge,
   ownedChatbot,
   ownedKnowledgeItem,
@@ -77,7 +76,6 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
     await assertNewAddress(app.db, chatbot.id, source.type === 'url' ? source.url : source.link.url);
     await assertKnowledgeRoom(app.db, chatbot.id, 1);
     const item = await items().insert(toNewItem(chatbot.id, source));
-    await enqueueItems(app.jobs, request.log, [item]);
     return reply.send(toKnowledgeItem(item));
   });
 
@@ -105,7 +103,6 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
         timeoutMs: Math.min(5_000, opts.ingest.INGEST_FETCH_TIMEOUT_MS),
       });
       const item = await items().insert(toNewItem(chatbot.id, { type: 'youtube', link }, title));
-      await enqueueItems(app.jobs, request.log, [item]);
       return reply.send({ ...toKnowledgeItem(item), title: title ?? 'YouTube Video' });
     },
   );
@@ -221,7 +218,6 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
     assertRetryable(item);
     await countRefetch(request);
     const updated = await requeueKnowledgeItem(app.db, item.id, ingestRunId(item.id, 'retry'), ['failed']);
-    await enqueueItems(app.jobs, request.log, [updated]);
     return toKnowledgeItem(updated);
   });
 
@@ -234,7 +230,6 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       'active',
       'failed',
     ]);
-    await enqueueItems(app.jobs, request.log, [updated]);
     return toKnowledgeItem(updated);
   });
 

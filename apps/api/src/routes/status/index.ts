@@ -1,4 +1,3 @@
-import { requeueAwaitingAnswers } from '@fanpilot/answers';
 import { calls, DEFAULT_STATUS_TEXT_OFFLINE } from '@fanpilot/contracts';
 import {
   addTemplate,
@@ -36,13 +35,8 @@ export async function statusRoutes(app: FastifyInstance) {
 
   r.post(calls.toggleStatus.path, { schema: calls.toggleStatus.schema }, async (request) => {
     const creator = await app.requireOwner(request, request.body.creator);
+    // Gone Offline: the toggle's write asks for what waits for the creator to go to the AI (record 0077).
     const next = await statusRepository(app.db).toggle(creator.id);
-    if (!next.is_online) {
-      // While Offline the AI answers fans: what waits for the creator now goes to the AI.
-      await requeueAwaitingAnswers(app.db, app.jobs, { creatorId: creator.id }).catch((err) =>
-        request.log.error({ err }, 'could not hand pending questions to the AI'),
-      );
-    }
     return { success: true as const, isOnline: next.is_online, statusText: next.status_text };
   });
 
