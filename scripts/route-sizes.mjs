@@ -4,7 +4,7 @@ import { globSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = process.env.ROOT ?? new URL('..', import.meta.url).pathname;
 const ts = createRequire(join(root, 'apps/api/package.json'))('typescript');
 const top = Number(process.argv[2] ?? 15);
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'route', 'all']);
