@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
+import { type ErrorBody, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
 import type { DbHandle } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import type { IngestEnv } from '@fanpilot/knowledge';
@@ -311,9 +311,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const sent = pageFor(request, reply);
     if (sent) return sent;
-    return reply
-      .code(404)
-      .send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
+    return reply.code(404).send({
+      error: 'not_found',
+      message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+    } satisfies ErrorBody);
   });
   return app;
 }

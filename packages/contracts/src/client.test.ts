@@ -5,6 +5,7 @@ import {
   clientIn,
   createApiClient,
   isApiStatus,
+  parseErrorBody,
   patternIn,
   serverMessage,
   urlIn,
@@ -106,5 +107,16 @@ describe('route tables', () => {
     expect(urlIn(fanRoutes, 'fanEvents', { fanId: 'f 1' }, { creator: 'mina' })).toBe(
       '/api/events/fans/f%201?creator=mina',
     );
+  });
+});
+
+describe('error bodies', () => {
+  it('reads a body whose code is in the closed union, and no other', () => {
+    expect(parseErrorBody(JSON.stringify({ error: 'site_not_allowed', message: 'No.' }))).toEqual({
+      error: 'site_not_allowed',
+      message: 'No.',
+    });
+    expect(parseErrorBody(JSON.stringify({ error: 'made_up_code', message: 'No.' }))).toBeNull();
+    expect(parseErrorBody('not json')).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Calls } from './calls.ts';
-import type { ErrorBody } from './errors.ts';
+import { type ErrorBody, isErrorCode } from './errors.ts';
 import { type CallName, routes } from './routes.ts';
 
 /** A table of calls (routes.ts): each one's method and path. */
@@ -102,7 +102,7 @@ export function parseErrorBody(responseText: string): ErrorBody | null {
     const body: unknown = JSON.parse(responseText);
     if (typeof body !== 'object' || body === null) return null;
     const { error, message } = body as Record<string, unknown>;
-    return typeof error === 'string' && typeof message === 'string' ? { error, message } : null;
+    return isErrorCode(error) && typeof message === 'string' ? { error, message } : null;
   } catch {
     return null;
   }

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '@fanpilot/contracts';
+
 /**
  * A rule of the product said no. `reason` names the kind of refusal (the api answers it with a
  * status: invalid → 400, payment_required → 402, forbidden → 403, not_found → 404, conflict → 409,
@@ -18,7 +20,7 @@ export type DomainReason =
 export class DomainError extends Error {
   constructor(
     readonly reason: DomainReason,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);

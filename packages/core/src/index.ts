@@ -28,6 +28,7 @@ export * from './knowledge-chunks.ts';
 export * from './knowledge-gaps.ts';
 export * from './knowledge-runs.ts';
 export * from './knowledge-uploads.ts';
+export * from './knowledge-use-cases.ts';
 export * from './mail-outbox.ts';
 export * from './messages.ts';
 export * from './notices.ts';

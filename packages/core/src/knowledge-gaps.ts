@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
 
 /** One fan question the AI could not ground in the creator's knowledge. */
 export interface GapQuestion {
@@ -123,4 +124,13 @@ export async function openGapIds(db: Db, creatorId: string, questionIds: string[
     .where('gap_closed_at', 'is', null)
     .execute();
   return rows.map((m) => String(m.id));
+}
+
+/** Of `questionIds`, the creator's gaps still open; refused (no_open_gaps) when none is. */
+export async function requireOpenGaps(db: Db, creatorId: string, questionIds: string[]): Promise<string[]> {
+  const open = await openGapIds(db, creatorId, questionIds);
+  if (open.length === 0) {
+    throw new DomainError('invalid', 'no_open_gaps', 'These questions are no longer open. Reload the list.');
+  }
+  return open;
 }

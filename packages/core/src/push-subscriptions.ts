@@ -213,3 +213,19 @@ export async function subscribingFan(db: Db, who: FanRequester, creatorId: strin
   }
   return requireFanAccess(who, fan, 'write', 'You can only act on your own account.');
 }
+
+/** Checks the subscription's keys the way web-push will use them (a P-256 point, a 16-byte secret). */
+export function checkSubscriptionKeys(keys: PushSubscriptionInput['keys']) {
+  const p256dh = Buffer.from(keys.p256dh, 'base64url');
+  const auth = Buffer.from(keys.auth, 'base64url');
+  if (p256dh.length !== 65 || p256dh[0] !== 0x04) {
+    throw new DomainError(
+      'invalid',
+      'invalid_subscription',
+      'The subscription key p256dh is not an uncompressed P-256 public key.',
+    );
+  }
+  if (auth.length !== 16) {
+    throw new DomainError('invalid', 'invalid_subscription', 'The subscription secret auth is not 16 bytes.');
+  }
+}

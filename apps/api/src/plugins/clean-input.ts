@@ -1,3 +1,4 @@
+import type { ErrorBody } from '@fanpilot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../errors.ts';
@@ -200,16 +201,18 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
     return reply.code(400).send({
       error: 'invalid_url',
       message: 'The address has a malformed %-escape (or one that is not UTF-8); check the link.',
-    });
+    } satisfies ErrorBody);
   }
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     return reply.code(414).send({
       error: 'uri_too_long',
       message: 'A part of the address is longer than any the api accepts.',
-    });
+    } satisfies ErrorBody);
   }
   request.log.warn({ code: error.code }, 'request refused before routing');
-  return reply.code(400).send({ error: 'bad_request', message: 'This request could not be understood.' });
+  return reply
+    .code(400)
+    .send({ error: 'bad_request', message: 'This request could not be understood.' } satisfies ErrorBody);
 }
 
 /** Answers a refusal from a hook directly, `field` included (the error handler keeps to error and message). */

@@ -1,10 +1,11 @@
+import type { ErrorBody, ErrorCode } from '@fanpilot/contracts';
 import { DomainError } from '@fanpilot/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { DOMAIN_STATUS, HttpError } from '../errors.ts';
 
-const FASTIFY_CODES: Record<string, [string, string]> = {
+const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'The request body is not valid JSON.'],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'The request body is empty; send a JSON object.'],
   FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is too large.'],
@@ -70,16 +71,20 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       const first = err.validation[0];
       const field = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.') || undefined;
       const message = first?.message || 'Invalid request';
-      return reply.code(400).send({ error: 'validation_error', message, ...(field ? { field } : {}) });
+      return reply
+        .code(400)
+        .send({ error: 'validation_error', message, ...(field ? { field } : {}) } satisfies ErrorBody);
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');
-      return reply.code(500).send({ error: 'internal_error', message: 'Something went wrong on our side.' });
+      return reply
+        .code(500)
+        .send({ error: 'internal_error', message: 'Something went wrong on our side.' } satisfies ErrorBody);
     }
     const status = err.statusCode ?? 500;
     if (status < 500) {
       const known = err.code ? FASTIFY_CODES[err.code] : undefined;
-      const code =
+      const code: ErrorCode =
         known?.[0] ?? (status === 429 ? 'rate_limited' : status === 404 ? 'not_found' : 'bad_request');
       return reply.code(status).send({ error: code, message: known?.[1] ?? err.message });
     }
@@ -91,6 +96,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       });
     }
     request.log.error({ err }, 'request failed');
-    return reply.code(500).send({ error: 'internal_error', message: 'Something went wrong on our side.' });
+    return reply
+      .code(500)
+      .send({ error: 'internal_error', message: 'Something went wrong on our side.' } satisfies ErrorBody);
   });
 });

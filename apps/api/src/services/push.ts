@@ -18,7 +18,6 @@ import {
   creatorPushSubscriptions,
   findPushSubscription,
   noticesRepository,
-  type PushSubscriptionInput,
   pushRecipients,
   pushSubject,
   pushSubscriptions,
@@ -95,21 +94,6 @@ export async function checkPushEndpoint(
       'The push subscription endpoint is not a public push service address.',
       'push_endpoint_not_allowed',
     );
-  }
-}
-
-/** Checks the subscription's keys the way web-push will use them (a P-256 point, a 16-byte secret). */
-export function checkSubscriptionKeys(keys: PushSubscriptionInput['keys']) {
-  const p256dh = Buffer.from(keys.p256dh, 'base64url');
-  const auth = Buffer.from(keys.auth, 'base64url');
-  if (p256dh.length !== 65 || p256dh[0] !== 0x04) {
-    throw badRequest(
-      'The subscription key p256dh is not an uncompressed P-256 public key.',
-      'invalid_subscription',
-    );
-  }
-  if (auth.length !== 16) {
-    throw badRequest('The subscription secret auth is not 16 bytes.', 'invalid_subscription');
   }
 }
 

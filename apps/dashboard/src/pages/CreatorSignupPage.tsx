@@ -26,10 +26,14 @@ const t = TEXT.signup;
 function usernameRefusal(error: unknown): string | null {
   if (!(error instanceof ApiError) || !error.body) return null;
   const { error: code, message } = error.body;
-  if (code === 'username_taken') return message;
-  return code === 'validation_error' && (Object.values(USERNAME_MESSAGES) as string[]).includes(message)
-    ? message
-    : null;
+  switch (code) {
+    case 'username_taken':
+      return message;
+    case 'validation_error':
+      return (Object.values(USERNAME_MESSAGES) as string[]).includes(message) ? message : null;
+    default:
+      return null;
+  }
 }
 
 /**

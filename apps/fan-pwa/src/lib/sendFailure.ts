@@ -9,12 +9,11 @@ import { ApiError, isNetworkFailure } from './api.ts';
 export function sendFailure(err: unknown): { error: string; hint: string | null; queue: boolean } {
   // The website widget on a site the creator no longer lists: the api's reason, not a retry that
   // can never work ("This chat is not enabled on … ").
-  if (
-    err instanceof ApiError &&
-    err.body?.error === 'site_not_allowed' &&
-    typeof err.body.message === 'string'
-  ) {
-    return { error: err.body.message, hint: null, queue: false };
+  if (err instanceof ApiError && err.body) {
+    switch (err.body.error) {
+      case 'site_not_allowed':
+        return { error: err.body.message, hint: null, queue: false };
+    }
   }
   return {
     error: texts.sendFailed,

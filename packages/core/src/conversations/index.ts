@@ -11,6 +11,7 @@ export * from './hand-over-to-creator.ts';
 export * from './make-transfer-link.ts';
 export * from './move-to-another-browser.ts';
 export * from './ports.ts';
+export * from './read-chatlog.ts';
 export * from './reply-drafts.ts';
 export * from './reply-to-question.ts';
 export * from './send-to-fan.ts';

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@fanpilot/contracts';
 import { creatorsRepository } from '../creators.ts';
 import { DomainError } from '../errors.ts';
 import { fanTransfersRepository } from '../fan-transfers.ts';
@@ -5,7 +6,7 @@ import { fansRepository } from '../fans.ts';
 import { hashToken } from '../tokens.ts';
 import { type ConversationPorts, now } from './ports.ts';
 
-const transferGone = (code: string, message: string) => new DomainError('gone', code, message);
+const transferGone = (code: ErrorCode, message: string) => new DomainError('gone', code, message);
 
 /**
  * Redeems a transfer link (makeTransferLink): every conversation the old browser holds under the

@@ -1,10 +1,10 @@
 import { calls } from '@fanpilot/contracts';
-import { chatbotsRepository, deleteChatbot, saveChatbotWithSources } from '@fanpilot/core';
+import { chatbotsRepository, deleteChatbot, readSources, saveChatbotWithSources } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownChatbotByParam, ownInboxByParam } from '../../plugins/changes.ts';
 import { toChatbot } from '../../serializers.ts';
-import { ownedChatbot, parseSource, toNewItem } from '../../services/knowledge.ts';
+import { knowledgeSources, ownedChatbot } from '../../services/knowledge.ts';
 
 export async function chatbotsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -34,19 +34,8 @@ export async function chatbotsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
-      const sources = request.body.urls
-        .map((u) => u.trim())
-        .filter(Boolean)
-        .map(parseSource);
-      const { bot, added } = await saveChatbotWithSources(
-        app.db,
-        creator.id,
-        request.body.name,
-        sources.map((source) => ({
-          address: source.type === 'url' ? source.url : source.link.url,
-          item: (chatbotId: string) => toNewItem(chatbotId, source),
-        })),
-      );
+      const sources = readSources(knowledgeSources(), request.body.urls.map((u) => u.trim()).filter(Boolean));
+      const { bot, added } = await saveChatbotWithSources(app.db, creator.id, request.body.name, sources);
       const knowledge = await chatbotsRepository(app.db).knowledgeFor(bot.id);
       return reply.send(toChatbot(bot, knowledge));
     },

@@ -12,15 +12,13 @@ import {
   checkAttachment,
   claimFan,
   creatorsRepository,
-  fansRepository,
   greetingsOf,
   hashToken,
   makeTransferLink,
-  messagesRepository,
   moveToAnotherBrowser,
   noticesRepository,
   reachableCreator,
-  readableConversations,
+  readFanChatlog,
 } from '@fanpilot/core';
 import type { CreatorRow } from '@fanpilot/db';
 import type { FastifyInstance } from 'fastify';
@@ -45,8 +43,6 @@ export interface FanChatRoutesOptions {
 /** Transfer links one address may make, and redeem, per window. */
 const TRANSFER_LIMIT = { max: 20, windowSeconds: 10 * 60 };
 
-/** How much of a fan's history the chat page gets (the latest messages). */
-const FAN_HISTORY_LIMIT = 500;
 /** JSON around a base64 attachment of the largest allowed size. */
 const ASK_BODY_LIMIT = FAN_ATTACHMENT_MAX_BASE64_LENGTH + 256 * 1024;
 
@@ -167,29 +163,15 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       schema: calls.fanChatlog.schema,
     },
     async (request, reply) => {
-      const { fanId } = request.params;
-      let creator = request.query.creator ? await onboarded(request.query.creator) : undefined;
-      const fans = fansRepository(app.db);
-      const rows = creator
-        ? [await fans.findByKey(creator.id, fanId)].filter((row) => row !== undefined)
-        : await fans.findAllByKey(fanId);
-      // Only this browser's conversations, and the signed-in creator's own fans (mayActAsFan). A fan
-      // id nobody has used reads as a new fan's empty chat; one that is someone else's is a 403
-      // that shows nothing of it.
       const who = await fanRequester(request);
-      const readable = readableConversations(who, rows);
+      const { messages, creator, notice, aiAnswers } = await readFanChatlog(ports, who, {
+        fanId: request.params.fanId,
+        creatorUsername: request.query.creator,
+      });
       // A fan's browser gets its fan cookie on a read, before its first question: if that
       // question's answer is then lost, the retry still comes from the browser it binds to.
       if (who.creatorId === null) ensureFanToken(request, reply, opts.secureCookie);
-      const messages = await messagesRepository(app.db).conversation(
-        readable.map((row) => row.id),
-        FAN_HISTORY_LIMIT,
-      );
-      if (!creator && readable[0]) creator = await creators.findById(readable[0].creator_id);
-      const [notice, refusal] = creator
-        ? await Promise.all([noticesRepository(app.db).current(creator.id), aiRefusal(app.db, creator.id)])
-        : [undefined, null];
-      const card = creator ? toPublicCreator(creator, notice, [], refusal === null) : null;
+      const card = creator ? toPublicCreator(creator, notice, [], aiAnswers) : null;
       reply.header('cache-control', 'no-store');
       return {
         messages: messages.map(toFanChatMessage),

@@ -1,21 +1,21 @@
 import type { ModelEnv } from '@fanpilot/answers';
 import { calls } from '@fanpilot/contracts';
 import {
+  addKnowledgeFile,
   closeKnowledgeGaps,
   fansByIds,
-  openGapIds,
   openKnowledgeGaps,
   requireChatbot,
+  requireOpenGaps,
   saveCorrection,
   sendToFan,
 } from '@fanpilot/core';
 import { embedderFor } from '@fanpilot/knowledge';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { badRequest } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
-import { addKnowledgeFile } from '../../services/knowledge.ts';
+import { knowledgePorts } from '../../services/knowledge.ts';
 
 /** The note a gap's answer is saved as: a TXT knowledge file the AI reads like any other. */
 export function gapNote(question: string, answer: string) {
@@ -62,17 +62,12 @@ export async function knowledgeGapsRoutes(app: FastifyInstance, opts: { env: Mod
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
       const chatbot = await requireChatbot(app.db, creator.id);
-      const open = await openGapIds(app.db, creator.id, request.body.questionIds);
-      if (open.length === 0) {
-        throw badRequest('These questions are no longer open. Reload the list.', 'no_open_gaps');
-      }
+      const open = await requireOpenGaps(app.db, creator.id, request.body.questionIds);
       const note = gapNote(request.body.question, request.body.answer);
       const item = await addKnowledgeFile(
-        app,
-        request.log,
-        chatbot.id,
-        Buffer.from(note.text, 'utf8'),
-        note.fileName,
+        knowledgePorts(app),
+        { creatorId: creator.id },
+        { chatbotId: chatbot.id, bytes: Buffer.from(note.text, 'utf8'), fileName: note.fileName },
       );
       // The answer also wins for this question and its paraphrases from now on (a correction).
       const embedder = embedderFor(opts.env);

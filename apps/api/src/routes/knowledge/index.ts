@@ -1,21 +1,19 @@
 import { calls, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
 import {
-  assertKnowledgeRoom,
-  assertNewAddress,
-  assertResyncable,
-  assertRetryable,
-  knowledgeRepository,
-  offerFileToFans,
+  addKnowledgeFile,
+  addKnowledgeSource,
+  addYoutubeKnowledge,
+  DomainError,
+  deleteKnowledge,
+  knowledgeFileTooLarge,
+  knowledgeOfChatbot,
+  knowledgeTarget,
   ownKnowledgeFile,
-  requeueKnowledgeItem,
+  refetchableKnowledge,
+  refetchKnowledge,
+  updateKnowledge,
 } from '@fanpilot/core';
-import {
-  fetchYoutubeTitle,
-  type IngestEnv,
-  IngestError,
-  ingestRunId,
-  parseYoutubeUrl,
-} from '@fanpilot/knowledge';
+import { type IngestEnv, ingestRunId } from '@fanpilot/knowledge';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { badRequest, HttpError, notFound } from '../../errors.ts';
@@ -23,15 +21,7 @@ import { ownChatbotByParam } from '../../plugins/changes.ts';
 import { assertCleanMultipart } from '../../plugins/clean-input.ts';
 import { retryAfterWords } from '../../plugins/rate-limit.ts';
 import { toKnowledgeItem } from '../../serializers.ts';
-import {
-  addKnowledgeFile,
-  knowledgeFileTooLarge,
-  ownedChatbot,
-  ownedKnowledgeItem,
-  parseSource,
-  progressOf,
-  toNewItem,
-} from '../../services/knowledge.ts';
+import { knowledgePorts, progressOf } from '../../services/knowledge.ts';
 import { assertOwnUploadKey } from '../../services/uploads.ts';
 
 /**
@@ -42,7 +32,10 @@ export const KNOWLEDGE_REFETCH_LIMIT = { max: 30, windowSeconds: 10 * 60 };
 
 export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: IngestEnv }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const items = () => knowledgeRepository(app.db);
+  const ports = knowledgePorts(app, opts.ingest);
+  const requester = async (request: FastifyRequest) => ({
+    creatorId: (await app.requireCreator(request)).id,
+  });
   // Counted per creator, only for calls that do start a fetch (after the checks below).
   const refetcher = new WeakMap<FastifyRequest, string>();
   const refetchLimit = app.limiter({
@@ -64,18 +57,12 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       config: { versionedBy: ownChatbotByParam },
       schema: calls.knowledgeProgress.schema,
     },
-    async (request) => {
-      const { chatbot } = await ownedChatbot(app, request, request.params.id);
-      return progressOf(await items().listByChatbot(chatbot.id));
-    },
+    async (request) =>
+      progressOf(await knowledgeOfChatbot(ports, await requester(request), { chatbotId: request.params.id })),
   );
 
   r.post(calls.addKnowledge.path, { schema: calls.addKnowledge.schema }, async (request, reply) => {
-    const { chatbot } = await ownedChatbot(app, request, request.body.chatbotId);
-    const source = parseSource(request.body.url);
-    await assertNewAddress(app.db, chatbot.id, source.type === 'url' ? source.url : source.link.url);
-    await assertKnowledgeRoom(app.db, chatbot.id, 1);
-    const item = await items().insert(toNewItem(chatbot.id, source));
+    const item = await addKnowledgeSource(ports, await requester(request), request.body);
     return reply.send(toKnowledgeItem(item));
   });
 
@@ -85,25 +72,11 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       schema: calls.addYoutubeKnowledge.schema,
     },
     async (request, reply) => {
-      const { chatbot } = await ownedChatbot(app, request, request.params.id);
-      let link: ReturnType<typeof parseYoutubeUrl>;
-      try {
-        link = parseYoutubeUrl(request.body.youtubeUrl);
-      } catch (err) {
-        throw badRequest(
-          err instanceof IngestError ? err.reason : 'This is not a YouTube video link.',
-          'invalid_youtube_url',
-        );
-      }
-      await assertNewAddress(app.db, chatbot.id, link.url);
-      await assertKnowledgeRoom(app.db, chatbot.id, 1);
-      // The title is asked for now (the answer carries it); a slow or silent YouTube leaves it to the worker.
-      const title = await fetchYoutubeTitle(link.videoId, {
-        origin: opts.ingest.INGEST_YOUTUBE_ORIGIN,
-        timeoutMs: Math.min(5_000, opts.ingest.INGEST_FETCH_TIMEOUT_MS),
+      const item = await addYoutubeKnowledge(ports, await requester(request), {
+        chatbotId: request.params.id,
+        youtubeUrl: request.body.youtubeUrl,
       });
-      const item = await items().insert(toNewItem(chatbot.id, { type: 'youtube', link }, title));
-      return reply.send({ ...toKnowledgeItem(item), title: title ?? 'YouTube Video' });
+      return reply.send({ ...toKnowledgeItem(item), title: item.title ?? 'YouTube Video' });
     },
   );
 
@@ -111,7 +84,8 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
     calls.uploadKnowledgeFile.path,
     { schema: calls.uploadKnowledgeFile.schema },
     async (request, reply) => {
-      const { chatbot } = await ownedChatbot(app, request, request.params.id);
+      const who = await requester(request);
+      const { chatbotId } = await knowledgeTarget(ports, who, { chatbotId: request.params.id });
       if (!request.isMultipart()) {
         throw new HttpError(
           415,
@@ -139,7 +113,7 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
         throw badRequest('The upload could not be read. Please try again.', 'invalid_upload');
       }
       if (part.file.truncated) throw knowledgeFileTooLarge();
-      const item = await addKnowledgeFile(app, request.log, chatbot.id, bytes, part.filename || '');
+      const item = await addKnowledgeFile(ports, who, { chatbotId, bytes, fileName: part.filename || '' });
       return reply.send(toKnowledgeItem(item));
     },
   );
@@ -150,9 +124,10 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       schema: calls.addUploadedKnowledgeFile.schema,
     },
     async (request, reply) => {
-      const { creator, chatbot } = await ownedChatbot(app, request, request.params.id);
+      const who = await requester(request);
+      const { chatbotId } = await knowledgeTarget(ports, who, { chatbotId: request.params.id });
       const { key } = request.body;
-      assertOwnUploadKey(creator.id, key);
+      assertOwnUploadKey(who.creatorId, key);
       const head = await app.storage.head(key);
       if (!head) throw notFound('The uploaded file was not found; upload it again.');
       const discard = () =>
@@ -178,17 +153,17 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
       }
       let item: Awaited<ReturnType<typeof addKnowledgeFile>>;
       try {
-        item = await addKnowledgeFile(
-          app,
-          request.log,
-          chatbot.id,
-          Buffer.concat(chunks),
-          request.body.filename ?? key.slice(key.lastIndexOf('/') + 1),
-          { fansMayDownload: request.body.fansMayDownload === true },
-        );
+        item = await addKnowledgeFile(ports, who, {
+          chatbotId,
+          bytes: Buffer.concat(chunks),
+          fileName: request.body.filename ?? key.slice(key.lastIndexOf('/') + 1),
+          fansMayDownload: request.body.fansMayDownload === true,
+        });
       } catch (err) {
-        // A refused file is gone for good; anything else (the database away) may be tried again.
-        if (err instanceof HttpError && err.statusCode !== 409) await discard();
+        // A refused file is gone for good; anything else (a full chatbot, the database away) may be tried again.
+        if (err instanceof DomainError && (err.reason === 'invalid' || err.reason === 'too_large')) {
+          await discard();
+        }
         throw err;
       }
       // The file now lives under knowledge/…, with the item; the upload's copy is no longer needed.
@@ -198,38 +173,38 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
   );
 
   r.delete(calls.deleteKnowledge.path, { schema: calls.deleteKnowledge.schema }, async (request) => {
-    const item = await ownedKnowledgeItem(app, request, request.params.id);
-    const removed = await items().remove(item.id);
-    if (removed?.file_key) {
-      await app.storage.remove(removed.file_key).catch((err) => {
-        request.log.warn({ key: removed.file_key, err }, 'could not remove a knowledge file from storage');
-      });
-    }
-    return { success: true as const, id: item.id };
+    const { id } = await deleteKnowledge(
+      ports,
+      await requester(request),
+      { itemId: request.params.id },
+      (key, err) => request.log.warn({ key, err }, 'could not remove a knowledge file from storage'),
+    );
+    return { success: true as const, id };
   });
 
   r.patch(calls.updateKnowledge.path, { schema: calls.updateKnowledge.schema }, async (request) => {
-    const item = await ownedKnowledgeItem(app, request, request.params.id);
-    return toKnowledgeItem(await offerFileToFans(app.db, item, request.body.fansMayDownload));
+    const item = await updateKnowledge(ports, await requester(request), {
+      itemId: request.params.id,
+      fansMayDownload: request.body.fansMayDownload,
+    });
+    return toKnowledgeItem(item);
   });
 
   r.post(calls.retryKnowledge.path, { schema: calls.retryKnowledge.schema }, async (request) => {
-    const item = await ownedKnowledgeItem(app, request, request.params.id);
-    assertRetryable(item);
+    const who = await requester(request);
+    const input = { itemId: request.params.id, how: 'retry' as const };
+    const item = await refetchableKnowledge(ports, who, input);
     await countRefetch(request);
-    const updated = await requeueKnowledgeItem(app.db, item.id, ingestRunId(item.id, 'retry'), ['failed']);
+    const updated = await refetchKnowledge(ports, who, { ...input, runId: ingestRunId(item.id, 'retry') });
     return toKnowledgeItem(updated);
   });
 
   r.post(calls.resyncKnowledge.path, { schema: calls.resyncKnowledge.schema }, async (request) => {
-    const item = await ownedKnowledgeItem(app, request, request.params.id);
-    assertResyncable(item);
+    const who = await requester(request);
+    const input = { itemId: request.params.id, how: 'resync' as const };
+    const item = await refetchableKnowledge(ports, who, input);
     await countRefetch(request);
-    const updated = await requeueKnowledgeItem(app.db, item.id, ingestRunId(item.id, 'resync'), [
-      'completed',
-      'active',
-      'failed',
-    ]);
+    const updated = await refetchKnowledge(ports, who, { ...input, runId: ingestRunId(item.id, 'resync') });
     return toKnowledgeItem(updated);
   });
 

@@ -1,11 +1,12 @@
 import { calls, FAN_ATTACHMENT_MIME_TYPES } from '@fanpilot/contracts';
 import {
   answerAsCreator,
-  creatorsFan,
   deleteConversation,
   downloadableAttachment,
   fansRepository,
   messagesRepository,
+  readCreatorChatlog,
+  readFanConversation,
   sendToFan,
 } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
@@ -16,7 +17,6 @@ import { ownInboxByParam, ownInboxByQuery } from '../../plugins/changes.ts';
 import { fanRequester } from '../../services/conversations.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 500;
-const CONVERSATION_LIMIT = 2000;
 
 /** A file name safe inside a quoted header value, plus its exact UTF-8 form (RFC 6266). */
 function contentDisposition(filename: string): string {
@@ -28,6 +28,7 @@ function contentDisposition(filename: string): string {
 export async function messagesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const messages = messagesRepository(app.db);
+  const ports = { db: app.db };
   const fans = fansRepository(app.db);
 
   r.get(
@@ -80,9 +81,13 @@ export async function messagesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
-      const fan = await creatorsFan(app.db, creator.id, request.params.fanId);
+      const rows = await readFanConversation(
+        ports,
+        { creatorId: creator.id },
+        { fanId: request.params.fanId },
+      );
       reply.header('cache-control', 'no-store');
-      return (await messages.conversation([fan.id], CONVERSATION_LIMIT)).map(toMessage);
+      return rows.map(toMessage);
     },
   );
 
@@ -94,9 +99,9 @@ export async function messagesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.query.creator);
+      const latest = await readCreatorChatlog(ports, { creatorId: creator.id });
       reply.header('cache-control', 'no-store');
-      const latest = await messages.latestForCreator(creator.id, CONVERSATION_LIMIT);
-      return { messages: latest.reverse().map(toMessage) };
+      return { messages: latest.map(toMessage) };
     },
   );
 

@@ -1,5 +1,6 @@
 import { calls, routes } from '@fanpilot/contracts';
 import {
+  checkSubscriptionKeys,
   creatorPushSubscriptions,
   notificationSettings,
   readUnsubscribeToken,
@@ -8,7 +9,7 @@ import {
 } from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { checkPushEndpoint, checkSubscriptionKeys } from '../../services/push.ts';
+import { checkPushEndpoint } from '../../services/push.ts';
 
 export interface NotificationRoutesOptions {
   /** The secret unsubscribe links are signed with (the session secret). */

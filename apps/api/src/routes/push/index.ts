@@ -1,11 +1,17 @@
 import { calls } from '@fanpilot/contracts';
-import { creatorsRepository, pushSubscriptions, reachableCreator, subscribingFan } from '@fanpilot/core';
+import {
+  checkSubscriptionKeys,
+  creatorsRepository,
+  pushSubscriptions,
+  reachableCreator,
+  subscribingFan,
+} from '@fanpilot/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { networkOf, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { asFanOnly } from '../../services/conversations.ts';
 import { fanTokenHash } from '../../services/fan-identity.ts';
-import { checkPushEndpoint, checkSubscriptionKeys, type VapidKeys } from '../../services/push.ts';
+import { checkPushEndpoint, type VapidKeys } from '../../services/push.ts';
 
 export interface PushRoutesOptions {
   vapid: VapidKeys;

@@ -1,8 +1,8 @@
 import { calls, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
+import { knowledgeFileTooLarge } from '@fanpilot/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { badRequest, HttpError, notFound } from '../../errors.ts';
-import { knowledgeFileTooLarge } from '../../services/knowledge.ts';
 import {
   assertOwnUploadKey,
   knowledgeFileType,
