@@ -1,6 +1,7 @@
 export * from './citations.ts';
 export * from './cite.ts';
 export * from './compose.ts';
+export * from './context.ts';
 export * from './followup.ts';
 export * from './handler.ts';
 export * from './models.ts';

@@ -3,6 +3,7 @@
 // handle or transaction it works in; refusals are DomainErrors, which the api maps to HTTP.
 
 export * from './alerts/index.ts';
+export * from './answer-context.ts';
 export * from './answer-policy.ts';
 export * from './attachments.ts';
 export * from './billing.ts';
