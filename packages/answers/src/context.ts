@@ -3,6 +3,7 @@ import {
   type ContextProvider,
   conversationProvider,
   correctionProvider,
+  memoryProvider,
 } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { type Embedder, type RetrievedChunk, retrievePassages } from '@fanpilot/knowledge';
@@ -49,7 +50,7 @@ export function answerContextProviders(options: {
 }): (ContextProvider<RetrievedChunk> | ContextProvider<RetrievedChunk>[])[] {
   const { embedder } = options;
   return [
-    conversationProvider(options.historyLimit ?? ANSWER_HISTORY_LIMIT),
+    [conversationProvider(options.historyLimit ?? ANSWER_HISTORY_LIMIT), memoryProvider()],
     [
       correctionProvider(
         embedder ? async (q) => ({ vector: await embedder.embedQuery(q), model: embedder.model }) : null,

@@ -29,6 +29,8 @@ export interface AnswerOptions {
   timeoutMs?: number;
   /** The clock the daily AI answer budget is counted by (midnight UTC); tests inject one. */
   now?: () => Date;
+  /** Told of each stored AI answer to a fan (after its commit): the fan's memory reads the turn. */
+  afterAnswer?: (answered: { conversationId: string; messageId: string }) => Promise<void>;
 }
 
 export type { AnswerOutcome };
@@ -122,6 +124,11 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
   // Its commit asks for the fan's push (the push outbox). The stored answer (or none) replaces the
   // draft the fan may be watching.
   if (model) await drafts.discard();
+  if (outcome === 'answered' && question.fan_id && stored.replyId) {
+    await options
+      .afterAnswer?.({ conversationId: question.fan_id, messageId: stored.replyId })
+      .catch((err: unknown) => options.logger?.warn({ err, messageId }, 'memory job not queued'));
+  }
   return outcome;
 }
 

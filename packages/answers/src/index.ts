@@ -4,6 +4,7 @@ export * from './compose.ts';
 export * from './context.ts';
 export * from './followup.ts';
 export * from './handler.ts';
+export * from './memory.ts';
 export * from './models.ts';
 export * from './offline.ts';
 export * from './playground.ts';

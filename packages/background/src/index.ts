@@ -2,6 +2,7 @@ import {
   type AnswerRetryEnv,
   answerRetryPolicy,
   createAnswerHandler,
+  createMemoryHandler,
   handOverOnFinalFailure,
   type ModelEnv,
   requeueAwaitingAnswers,
@@ -11,6 +12,8 @@ import {
   ANSWER_QUEUE,
   INGEST_QUEUE,
   MAIL_QUEUE,
+  MEMORY_QUEUE,
+  memoryJobId,
   PUSH_QUEUE,
   type PushJob,
   pushFanOutJobId,
@@ -248,7 +251,10 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       env,
       logger: log,
       ...(options.clock ? { now: options.clock } : {}),
+      // The fan's memory reads the answered turn after the answer's commit (never delaying it).
+      afterAnswer: (job) => jobs.enqueue(MEMORY_QUEUE, job, { jobId: memoryJobId(job) }),
     });
+    handlers[MEMORY_QUEUE] = createMemoryHandler({ db: options.answerDb ?? db, env, logger: log });
   }
   let drainPushes: (() => Promise<void>) | undefined;
   if (roles.has('push')) {

@@ -17,6 +17,7 @@ export * from './inbox.ts';
 export * from './jobs.ts';
 export * from './live.ts';
 export * from './live-schemas.ts';
+export * from './memory.ts';
 export * from './messages.ts';
 export * from './notifications.ts';
 export * from './push.ts';

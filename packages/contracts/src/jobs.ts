@@ -43,3 +43,17 @@ export const mailJobSchema = z.object({ mailId: z.string().uuid() });
 export type MailJob = z.infer<typeof mailJobSchema>;
 /** One send per mail, whoever queues it. */
 export const mailJobId = (mailId: string) => `mail-${mailId}`;
+
+export const MEMORY_QUEUE = 'fan-memory';
+
+/**
+ * Read a fan's new turns for their memory (docs/decisions/0079), after an AI answer or a creator's
+ * reply to them: `conversationId` is the fan, `messageId` the message just committed.
+ */
+export const memoryJobSchema = z.object({
+  conversationId: z.string().uuid(),
+  messageId: z.string().regex(/^[1-9][0-9]{0,17}$/),
+});
+export type MemoryJob = z.infer<typeof memoryJobSchema>;
+/** One extraction per fan and message, whoever queues it. */
+export const memoryJobId = (job: MemoryJob) => `memory-${job.conversationId}-${job.messageId}`;

@@ -28,6 +28,7 @@ export * from './knowledge-gaps.ts';
 export * from './knowledge-runs.ts';
 export * from './knowledge-uploads.ts';
 export * from './mail-outbox.ts';
+export * from './memory.ts';
 export * from './messages.ts';
 export * from './notices.ts';
 export * from './onboarding.ts';

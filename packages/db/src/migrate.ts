@@ -39,6 +39,7 @@ import * as restoreRequests from './migrations/2026-11-29T02-10_restore_requests
 import * as fansByBrowser from './migrations/2026-11-29T03-00_fans_by_browser.ts';
 import * as widgetRefusals from './migrations/2026-11-29T03-10_widget_refusals.ts';
 import * as alertReasons from './migrations/2026-11-29T04-00_alert_reasons.ts';
+import * as fanMemory from './migrations/2026-11-30T02-00_fan_memory.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -82,6 +83,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T03-00_fans_by_browser': fansByBrowser,
   '2026-11-29T03-10_widget_refusals': widgetRefusals,
   '2026-11-29T04-00_alert_reasons': alertReasons,
+  '2026-11-30T02-00_fan_memory': fanMemory,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

@@ -14,6 +14,7 @@ import {
   claimFan,
   creatorsRepository,
   fansRepository,
+  forgetOnRequest,
   greetingsOf,
   hashToken,
   makeTransferLink,
@@ -161,11 +162,18 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
           ),
         );
       }
+      // "Forget everything" / "don't remember that": memory is cleared or the item dropped, and the fan told.
+      const forgot = await forgetOnRequest(app.db, {
+        fanId: fan.id,
+        messageId: asked.message.id,
+        text: body.message,
+      });
       return {
         success: true as const,
         message: toFanChatMessage(asked.message),
         aiWillAnswer: asked.aiWillAnswer,
         paywall: asked.paywall,
+        ...(forgot ? { memory: forgot } : {}),
       };
     },
   );

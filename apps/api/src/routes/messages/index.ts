@@ -1,10 +1,11 @@
-import { calls, FAN_ATTACHMENT_MIME_TYPES } from '@fanpilot/contracts';
+import { calls, FAN_ATTACHMENT_MIME_TYPES, MEMORY_QUEUE, memoryJobId } from '@fanpilot/contracts';
 import {
   answerAsCreator,
   creatorsFan,
   deleteConversation,
   downloadableAttachment,
   fansRepository,
+  memoryJobFor,
   messagesRepository,
   sendToFan,
 } from '@fanpilot/core';
@@ -115,6 +116,15 @@ export async function messagesRoutes(app: FastifyInstance) {
     },
   );
 
+  /** After the creator's reply is committed, the fan's memory reads the turn (background work). */
+  const rememberTurn = async (messageId: string) => {
+    const job = await memoryJobFor(app.db, messageId);
+    if (!job) return;
+    await app.jobs
+      .enqueue(MEMORY_QUEUE, job, { jobId: memoryJobId(job) })
+      .catch((err: unknown) => app.log.warn({ err, messageId }, 'memory job not queued'));
+  };
+
   r.post(calls.answer.path, { schema: calls.answer.schema }, async (request) => {
     const creator = await app.requireOwner(request, request.body.creator);
     const replyId = await answerAsCreator(
@@ -126,6 +136,7 @@ export async function messagesRoutes(app: FastifyInstance) {
         draftFor: request.body.draftFor,
       },
     );
+    await rememberTurn(replyId);
     const stored = await messages.findView(replyId);
     return {
       success: true as const,
@@ -145,6 +156,7 @@ export async function messagesRoutes(app: FastifyInstance) {
         draftFor: request.body.draftFor,
       },
     );
+    await rememberTurn(sent.messageId);
     const stored = await messages.findView(sent.messageId);
     return {
       success: true as const,
