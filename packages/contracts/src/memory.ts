@@ -33,7 +33,8 @@ export const setFanMemoryRequestSchema = z.object({ enabled: z.boolean() });
 
 export const creatorFanMemoryParamsSchema = z.object({
   username: z.string().min(1).max(100),
-  fanId: z.string().min(1).max(64),
+  /** The conversation's fan id (as in the chat log). */
+  fanId: fanIdSchema,
 });
 export const creatorFanMemoryItemParamsSchema = creatorFanMemoryParamsSchema.extend({
   itemId: z.string().min(1).max(64),

@@ -100,16 +100,9 @@ export async function deleteFanMemoryItem(db: Db, fanId: string, itemId: string)
   if (Number(gone.numDeletedRows) === 0) throw noItem();
 }
 
-/** The creator's fan `fanId` (a fan row of theirs), else not found. */
-async function creatorsFan(db: Db, creatorId: string, fanId: string) {
-  const fan = isUuid(fanId)
-    ? await db
-        .selectFrom('fans')
-        .select(['id', 'memory_off'])
-        .where('id', '=', fanId)
-        .where('creator_id', '=', creatorId)
-        .executeTakeFirst()
-    : undefined;
+/** The creator's fan `fanKey` (the conversation's fan id, as the dashboard names it), else not found. */
+async function creatorsFan(db: Db, creatorId: string, fanKey: string) {
+  const fan = await fansRepository(db).findByKey(creatorId, fanKey);
   if (!fan) throw new DomainError('not_found', 'not_found', 'No such fan.');
   return fan;
 }

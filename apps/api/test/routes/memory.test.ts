@@ -162,7 +162,7 @@ describe('per-fan memory', () => {
 
     // The creator sees it beside the conversation and corrects it; another creator cannot.
     const annRow = await fanRow(ann, mia.id);
-    const path = `/api/creators/username/miamem/fans/${annRow}/memory`;
+    const path = `/api/creators/username/miamem/fans/${ann.fanId}/memory`;
     const seen = (await json(await call(t, 'GET', path, mia.cookie))) as unknown as Memory;
     const marathon = seen.items[0]!;
     const corrected = await call(t, 'PATCH', `${path}/${marathon.id}`, mia.cookie, {
