@@ -11,7 +11,7 @@ import {
   requireChatbot,
   setFanMemoryEnabled,
 } from '@fanpilot/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fanRequester } from '../../services/conversations.ts';
 
@@ -30,24 +30,26 @@ export async function memoryRoutes(app: FastifyInstance, opts: { env: ModelEnv }
     return readFanMemory(app.db, fanRowId, { available: on });
   };
 
-  r.get(calls.fanMemory.path, { schema: calls.fanMemory.schema }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const own = await fansOwnMemory(
+  /** The asking fan's own conversation with the creator (the chat log's rule). */
+  const ownMemory = async (
+    request: FastifyRequest & { params: { fanId: string }; query: { creator: string } },
+    action: 'read' | 'write',
+  ) =>
+    fansOwnMemory(
       app.db,
       await fanRequester(request),
       { creator: request.query.creator, fanKey: request.params.fanId },
-      'read',
+      action,
     );
+
+  r.get(calls.fanMemory.path, { schema: calls.fanMemory.schema }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const own = await ownMemory(request, 'read');
     return fanMemory(own.fanRowId, own.creatorId);
   });
 
   r.put(calls.setFanMemory.path, { schema: calls.setFanMemory.schema }, async (request) => {
-    const own = await fansOwnMemory(
-      app.db,
-      await fanRequester(request),
-      { creator: request.query.creator, fanKey: request.params.fanId },
-      'write',
-    );
+    const own = await ownMemory(request, 'write');
     if (!own.fanRowId) {
       throw new DomainError('not_found', 'not_found', 'Write to the chat first: there is no memory yet.');
     }
@@ -56,12 +58,7 @@ export async function memoryRoutes(app: FastifyInstance, opts: { env: ModelEnv }
   });
 
   r.delete(calls.deleteFanMemoryItem.path, { schema: calls.deleteFanMemoryItem.schema }, async (request) => {
-    const own = await fansOwnMemory(
-      app.db,
-      await fanRequester(request),
-      { creator: request.query.creator, fanKey: request.params.fanId },
-      'write',
-    );
+    const own = await ownMemory(request, 'write');
     if (!own.fanRowId) throw new DomainError('not_found', 'not_found', 'No such memory item.');
     await deleteFanMemoryItem(app.db, own.fanRowId, request.params.itemId);
     return fanMemory(own.fanRowId, own.creatorId);
