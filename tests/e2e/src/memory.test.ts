@@ -91,7 +91,9 @@ describe('per-fan memory screens', () => {
       const panel = fanPage.getByTestId('memory-panel');
       await panel.waitFor();
       await panel.getByText('Has a sore left knee.').waitFor();
-      expect(await panel.getByRole('heading').textContent()).toMatch(/^What .+'s assistant remembers about you$/);
+      expect(await panel.getByRole('heading').textContent()).toMatch(
+        /^What .+'s assistant remembers about you$/,
+      );
       await screenshot(fanPage, 'h2n-memory-fan-390x844');
       await panel.getByRole('button', { name: 'Delete "Can run at most 4 hours a week."' }).click();
       await panel.getByText('Can run at most 4 hours a week.').waitFor({ state: 'detached' });

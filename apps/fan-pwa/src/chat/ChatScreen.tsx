@@ -187,6 +187,15 @@ function Chat({ creator }: { creator: PublicCreator }) {
       )}
       {/* Information always shows, stacked: no connection, that the creator answers personally,
           the announcement (until dismissed); the notification offer waits below it (record 0073). */}
+      {chat.forgot && (
+        <p
+          role="status"
+          data-testid="memory-forgot"
+          className="shrink-0 border-b border-slate-200 bg-slate-50 px-4 py-1.5 text-center text-xs text-slate-800"
+        >
+          {chat.forgot === 'cleared' ? memoryTexts.cleared : memoryTexts.dropped}
+        </p>
+      )}
       {banners.includes('offline') && (
         <p role="status" className="shrink-0 bg-slate-800 px-4 py-1.5 text-center text-xs text-white">
           {texts.offlineBanner}
