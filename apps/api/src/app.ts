@@ -42,6 +42,7 @@ import { inboxRoutes } from './routes/inbox/index.ts';
 import { insightsRoutes } from './routes/insights/index.ts';
 import { knowledgeRoutes } from './routes/knowledge/index.ts';
 import { knowledgeGapsRoutes } from './routes/knowledge-gaps/index.ts';
+import { memoryRoutes } from './routes/memory/index.ts';
 import { messagesRoutes } from './routes/messages/index.ts';
 import { notificationRoutes } from './routes/notifications/index.ts';
 import { objectsRoutes } from './routes/objects/index.ts';
@@ -273,6 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     playgroundPerMinute: PLAYGROUND_PER_MINUTE,
     fanReadsPerIpPerMinute: deps.config.env.FAN_READ_RATE_LIMIT_PER_IP,
   });
+  await app.register(memoryRoutes, { env: deps.config.env });
   await app.register(citationsRoutes, {
     sessionSecret: deps.config.sessionSecret,
     fanReadsPerIpPerMinute: deps.config.env.FAN_READ_RATE_LIMIT_PER_IP,

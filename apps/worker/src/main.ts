@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { createBackgroundJobs, startBackground, WORKER_ROLES } from '@fanpilot/background';
 import { storageSettings } from '@fanpilot/config';
-import { ANSWER_QUEUE, INGEST_QUEUE } from '@fanpilot/contracts';
+import { ANSWER_QUEUE, INGEST_QUEUE, MEMORY_QUEUE } from '@fanpilot/contracts';
 import { pingDatabase } from '@fanpilot/core';
 import { createDb, migrateToLatest } from '@fanpilot/db';
 import { createStorage } from '@fanpilot/storage';
@@ -125,7 +125,7 @@ async function main() {
 
   log.info(
     {
-      queues: [INGEST_QUEUE, ANSWER_QUEUE],
+      queues: [INGEST_QUEUE, ANSWER_QUEUE, MEMORY_QUEUE],
       concurrency: env.WORKER_CONCURRENCY,
       healthPort,
       database: db.kind,

@@ -1,11 +1,12 @@
-import type { MessageFrom, StoredSource } from '@fanpilot/contracts';
-import { type Correction, matchCorrection } from '@fanpilot/core';
+import type { StoredSource } from '@fanpilot/contracts';
+import { type AnswerContext, type AnswerRequest, buildAnswerContext, type Correction } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
-import { embedderFor, type RetrievedChunk, retrievePassages } from '@fanpilot/knowledge';
+import { embedderFor, type RetrievedChunk } from '@fanpilot/knowledge';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Kysely } from 'kysely';
 import { citationFor, citedSourceKey } from './citations.ts';
 import { citeUsed, withoutMarkers } from './cite.ts';
-import { searchQuery } from './followup.ts';
+import { answerContextProviders } from './context.ts';
 import { createChatModel, type ModelEnv, modelRoute, providerKey } from './models.ts';
 import { offlineAnswer } from './offline.ts';
 import {
@@ -16,9 +17,11 @@ import {
   withoutGapTag,
 } from './prompt.ts';
 
-// One answer to one question, whoever asked it (a fan through the answer job, the creator in "Try
-// your chatbot"): a correction of the creator's first, then the retrieved knowledge, then the model
-// (or the embedded answerer), with the citations of what the answer used. Nothing is stored here.
+// One answer to one question, whoever asked it (a fan through the answer job, the creator's draft,
+// the creator in "Try your chatbot"): answer() reads the answer context (core's buildAnswerContext:
+// the conversation, the fan's memory, a correction of the creator's, the retrieved knowledge), then
+// composeAnswer turns it into a reply with the model (or the embedded answerer), with the citations
+// of what the reply used, told through its channel as it is written. Nothing is stored here.
 
 /** The chatbot settings an answer needs. */
 export interface AnsweringChatbot {
@@ -30,26 +33,71 @@ export interface AnsweringChatbot {
   initial_messages: string[];
 }
 
-export interface ComposeInput {
+/**
+ * Where the reply goes as it is written (docs/decisions/0078). Text now: `draft` is told the reply so
+ * far (markers left out) and must not throw. Another output (voice) is another channel.
+ */
+export interface ReplyChannel {
+  kind: 'text';
+  draft?: (text: string) => void;
+}
+
+export const textChannel = (draft?: (text: string) => void): ReplyChannel =>
+  draft ? { kind: 'text', draft } : { kind: 'text' };
+
+export interface AnswerSetup {
   db: Kysely<Database>;
   env: ModelEnv;
   chatbot: AnsweringChatbot;
-  creatorId: string;
-  creatorName: string;
-  question: string;
-  /** The conversation before the question, oldest first (empty in the playground). */
-  history?: { from: MessageFrom; text: string }[];
-  attachment?: { filename: string; fileType: string } | null;
   /** The characters of knowledge that go into the prompt (KNOWLEDGE_BUDGET_CHARS). */
   knowledgeBudgetChars?: number;
+  /** How many earlier messages of the conversation go into the prompt. */
+  historyLimit?: number;
   timeoutMs?: number;
+}
+
+export interface ReplyOptions {
   /**
    * 'assistant' (the default): the chatbot's answer to a fan, quoting and citing the material.
    * 'creator': a draft of the creator's own reply (docs/decisions/0075), first person, unattributed.
    */
   voice?: AnswerVoice;
-  /** Told the answer as the model writes it (markers left out); must not throw. */
-  onDraft?: (text: string) => void;
+  channel?: ReplyChannel;
+}
+
+/** The one way into an answer: the context read by its providers, then composed into a reply. */
+export async function answer(
+  setup: AnswerSetup,
+  request: AnswerRequest,
+  reply: ReplyOptions = {},
+): Promise<ComposedAnswer> {
+  const { db, env, chatbot } = setup;
+  const embedder = embedderFor(env);
+  const model = await createChatModel(chatbot.model, env, {
+    temperature: chatbot.temperature,
+    ...(setup.timeoutMs ? { timeoutMs: setup.timeoutMs } : {}),
+  });
+  const context = await buildAnswerContext<RetrievedChunk>(
+    db,
+    request,
+    answerContextProviders({
+      embedder,
+      model,
+      chatbotId: chatbot.id,
+      ...(setup.historyLimit ? { historyLimit: setup.historyLimit } : {}),
+      ...(setup.knowledgeBudgetChars ? { knowledgeBudgetChars: setup.knowledgeBudgetChars } : {}),
+    }),
+  );
+  return composeAnswer({ chatbot, model, context, ...reply });
+}
+
+export interface ComposeInput {
+  chatbot: AnsweringChatbot;
+  /** The chatbot's model; null: the embedded answerer. */
+  model: BaseChatModel | null;
+  context: AnswerContext<RetrievedChunk>;
+  voice?: AnswerVoice;
+  channel?: ReplyChannel;
 }
 
 /** Who really answers for a chatbot: its model when a key is configured, else the embedded answerer. */
@@ -113,33 +161,8 @@ const CORRECTION_KEY = 'correction';
 const sourceKey = citedSourceKey;
 
 export async function composeAnswer(input: ComposeInput): Promise<ComposedAnswer> {
-  const { db, env, chatbot, creatorName, question } = input;
-  const embedder = embedderFor(env);
-  const model = await createChatModel(chatbot.model, env, {
-    temperature: chatbot.temperature,
-    ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
-  });
-  // A follow-up is searched with the conversation: rewritten by the model, or with the fan's turns.
-  const query = await searchQuery(model, input.history ?? [], question);
-  const [matched, passages] = await Promise.all([
-    matchCorrection(db, input.creatorId, question, async () => {
-      if (!embedder) return null;
-      try {
-        return { vector: await embedder.embedQuery(question), model: embedder.model };
-      } catch {
-        // No embedding (the endpoint failed): the correction still matches by its words.
-        return null;
-      }
-    }),
-    retrievePassages(db, {
-      embedder,
-      chatbotId: chatbot.id,
-      question: query.question,
-      context: query.context,
-      ...(input.knowledgeBudgetChars ? { budgetChars: input.knowledgeBudgetChars } : {}),
-    }),
-  ]);
-  const correction: Correction | null = matched ?? null;
+  const { chatbot, model, context } = input;
+  const { creatorName, question, passages, correction } = context;
   const excerpts: { excerpt: KnowledgeExcerpt; key: string; chunk: RetrievedChunk | null }[] = [
     ...(correction
       ? [
@@ -205,16 +228,17 @@ export async function composeAnswer(input: ComposeInput): Promise<ComposedAnswer
     chatbotName: chatbot.name,
     creatorName,
     initialMessages: chatbot.initial_messages,
-    history: input.history ?? [],
+    history: context.history,
+    memory: context.memory.map((m) => m.text),
     question,
-    attachment: input.attachment ?? null,
+    attachment: context.attachment,
     knowledge: excerpts.map((e) => e.excerpt),
     ...(input.voice ? { voice: input.voice } : {}),
   });
   let written = '';
   for await (const chunk of await model.stream(prompt)) {
     written += contentText(chunk.content);
-    input.onDraft?.(withoutMarkers(withoutGapTag(written).text));
+    input.channel?.draft?.(withoutMarkers(withoutGapTag(written).text));
   }
   const tagged = withoutGapTag(written.trim());
   if (!tagged.text) throw new Error('The model returned an empty answer');

@@ -8,7 +8,7 @@ import {
 } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
-import { type ComposedAnswer, composeAnswer } from './compose.ts';
+import { answer, type ComposedAnswer, textChannel } from './compose.ts';
 import { draftPublisher } from './drafts.ts';
 import type { ModelEnv } from './models.ts';
 
@@ -29,11 +29,12 @@ export interface AnswerOptions {
   timeoutMs?: number;
   /** The clock the daily AI answer budget is counted by (midnight UTC); tests inject one. */
   now?: () => Date;
+  /** Told of each stored AI answer to a fan (after its commit): the fan's memory reads the turn. */
+  afterAnswer?: (answered: { conversationId: string; messageId: string }) => Promise<void>;
 }
 
 export type { AnswerOutcome };
 
-const DEFAULT_HISTORY_LIMIT = 12;
 /**
  * Answers one fan question with the creator's chatbot, at most once.
  *
@@ -80,45 +81,28 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
   // Deleted since the snapshot was read: the policy decides on that (never 'ai' without a chatbot).
   if (!chatbot) return decideAnswer({ ...snapshot, dailyBudget: null }) as AnswerRefusal;
 
-  const history = question.fan_id
-    ? (
-        await db
-          .selectFrom('messages')
-          .select(['sender', 'body'])
-          .where('fan_id', '=', question.fan_id)
-          .where('creator_id', '=', question.creator_id)
-          .where('id', '<', question.id)
-          .orderBy('id', 'desc')
-          .limit(options.historyLimit ?? DEFAULT_HISTORY_LIMIT)
-          .execute()
-      )
-        .reverse()
-        .map((m) => ({ from: m.sender, text: m.body }))
-    : [];
-  const attachment = await db
-    .selectFrom('file_attachments')
-    .select(['original_filename', 'file_type'])
-    .where('message_id', '=', question.id)
-    .executeTakeFirst();
   // Streamed, so the fan sees the answer as it is written (drafts, every DRAFT_EVERY_MS at most).
   const drafts = draftPublisher(db, question.fan_id, question.id, options.logger);
   let composed: ComposedAnswer;
   try {
-    composed = await composeAnswer({
-      db,
-      env: options.env,
-      chatbot,
-      creatorId: question.creator_id,
-      creatorName: question.creatorName,
-      question: question.body,
-      history,
-      attachment: attachment
-        ? { filename: attachment.original_filename, fileType: attachment.file_type }
-        : null,
-      ...(options.knowledgeBudgetChars ? { knowledgeBudgetChars: options.knowledgeBudgetChars } : {}),
-      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-      onDraft: (text) => drafts.update(text),
-    });
+    composed = await answer(
+      {
+        db,
+        env: options.env,
+        chatbot,
+        ...(options.historyLimit ? { historyLimit: options.historyLimit } : {}),
+        ...(options.knowledgeBudgetChars ? { knowledgeBudgetChars: options.knowledgeBudgetChars } : {}),
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      },
+      {
+        creatorId: question.creator_id,
+        creatorName: question.creatorName,
+        question: question.body,
+        questionId: question.id,
+        fanId: question.fan_id,
+      },
+      { channel: textChannel((text) => drafts.update(text)) },
+    );
   } catch (err) {
     await drafts.discard();
     throw err;
@@ -140,6 +124,11 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
   // Its commit asks for the fan's push (the push outbox). The stored answer (or none) replaces the
   // draft the fan may be watching.
   if (model) await drafts.discard();
+  if (outcome === 'answered' && question.fan_id && stored.replyId) {
+    await options
+      .afterAnswer?.({ conversationId: question.fan_id, messageId: stored.replyId })
+      .catch((err: unknown) => options.logger?.warn({ err, messageId }, 'memory job not queued'));
+  }
   return outcome;
 }
 

@@ -1,7 +1,7 @@
 import { chatbotsRepository, DomainError } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
-import { type ComposedAnswer, composeAnswer } from './compose.ts';
+import { answer, type ComposedAnswer } from './compose.ts';
 import type { ModelEnv } from './models.ts';
 
 /**
@@ -17,13 +17,13 @@ export async function tryChatbot(
   if (!question) throw new DomainError('invalid', 'invalid_input', 'Write a question to try.');
   const chatbot = await chatbotsRepository(options.db).findByCreator(input.creatorId);
   if (!chatbot) throw new DomainError('not_found', 'not_found', 'Create your chatbot first.');
-  return composeAnswer({
-    db: options.db,
-    env: options.env,
-    chatbot,
-    creatorId: input.creatorId,
-    creatorName: input.creatorName,
-    question,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-  });
+  return answer(
+    {
+      db: options.db,
+      env: options.env,
+      chatbot,
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    },
+    { creatorId: input.creatorId, creatorName: input.creatorName, question, questionId: null, fanId: null },
+  );
 }

@@ -26,6 +26,8 @@ export interface PromptInput {
   initialMessages: string[];
   /** The conversation before the question, oldest first. */
   history: { from: MessageFrom; text: string }[];
+  /** What the fan's memory keeps for this creator: facts the fan shared earlier (docs/decisions/0079). */
+  memory?: string[];
   question: string;
   attachment?: { filename: string; fileType: string } | null;
   /** The best-matching chunks of the creator's knowledge, best first. */
@@ -75,6 +77,16 @@ export function knowledgeBlock(knowledge: KnowledgeExcerpt[]): string {
   return parts.join('\n\n');
 }
 
+/** The fan's memory block: the facts they shared before, to fit the answer to them. */
+export function memoryBlock(memory: string[] | undefined): string[] {
+  if (!memory || memory.length === 0) return [];
+  return [
+    '',
+    'What the fan told before (their memory; use it to fit the answer to them, never as a source of facts about the topic):',
+    ...memory.map((m) => `- ${m}`),
+  ];
+}
+
 /**
  * The messages sent to the chat model: the creator's instructions and the house rules with the
  * retrieved knowledge as the system message, the chatbot's opening lines, the recent
@@ -102,6 +114,7 @@ export function buildPrompt(input: PromptInput): BaseMessage[] {
         '',
         `${creator}'s knowledge (the best matches for this question):`,
         knowledgeBlock(input.knowledge),
+        ...memoryBlock(input.memory),
       ].join('\n');
 
   const messages: BaseMessage[] = [new SystemMessage(system)];
@@ -147,6 +160,7 @@ function creatorReplySystem(input: PromptInput): string {
     '',
     `${creator}'s knowledge (the best matches for this question):`,
     knowledgeBlock(input.knowledge),
+    ...memoryBlock(input.memory),
   ].join('\n');
 }
 

@@ -3,7 +3,7 @@ import { chatbotsRepository, DomainError, draftableQuestion, saveReplyDraft } fr
 import type { Database } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
 import { withoutMarkers } from './cite.ts';
-import { composeAnswer } from './compose.ts';
+import { answer } from './compose.ts';
 import type { ModelEnv } from './models.ts';
 
 /**
@@ -22,19 +22,18 @@ export async function draftReply(
   if (question.draft) return question.draft;
   const chatbot = await chatbotsRepository(db).findByCreator(input.creatorId);
   if (!chatbot) throw new DomainError('not_found', 'not_found', 'Create your chatbot first.');
-  const composed = await composeAnswer({
-    db,
-    env: options.env,
-    chatbot,
-    creatorId: input.creatorId,
-    creatorName: input.creatorName,
-    question: question.body,
-    history: question.history,
-    attachment: question.attachment,
+  const composed = await answer(
+    { db, env: options.env, chatbot, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
+    {
+      creatorId: input.creatorId,
+      creatorName: input.creatorName,
+      question: question.body,
+      questionId: question.id,
+      fanId: question.fanId,
+    },
     // The creator's own reply: first person, no quotation or "— from" line (docs/decisions/0075).
-    voice: 'creator',
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-  });
+    { voice: 'creator' },
+  );
   const covered = !composed.handOver && !composed.gap;
   return saveReplyDraft(db, {
     creatorId: input.creatorId,

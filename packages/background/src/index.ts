@@ -2,6 +2,7 @@ import {
   type AnswerRetryEnv,
   answerRetryPolicy,
   createAnswerHandler,
+  createMemoryHandler,
   handOverOnFinalFailure,
   type ModelEnv,
   requeueAwaitingAnswers,
@@ -10,6 +11,8 @@ import {
   ANSWER_QUEUE,
   INGEST_QUEUE,
   MAIL_QUEUE,
+  MEMORY_QUEUE,
+  memoryJobId,
   POLICY_INPUTS_CHANGED_QUEUE,
   type PolicyInputsChangedJob,
   PUSH_QUEUE,
@@ -288,6 +291,8 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       env,
       logger: log,
       ...(options.clock ? { now: options.clock } : {}),
+      // The fan's memory reads the answered turn after the answer's commit (never delaying it).
+      afterAnswer: (job) => jobs.enqueue(MEMORY_QUEUE, job, { jobId: memoryJobId(job) }),
     });
     // A change to what the answer policy reads was committed: the creator's waiting questions the
     // AI may now answer are queued (job ids make a question queued twice one job).
@@ -295,6 +300,7 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       const requeued = await requeueAwaitingAnswers(db, jobs, creatorId ? { creatorId } : {});
       if (requeued > 0) log.info({ creatorId, requeued }, 'waiting questions handed to the AI');
     }) as JobHandler<never>;
+    handlers[MEMORY_QUEUE] = createMemoryHandler({ db: options.answerDb ?? db, env, logger: log });
   }
   const relay = roles.has('relay') ? jobOutboxRelay(db, jobs, log) : undefined;
   let drainPushes: (() => Promise<void>) | undefined;

@@ -89,6 +89,16 @@ import {
 } from './inbox.ts';
 import { insightsCsvParamsSchema, insightsQuerySchema, insightsSchema } from './insights.ts';
 import {
+  correctFanMemoryRequestSchema,
+  creatorFanMemoryItemParamsSchema,
+  creatorFanMemoryParamsSchema,
+  fanMemoryItemParamsSchema,
+  fanMemoryItemSchema,
+  fanMemoryQuerySchema,
+  fanMemorySchema,
+  setFanMemoryRequestSchema,
+} from './memory.ts';
+import {
   answerRequestSchema,
   answerResponseSchema,
   askHeadersSchema,
@@ -280,6 +290,37 @@ export const calls = {
       response: { 200: fanChatlogResponseSchema },
     },
   },
+  fanMemory: {
+    ...routes.fanMemory,
+    tag: 'Fan chat',
+    summary: "What the creator's assistant remembers about the fan (docs/product.md#memory).",
+    schema: {
+      params: fanIdParamsSchema,
+      querystring: fanMemoryQuerySchema,
+      response: { 200: fanMemorySchema },
+    },
+  },
+  setFanMemory: {
+    ...routes.setFanMemory,
+    tag: 'Fan chat',
+    summary: 'Turns the fan’s memory on or off; off deletes everything kept.',
+    schema: {
+      params: fanIdParamsSchema,
+      querystring: fanMemoryQuerySchema,
+      body: setFanMemoryRequestSchema,
+      response: { 200: fanMemorySchema },
+    },
+  },
+  deleteFanMemoryItem: {
+    ...routes.deleteFanMemoryItem,
+    tag: 'Fan chat',
+    summary: 'Deletes one item of the fan’s memory.',
+    schema: {
+      params: fanMemoryItemParamsSchema,
+      querystring: fanMemoryQuerySchema,
+      response: { 200: fanMemorySchema },
+    },
+  },
   fanCitation: {
     ...routes.fanCitation,
     tag: 'Fan chat',
@@ -463,6 +504,28 @@ export const calls = {
     summary:
       "An AI draft of the creator's reply to a pending fan question, from their content: written once, then read back (one credit when a reply uses it).",
     schema: { params: replyDraftParamsSchema, response: { 200: replyDraftResponseSchema } },
+  },
+  creatorFanMemory: {
+    ...routes.creatorFanMemory,
+    tag: 'Messages',
+    summary: 'What the assistant remembers about one of the creator’s fans.',
+    schema: { params: creatorFanMemoryParamsSchema, response: { 200: fanMemorySchema } },
+  },
+  correctFanMemoryItem: {
+    ...routes.correctFanMemoryItem,
+    tag: 'Messages',
+    summary: 'Corrects an item of a fan’s memory.',
+    schema: {
+      params: creatorFanMemoryItemParamsSchema,
+      body: correctFanMemoryRequestSchema,
+      response: { 200: fanMemoryItemSchema },
+    },
+  },
+  deleteCreatorFanMemoryItem: {
+    ...routes.deleteCreatorFanMemoryItem,
+    tag: 'Messages',
+    summary: 'Deletes an item of a fan’s memory.',
+    schema: { params: creatorFanMemoryItemParamsSchema, response: { 200: fanMemorySchema } },
   },
   discardReplyDraft: {
     ...routes.discardReplyDraft,

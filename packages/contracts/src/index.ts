@@ -18,6 +18,7 @@ export * from './insights.ts';
 export * from './jobs.ts';
 export * from './live.ts';
 export * from './live-schemas.ts';
+export * from './memory.ts';
 export * from './messages.ts';
 export * from './notifications.ts';
 export * from './push.ts';

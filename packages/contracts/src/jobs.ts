@@ -44,6 +44,20 @@ export type MailJob = z.infer<typeof mailJobSchema>;
 /** One send per mail, whoever queues it. */
 export const mailJobId = (mailId: string) => `mail-${mailId}`;
 
+export const MEMORY_QUEUE = 'fan-memory';
+
+/**
+ * Read a fan's new turns for their memory (docs/decisions/0079), after an AI answer or a creator's
+ * reply to them: `conversationId` is the fan, `messageId` the message just committed.
+ */
+export const memoryJobSchema = z.object({
+  conversationId: z.string().uuid(),
+  messageId: z.string().regex(/^[1-9][0-9]{0,17}$/),
+});
+export type MemoryJob = z.infer<typeof memoryJobSchema>;
+/** One extraction per fan and message, whoever queues it. */
+export const memoryJobId = (job: MemoryJob) => `memory-${job.conversationId}-${job.messageId}`;
+
 /**
  * The answer policy's inputs changed for a creator (credits bought, a fan plan, a chatbot made or
  * deleted, the creator gone Offline): their waiting questions the AI may now answer go to the AI.

@@ -222,6 +222,8 @@ export const askResponseSchema = z.object({
   aiWillAnswer: z.boolean(),
   /** Past the free allowance without a subscription: the AI does not answer; show the plan card. */
   paywall: z.boolean(),
+  /** The message asked the assistant to forget: memory was cleared, or the item dropped. */
+  memory: z.enum(['cleared', 'dropped']).optional(),
 });
 export type AskResponse = z.infer<typeof askResponseSchema>;
 

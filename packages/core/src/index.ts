@@ -3,6 +3,7 @@
 // handle or transaction it works in; refusals are DomainErrors, which the api maps to HTTP.
 
 export * from './alerts/index.ts';
+export * from './answer-context.ts';
 export * from './answer-policy.ts';
 export * from './attachments.ts';
 export * from './billing.ts';
@@ -30,6 +31,7 @@ export * from './knowledge-runs.ts';
 export * from './knowledge-uploads.ts';
 export * from './knowledge-use-cases.ts';
 export * from './mail-outbox.ts';
+export * from './memory.ts';
 export * from './messages.ts';
 export * from './notices.ts';
 export * from './onboarding.ts';

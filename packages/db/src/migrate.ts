@@ -41,6 +41,7 @@ import * as widgetRefusals from './migrations/2026-11-29T03-10_widget_refusals.t
 import * as alertReasons from './migrations/2026-11-29T04-00_alert_reasons.ts';
 import * as jobOutbox from './migrations/2026-11-30T01-00_job_outbox.ts';
 import * as policyInputsJobs from './migrations/2026-11-30T01-10_policy_inputs_jobs.ts';
+import * as fanMemory from './migrations/2026-11-30T02-00_fan_memory.ts';
 import * as questionTopics from './migrations/2026-11-30T04-00_question_topics.ts';
 import * as fanCountersQuiet from './migrations/2026-11-30T06-00_fan_counters_quiet.ts';
 import type { Database } from './types.ts';
@@ -88,6 +89,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T04-00_alert_reasons': alertReasons,
   '2026-11-30T01-00_job_outbox': jobOutbox,
   '2026-11-30T01-10_policy_inputs_jobs': policyInputsJobs,
+  '2026-11-30T02-00_fan_memory': fanMemory,
   '2026-11-30T04-00_question_topics': questionTopics,
   '2026-11-30T06-00_fan_counters_quiet': fanCountersQuiet,
 };

@@ -112,6 +112,10 @@ export interface FansTable {
   subscribed_at: Generated<Date | null>;
   /** The site (an origin) whose widget the conversation began on; null for the fan app. */
   widget_site: Generated<string | null>;
+  /** The fan turned memory off (docs/decisions/0079): nothing is kept about them. */
+  memory_off: Generated<boolean>;
+  /** The last fan message memory was extracted from (each fan turn once). */
+  memory_through: string | null;
 }
 
 /** A creator's website widget (docs/widget.md): the sites allowed to embed it and its look. */
@@ -560,6 +564,20 @@ export interface QuestionTopicCursorsTable {
   updated_at: Generated<Date>;
 }
 
+/** A durable fact a fan shared with one creator's chat (docs/decisions/0079). */
+export interface FanMemoryTable {
+  id: Generated<string>;
+  fan_id: string;
+  creator_id: string;
+  /** At most a short sentence (200 characters). */
+  body: string;
+  /** The fan message it came from; null once that message is gone. */
+  source_message_id: string | null;
+  corrected_by_creator: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   creators: CreatorsTable;
   sessions: SessionsTable;
@@ -570,6 +588,7 @@ export interface Database {
   fan_transfers: FanTransfersTable;
   messages: MessagesTable;
   answer_corrections: AnswerCorrectionsTable;
+  fan_memory: FanMemoryTable;
   answer_correction_sends: AnswerCorrectionSendsTable;
   file_attachments: FileAttachmentsTable;
   notices: NoticesTable;

@@ -10,7 +10,7 @@ import {
   parseWebUrl,
   parseYoutubeUrl,
 } from '@fanpilot/knowledge';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { toKnowledgeItem } from '../serializers.ts';
 
 /** The signed-in creator's chatbot `id`: 401 signed out, 404 unknown, 403 someone else's. */

@@ -21,6 +21,7 @@ import { useCreatorDocument, useOnline } from '../lib/browser.ts';
 import { continueInApp } from '../lib/continueInApp.ts';
 import { embed } from '../lib/embed.ts';
 import { clearTransferFragment, readTransferToken } from '../lib/transfer.ts';
+import { memoryTexts } from '../memory/texts.ts';
 import { MessagePage } from '../pages/MessagePage.tsx';
 import { readRestoreToken } from '../plans/api.ts';
 import { usePushChoice } from '../push/choice.ts';
@@ -29,6 +30,7 @@ import { useFanChat } from './useFanChat.ts';
 
 // Loaded only when used: moving a chat away (with the QR encoder), and taking one over from a link.
 const TransferPanel = lazy(() => import('../transfer/TransferPanel.tsx'));
+const MemoryPanel = lazy(() => import('../memory/MemoryPanel.tsx'));
 const RedeemTransfer = lazy(() => import('../transfer/RedeemTransfer.tsx'));
 // The creator's plan (record 0043): the allowance, the plan card, the subscription; a restore link.
 const PlanPanel = lazy(() => import('../plans/PlanPanel.tsx'));
@@ -112,6 +114,7 @@ function Chat({ creator }: { creator: PublicCreator }) {
   const chat = useFanChat(creator.username);
   const online = useOnline();
   const [moving, setMoving] = useState(false);
+  const [remembering, setRemembering] = useState(false);
   const [citation, setCitation] = useState<CitationTap | null>(null);
   const canMove = !chat.heldElsewhere && chat.messages.length > 0;
   const push =
@@ -148,6 +151,17 @@ function Chat({ creator }: { creator: PublicCreator }) {
         extra={
           <>
             {embed() === null && <AddToBrowser creator={creator.username} />}
+            {!chat.heldElsewhere && (
+              <button
+                type="button"
+                onClick={() => setRemembering(true)}
+                title={memoryTexts.openHint}
+                data-testid="open-memory"
+                className="shrink-0 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+              >
+                {memoryTexts.open}
+              </button>
+            )}
             {push && (
               <Suspense fallback={null}>
                 <PushToggle {...push} />
@@ -156,6 +170,16 @@ function Chat({ creator }: { creator: PublicCreator }) {
           </>
         }
       />
+      {remembering && (
+        <Suspense fallback={null}>
+          <MemoryPanel
+            creator={creator.username}
+            creatorName={creator.name}
+            fanId={chat.fanId}
+            onClose={() => setRemembering(false)}
+          />
+        </Suspense>
+      )}
       {moving && (
         <Suspense fallback={null}>
           <TransferPanel creator={creator.username} fanId={chat.fanId} onClose={() => setMoving(false)} />
@@ -163,6 +187,15 @@ function Chat({ creator }: { creator: PublicCreator }) {
       )}
       {/* Information always shows, stacked: no connection, that the creator answers personally,
           the announcement (until dismissed); the notification offer waits below it (record 0073). */}
+      {chat.forgot && (
+        <p
+          role="status"
+          data-testid="memory-forgot"
+          className="shrink-0 border-b border-slate-200 bg-slate-50 px-4 py-1.5 text-center text-xs text-slate-800"
+        >
+          {chat.forgot === 'cleared' ? memoryTexts.cleared : memoryTexts.dropped}
+        </p>
+      )}
       {banners.includes('offline') && (
         <p role="status" className="shrink-0 bg-slate-800 px-4 py-1.5 text-center text-xs text-white">
           {texts.offlineBanner}

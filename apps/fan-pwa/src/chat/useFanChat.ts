@@ -36,6 +36,8 @@ export function useFanChat(creator: string) {
   const [queued, setQueued] = useState<OutboxItem[]>([]);
   const [sent, setSent] = useState<LocalMessage[]>([]);
   const [error, setErrorState] = useState<string | null>(null);
+  /** The fan asked the assistant to forget ("forget everything", "don't remember that"): what was done. */
+  const [forgot, setForgot] = useState<'cleared' | 'dropped' | null>(null);
   /** What to do about a failure beyond the specified text (e.g. when to try again after a 429), shown apart. */
   const [hint, setHint] = useState<string | null>(null);
   const [restore, setRestore] = useState<{ text: string; nonce: number } | null>(null);
@@ -203,7 +205,8 @@ export function useFanChat(creator: string) {
       }
     }
     try {
-      await postAsk(item);
+      const asked = await postAsk(item);
+      setForgot(asked.memory ?? null);
       markSent([item]);
       return true;
     } catch (err) {
@@ -256,6 +259,7 @@ export function useFanChat(creator: string) {
     error,
     hint,
     setError,
+    forgot,
     restore,
     sendSignal,
   };

@@ -7,6 +7,7 @@ import {
   clientIn,
   type FanChatlogResponse,
   type FanChatMessage,
+  type FanMemory,
   fanRoutes,
   type OpenWidgetChatResponse,
   type PublicCreator,
@@ -137,4 +138,19 @@ export async function sendOutboxItem(item: OutboxItem): Promise<SendOutcome> {
   } catch (err) {
     return outcomeOf(err);
   }
+}
+
+/** What the creator's assistant remembers about this fan (docs/product.md#memory). */
+export function fetchFanMemory(creator: string, fanId: string): Promise<FanMemory> {
+  return client.call('fanMemory', { params: { fanId }, query: { creator } });
+}
+
+/** The fan turns memory on or off (off deletes everything kept). */
+export function setFanMemory(creator: string, fanId: string, enabled: boolean): Promise<FanMemory> {
+  return client.call('setFanMemory', { params: { fanId }, query: { creator }, body: { enabled } });
+}
+
+/** The fan deletes one item of their memory. */
+export function deleteFanMemoryItem(creator: string, fanId: string, itemId: string): Promise<FanMemory> {
+  return client.call('deleteFanMemoryItem', { params: { fanId, itemId }, query: { creator } });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DbHandle } from '@fanpilot/db';
 import { openTestDb, seedCreator, seedFan, seedQuestion } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAnswerContext, conversationProvider } from '../answer-context.ts';
 import { creditsRepository } from '../credits.ts';
 import { DomainError } from '../errors.ts';
 import { discardReplyDraft, draftableQuestion, saveReplyDraft } from './reply-drafts.ts';
@@ -58,9 +59,20 @@ describe('reply drafts (core)', () => {
     const ready = await draftableQuestion(db(), creator.creatorId, questionId);
     expect(ready).toMatchObject({ id: questionId, body: 'Can I freeze the dough?', draft: null });
     const later = await seedQuestion(db(), fan, 'And thaw it how?');
-    expect((await draftableQuestion(db(), creator.creatorId, later)).history).toEqual([
-      { from: 'fan', text: 'Can I freeze the dough?' },
-    ]);
+    const laterQuestion = await draftableQuestion(db(), creator.creatorId, later);
+    expect(laterQuestion.fanId).toBe(fan.id);
+    const context = await buildAnswerContext(
+      db(),
+      {
+        creatorId: creator.creatorId,
+        creatorName: 'C',
+        question: laterQuestion.body,
+        questionId: later,
+        fanId: laterQuestion.fanId,
+      },
+      [conversationProvider()],
+    );
+    expect(context.history).toEqual([{ from: 'fan', text: 'Can I freeze the dough?' }]);
 
     const other = await seedCreator(db());
     const notTheirs = await refusal(draftableQuestion(db(), other.creatorId, questionId));

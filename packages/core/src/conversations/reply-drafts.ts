@@ -12,9 +12,6 @@ import { now } from './ports.ts';
 // or discards it. A draft never reaches a fan by itself: it lives in reply_drafts, never in messages.
 // It costs one credit when a reply uses it (an `ai_draft` ledger row), nothing when discarded.
 
-/** How many earlier messages of the conversation a draft is written with (as the AI's answers are). */
-export const DRAFT_HISTORY_LIMIT = 12;
-
 export const NO_CREDITS_FOR_DRAFT =
   'No credits left: an AI draft costs one credit when you send it. Add credits in Billing, or write your reply yourself.';
 
@@ -46,10 +43,9 @@ function toDraft(row: DraftRow): ReplyDraft {
 export interface DraftableQuestion {
   id: string;
   creatorId: string;
+  /** The fan who asked (their conversation and memory go into the draft's answer context). */
+  fanId: string | null;
   body: string;
-  /** The conversation before the question, oldest first. */
-  history: { from: 'fan' | 'creator' | 'Creatorai'; text: string }[];
-  attachment: { filename: string; fileType: string } | null;
   /** The draft already written for it (open, sent or discarded): it is read back, never rewritten. */
   draft: ReplyDraft | null;
 }
@@ -92,34 +88,11 @@ export async function draftableQuestion(
       throw new DomainError('payment_required', 'no_credits', NO_CREDITS_FOR_DRAFT);
     }
   }
-  const history = question.fan_id
-    ? (
-        await db
-          .selectFrom('messages')
-          .select(['sender', 'body'])
-          .where('fan_id', '=', question.fan_id)
-          .where('creator_id', '=', creatorId)
-          .where('id', '<', question.id)
-          .orderBy('id', 'desc')
-          .limit(DRAFT_HISTORY_LIMIT)
-          .execute()
-      )
-        .reverse()
-        .map((m) => ({ from: m.sender, text: m.body }))
-    : [];
-  const attachment = await db
-    .selectFrom('file_attachments')
-    .select(['original_filename', 'file_type'])
-    .where('message_id', '=', question.id)
-    .executeTakeFirst();
   return {
     id: String(question.id),
     creatorId,
+    fanId: question.fan_id,
     body: question.body,
-    history,
-    attachment: attachment
-      ? { filename: attachment.original_filename, fileType: attachment.file_type }
-      : null,
     draft: existing ? toDraft(existing) : null,
   };
 }

@@ -12,6 +12,7 @@ import {
   checkAttachment,
   claimFan,
   creatorsRepository,
+  forgetOnRequest,
   greetingsOf,
   hashToken,
   makeTransferLink,
@@ -146,11 +147,18 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
         clientKey: request.headers['idempotency-key'],
       });
       // The answer job was written with the question (record 0077): the relay queues it once committed.
+      // "Forget everything" / "don't remember that": memory is cleared or the item dropped, and the fan told.
+      const forgot = await forgetOnRequest(app.db, {
+        fanId: fan.id,
+        messageId: asked.message.id,
+        text: body.message,
+      });
       return {
         success: true as const,
         message: toFanChatMessage(asked.message),
         aiWillAnswer: asked.aiWillAnswer,
         paywall: asked.paywall,
+        ...(forgot ? { memory: forgot } : {}),
       };
     },
   );

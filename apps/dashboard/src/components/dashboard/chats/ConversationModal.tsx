@@ -33,6 +33,7 @@ import { CitedAnswerText } from '../answers/CitedAnswerText.tsx';
 import { CorrectionForm } from '../answers/CorrectionForm.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
+import { FanMemoryPanel } from './FanMemoryPanel.tsx';
 import { ReplyComposer, ReplyComposerButtons } from './ReplyComposer.tsx';
 import { ReplyDraftNote, useReplyDraft } from './ReplyDraft.tsx';
 import { useSendToFan } from './useSendToFan.ts';
@@ -180,6 +181,8 @@ function ConversationBody({
             )}
           </div>
         )}
+
+        <FanMemoryPanel username={username} fanId={fanId} />
 
         {correcting && (
           <CorrectionForm

@@ -1,0 +1,336 @@
+import type { FanMemory, FanMemoryItem } from '@fanpilot/contracts';
+import { isUuid } from '@fanpilot/contracts';
+import type { Database } from '@fanpilot/db';
+import { type Kysely, sql } from 'kysely';
+import type { ContextProvider } from './answer-context.ts';
+import { findReachableCreator } from './creators.ts';
+import type { Db } from './db.ts';
+import { DomainError } from './errors.ts';
+import { fansRepository } from './fans.ts';
+import { type FanRequester, requireFanAccess } from './rights.ts';
+
+// Per-fan memory (docs/decisions/0079): the durable facts a fan shared with one creator's chat,
+// each with the message it came from. It belongs to the fan row (one fan of one creator), so it
+// never crosses fans or creators, moves with the conversation and is deleted with it.
+
+/** A fan's memory keeps at most this many items; the oldest go first. */
+export const MEMORY_MAX_ITEMS = 50;
+/** A memory item is at most a short sentence. */
+export const MEMORY_ITEM_MAX_CHARS = 200;
+/** The fan turns one extraction reads at the most (the rest wait for the next). */
+export const MEMORY_TURNS_PER_EXTRACTION = 10;
+
+const noItem = () => new DomainError('not_found', 'not_found', 'No such memory item.');
+
+interface ItemRow {
+  id: string;
+  body: string;
+  source_message_id: string | null;
+  corrected_by_creator: boolean;
+  created_at: Date | string;
+}
+
+const toItem = (row: ItemRow): FanMemoryItem => ({
+  id: row.id,
+  text: row.body,
+  sourceMessageId: row.source_message_id === null ? null : String(row.source_message_id),
+  correctedByCreator: row.corrected_by_creator,
+  createdAt: new Date(row.created_at).toISOString(),
+});
+
+const ITEM_COLUMNS = ['id', 'body', 'source_message_id', 'corrected_by_creator', 'created_at'] as const;
+
+/** A fact as it is kept: one line, trimmed, at most MEMORY_ITEM_MAX_CHARS; empty: nothing to keep. */
+export function memoryText(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > MEMORY_ITEM_MAX_CHARS ? `${line.slice(0, MEMORY_ITEM_MAX_CHARS - 1)}…` : line;
+}
+
+/** The fan's memory for their creator, oldest first (`enabled` false: memory is off, nothing kept). */
+export async function readFanMemory(
+  db: Db,
+  fanId: string,
+  options: { available: boolean },
+): Promise<FanMemory> {
+  const fan = await db.selectFrom('fans').select('memory_off').where('id', '=', fanId).executeTakeFirst();
+  const items = await db
+    .selectFrom('fan_memory')
+    .select(ITEM_COLUMNS)
+    .where('fan_id', '=', fanId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return { available: options.available, enabled: !fan?.memory_off, items: items.map(toItem) };
+}
+
+/** What the answer context sees of the fan's memory (nothing for no fan, or memory off). */
+export function memoryProvider(): ContextProvider<never> {
+  return {
+    name: 'memory',
+    async provide(db, { fanId }) {
+      if (!fanId) return {};
+      const rows = await db
+        .selectFrom('fan_memory as m')
+        .innerJoin('fans as f', 'f.id', 'm.fan_id')
+        .select(['m.id', 'm.body'])
+        .where('m.fan_id', '=', fanId)
+        .where('f.memory_off', '=', false)
+        .orderBy('m.created_at')
+        .orderBy('m.id')
+        .execute();
+      return { memory: rows.map((r) => ({ id: r.id, text: r.body })) };
+    },
+  };
+}
+
+/** The fan turns memory on or off; off deletes everything kept and keeps nothing more. */
+export async function setFanMemoryEnabled(db: Db, fanId: string, enabled: boolean): Promise<void> {
+  await db.updateTable('fans').set({ memory_off: !enabled }).where('id', '=', fanId).execute();
+  if (!enabled) await db.deleteFrom('fan_memory').where('fan_id', '=', fanId).execute();
+}
+
+/** Deletes one item of this fan's memory (404: none such, or another fan's). */
+export async function deleteFanMemoryItem(db: Db, fanId: string, itemId: string): Promise<void> {
+  if (!isUuid(itemId)) throw noItem();
+  const gone = await db
+    .deleteFrom('fan_memory')
+    .where('id', '=', itemId)
+    .where('fan_id', '=', fanId)
+    .executeTakeFirst();
+  if (Number(gone.numDeletedRows) === 0) throw noItem();
+}
+
+/** The creator's fan `fanKey` (the conversation's fan id, as the dashboard names it), else not found. */
+async function creatorsFan(db: Db, creatorId: string, fanKey: string) {
+  const fan = await fansRepository(db).findByKey(creatorId, fanKey);
+  if (!fan) throw new DomainError('not_found', 'not_found', 'No such fan.');
+  return fan;
+}
+
+/** The memory of the creator's fan, as the creator sees it beside the conversation. */
+export async function creatorFanMemory(
+  db: Db,
+  input: { creatorId: string; fanId: string; available: boolean },
+): Promise<FanMemory> {
+  const fan = await creatorsFan(db, input.creatorId, input.fanId);
+  return readFanMemory(db, fan.id, { available: input.available });
+}
+
+/** The creator corrects an item of their fan's memory (kept as the creator wrote it). */
+export async function correctFanMemoryItem(
+  db: Db,
+  input: { creatorId: string; fanId: string; itemId: string; text: string },
+): Promise<FanMemoryItem> {
+  const fan = await creatorsFan(db, input.creatorId, input.fanId);
+  const text = memoryText(input.text);
+  if (!text) throw new DomainError('invalid', 'invalid_input', 'Write what to remember, or delete the item.');
+  if (!isUuid(input.itemId)) throw noItem();
+  const row = await db
+    .updateTable('fan_memory')
+    .set({ body: text, corrected_by_creator: true, updated_at: sql`now()` })
+    .where('id', '=', input.itemId)
+    .where('fan_id', '=', fan.id)
+    .returning(ITEM_COLUMNS)
+    .executeTakeFirst();
+  if (!row) throw noItem();
+  return toItem(row);
+}
+
+/** The creator deletes an item of their fan's memory. */
+export async function deleteCreatorFanMemoryItem(
+  db: Db,
+  input: { creatorId: string; fanId: string; itemId: string },
+): Promise<void> {
+  const fan = await creatorsFan(db, input.creatorId, input.fanId);
+  await deleteFanMemoryItem(db, fan.id, input.itemId);
+}
+
+/** The fan turns memory has not read yet, up to `throughMessageId` (oldest first). */
+export async function unreadMemoryTurns(
+  db: Db,
+  fanId: string,
+  throughMessageId: string,
+): Promise<{ from: string | null; turns: { id: string; text: string }[] } | null> {
+  const fan = await db
+    .selectFrom('fans')
+    .select(['memory_off', 'memory_through'])
+    .where('id', '=', fanId)
+    .executeTakeFirst();
+  if (!fan || fan.memory_off) return null;
+  let query = db
+    .selectFrom('messages')
+    .select(['id', 'body'])
+    .where('fan_id', '=', fanId)
+    .where('sender', '=', 'fan')
+    .where('id', '<=', throughMessageId);
+  if (fan.memory_through !== null) query = query.where('id', '>', fan.memory_through);
+  const rows = await query.orderBy('id').limit(MEMORY_TURNS_PER_EXTRACTION).execute();
+  return {
+    from: fan.memory_through === null ? null : String(fan.memory_through),
+    turns: rows.map((r) => ({ id: String(r.id), text: r.body })),
+  };
+}
+
+/**
+ * Keeps the facts extracted from the fan turns after `from` up to `through`, once: a concurrent
+ * extraction of the same turns (or memory turned off meanwhile) keeps nothing. The same fact is not
+ * kept twice; past MEMORY_MAX_ITEMS the oldest go. Returns how many were kept.
+ */
+export async function keepExtractedMemory(
+  db: Db,
+  input: {
+    fanId: string;
+    from: string | null;
+    through: string;
+    facts: { text: string; messageId: string }[];
+  },
+): Promise<number> {
+  const run = async (trx: Db) => {
+    let claim = trx
+      .updateTable('fans')
+      .set({ memory_through: input.through })
+      .where('id', '=', input.fanId)
+      .where('memory_off', '=', false);
+    claim =
+      input.from === null
+        ? claim.where('memory_through', 'is', null)
+        : claim.where('memory_through', '=', input.from);
+    const claimed = await claim.returning('creator_id').executeTakeFirst();
+    if (!claimed) return 0;
+    const known = new Set(
+      (await trx.selectFrom('fan_memory').select('body').where('fan_id', '=', input.fanId).execute()).map(
+        (r) => r.body.toLowerCase(),
+      ),
+    );
+    const fresh: { body: string; messageId: string }[] = [];
+    for (const fact of input.facts) {
+      const body = memoryText(fact.text);
+      if (!body || known.has(body.toLowerCase())) continue;
+      known.add(body.toLowerCase());
+      fresh.push({ body, messageId: fact.messageId });
+    }
+    if (fresh.length === 0) return 0;
+    await trx
+      .insertInto('fan_memory')
+      .values(
+        fresh.map((f, i) => ({
+          fan_id: input.fanId,
+          creator_id: claimed.creator_id,
+          body: f.body,
+          source_message_id: f.messageId,
+          // In the order they were said, after everything kept before.
+          created_at: sql<Date>`now() + ${`${i} milliseconds`}::interval`,
+        })),
+      )
+      .execute();
+    await trimFanMemory(trx, input.fanId);
+    return fresh.length;
+  };
+  return db.isTransaction ? run(db) : (db as Kysely<Database>).transaction().execute(run);
+}
+
+/** Drops the oldest items past MEMORY_MAX_ITEMS. */
+async function trimFanMemory(db: Db, fanId: string): Promise<void> {
+  await db
+    .deleteFrom('fan_memory')
+    .where('fan_id', '=', fanId)
+    .where(
+      'id',
+      'not in',
+      db
+        .selectFrom('fan_memory')
+        .select('id')
+        .where('fan_id', '=', fanId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(MEMORY_MAX_ITEMS),
+    )
+    .execute();
+}
+
+/** What a fan asks of memory in the chat: forget everything, or not remember what they just said. */
+export function forgetRequest(text: string): 'all' | 'that' | null {
+  const t = text.toLowerCase().replace(/[’']/g, "'");
+  if (/\bforget (everything|all)( (about me|you know about me|i (said|told you)))?\b/.test(t)) return 'all';
+  if (
+    /\b(don't|do not|please don't) (remember|keep) (that|this)\b|\bforget (that|this|what i (just )?said)\b/.test(
+      t,
+    )
+  )
+    return 'that';
+  return null;
+}
+
+/**
+ * A fan's message asking memory to forget (forgetRequest): everything is cleared, or the items
+ * taken from the fan's message before it are dropped (else the newest item). Neither that message
+ * nor the earlier ones are read for memory after. Returns what was done, or null (not a request).
+ */
+export async function forgetOnRequest(
+  db: Db,
+  input: { fanId: string; messageId: string; text: string },
+): Promise<'cleared' | 'dropped' | null> {
+  const asked = forgetRequest(input.text);
+  if (!asked) return null;
+  await db
+    .updateTable('fans')
+    .set({ memory_through: input.messageId })
+    .where('id', '=', input.fanId)
+    .execute();
+  if (asked === 'all') {
+    await db.deleteFrom('fan_memory').where('fan_id', '=', input.fanId).execute();
+    return 'cleared';
+  }
+  const previous = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('fan_id', '=', input.fanId)
+    .where('sender', '=', 'fan')
+    .where('id', '<', input.messageId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  const fromPrevious = previous
+    ? await db
+        .deleteFrom('fan_memory')
+        .where('fan_id', '=', input.fanId)
+        .where('source_message_id', '=', previous.id)
+        .executeTakeFirst()
+    : undefined;
+  if (Number(fromPrevious?.numDeletedRows ?? 0) === 0) {
+    const newest = await db
+      .selectFrom('fan_memory')
+      .select('id')
+      .where('fan_id', '=', input.fanId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    if (newest) await db.deleteFrom('fan_memory').where('id', '=', newest.id).execute();
+  }
+  return 'dropped';
+}
+
+/** The memory job for a message just committed to a fan (their conversation), or null (no fan). */
+export async function memoryJobFor(
+  db: Db,
+  messageId: string,
+): Promise<{ conversationId: string; messageId: string } | null> {
+  const row = await db.selectFrom('messages').select('fan_id').where('id', '=', messageId).executeTakeFirst();
+  return row?.fan_id ? { conversationId: row.fan_id, messageId: String(messageId) } : null;
+}
+
+/**
+ * The fan's own conversation with the creator called `creator` (by the chat log's rule: this
+ * browser's fan cookie, or the creator themselves); null when the fan has not written yet.
+ */
+export async function fansOwnMemory(
+  db: Db,
+  who: FanRequester,
+  input: { creator: string; fanKey: string },
+  action: 'read' | 'write',
+): Promise<{ fanRowId: string | null; creatorId: string }> {
+  const creator = await findReachableCreator(db, input.creator);
+  const row = await fansRepository(db).findByKey(creator.id, input.fanKey);
+  if (!row) return { fanRowId: null, creatorId: creator.id };
+  requireFanAccess(who, row, action);
+  return { fanRowId: row.id, creatorId: creator.id };
+}
