@@ -35,7 +35,7 @@ export async function chatbotsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const creator = await app.requireOwner(request, request.params.username);
       const sources = readSources(knowledgeSources(), request.body.urls.map((u) => u.trim()).filter(Boolean));
-      const { bot, added } = await saveChatbotWithSources(app.db, creator.id, request.body.name, sources);
+      const { bot } = await saveChatbotWithSources(app.db, creator.id, request.body.name, sources);
       const knowledge = await chatbotsRepository(app.db).knowledgeFor(bot.id);
       return reply.send(toChatbot(bot, knowledge));
     },
