@@ -3,11 +3,14 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from '../../vite.precompress.ts';
 import { browserSources } from '../../vitest.shared.ts';
+import { REACT_ON_PREACT } from './vite.preact.ts';
 
 // The api serves this build under /fan/ and answers the page routes (/pwa/:username, /fanchat-mobile,
 // /mobile-chat) with dist/index.html, so every asset URL must carry the /fan/ prefix.
+// It runs on Preact's React compatibility layer (vite.preact.ts): the first screen's JavaScript
+// under 100 KB gzipped (issue 39, docs/decisions/0082-…).
 export default defineConfig({
-  resolve: browserSources,
+  resolve: { ...browserSources, alias: REACT_ON_PREACT },
   base: '/fan/',
   plugins: [react(), tailwindcss(), precompress()],
   build: {

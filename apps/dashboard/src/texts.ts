@@ -236,6 +236,7 @@ export const TEXT = {
       profile: 'Profile Settings',
       billing: 'Billing',
       earnings: 'Fans & Earnings',
+      notifications: 'Notifications',
     },
   },
 
@@ -396,6 +397,8 @@ export const TEXT = {
 
   notifications: {
     heading: 'Notifications',
+    sectionLead: 'What you hear about, how, and when.',
+    cardHeading: 'Alerts and digest',
     lead: (email: string) =>
       `Alerts reach you by email at ${email} and by push on the browsers you turn on, grouped, with a link straight to the conversation.`,
     loading: 'Loading your notification settings…',

@@ -1,5 +1,5 @@
-import { BrowserRouter, Route, Routes, useParams, useSearchParams } from 'react-router';
 import { ChatScreen } from './chat/ChatScreen.tsx';
+import { fanPageFor } from './lib/page-route.ts';
 import { MessagePage } from './pages/MessagePage.tsx';
 import { texts } from './texts.ts';
 
@@ -9,32 +9,15 @@ import { texts } from './texts.ts';
  */
 const DEFAULT_CREATOR = (import.meta.env.VITE_DEFAULT_CREATOR ?? '').trim();
 
-function PwaRoute() {
-  const { username = '' } = useParams();
-  return <ChatScreen key={username} username={username} />;
-}
-
-function MobileChatRoute() {
-  const [search] = useSearchParams();
-  const creator = (search.get('creator') ?? '').trim() || DEFAULT_CREATOR;
-  if (!creator) return <MessagePage heading={texts.noCreatorHeading} text={texts.noCreatorText} />;
-  return <ChatScreen key={creator} username={creator} />;
-}
-
 /**
- * The fan app's pages. React Router's declarative mode: the fan app uses no loaders or actions, and
- * the data router's code was the largest part of the first screen after React itself (about 17 KB
- * of ~114 KB gzipped; docs/decisions/0015-one-owner-for-each-rule.md).
+ * The fan app's pages, chosen by the address once (lib/page-route.ts). No router library: the app
+ * never navigates within itself, and React Router needs React itself where the app runs on
+ * preact/compat (docs/decisions/0082-…; before, 0015 had already dropped its data router).
  */
 export function AppRoutes() {
-  return (
-    <BrowserRouter>
-      <Routes>
-        <Route path="/pwa/:username" element={<PwaRoute />} />
-        <Route path="/fanchat-mobile" element={<MobileChatRoute />} />
-        <Route path="/mobile-chat" element={<MobileChatRoute />} />
-        <Route path="*" element={<MessagePage heading={texts.notFoundHeading} text={texts.notFoundText} />} />
-      </Routes>
-    </BrowserRouter>
-  );
+  const page = fanPageFor(window.location.pathname, window.location.search, DEFAULT_CREATOR);
+  if (page.kind === 'chat') return <ChatScreen key={page.username} username={page.username} />;
+  if (page.kind === 'noCreator')
+    return <MessagePage heading={texts.noCreatorHeading} text={texts.noCreatorText} />;
+  return <MessagePage heading={texts.notFoundHeading} text={texts.notFoundText} />;
 }

@@ -48,6 +48,9 @@ const closeIcon = (
 
 const closeButtonClass =
   'absolute top-3 right-3 rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
+/** The slide-out sheet is a phone's: its close button is a 44 px tap target (record 0082). */
+const sheetCloseButtonClass =
+  'absolute top-2 right-2 inline-flex size-11 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
 
 /** A centred dialog (Radix Dialog): traps focus, closes on Escape, returns focus when closed. */
 export function Modal({
@@ -93,6 +96,11 @@ export function Modal({
 export interface SheetProps extends Omit<ModalProps, 'description' | 'showCloseButton'> {
   /** The button that opens the sheet. */
   trigger: ReactNode;
+  /**
+   * Once the sheet has closed, before focus returns to the trigger; `event.preventDefault()` keeps
+   * it from returning (a menu that moves focus to what was picked).
+   */
+  onCloseAutoFocus?: (event: Event) => void;
 }
 
 /** A panel sliding in from the left edge (a Radix Dialog): the mobile slide-out menu. */
@@ -104,6 +112,7 @@ export function Sheet({
   closeLabel = 'Close',
   trigger,
   className,
+  onCloseAutoFocus,
 }: SheetProps) {
   useOpenDialogEntry(open, onOpenChange);
   return (
@@ -113,14 +122,15 @@ export function Sheet({
         <Dialog.Overlay className="fp-overlay fixed inset-0 z-50 bg-slate-950/50" />
         <Dialog.Content
           aria-describedby={undefined}
+          onCloseAutoFocus={onCloseAutoFocus}
           className={cn(
             'fp-sheet fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-white p-5 shadow-xl focus:outline-none',
             className,
           )}
         >
-          <Dialog.Title className="pr-8 text-base font-semibold text-slate-900">{title}</Dialog.Title>
+          <Dialog.Title className="pr-12 text-base font-semibold text-slate-900">{title}</Dialog.Title>
           <div className="mt-4 flex min-h-0 flex-1 flex-col">{children}</div>
-          <Dialog.Close aria-label={closeLabel} className={closeButtonClass}>
+          <Dialog.Close aria-label={closeLabel} className={sheetCloseButtonClass}>
             {closeIcon}
           </Dialog.Close>
         </Dialog.Content>

@@ -645,7 +645,9 @@ describe('creator dashboard', () => {
     await page.getByText('The image is larger than 5 MB. Please choose a smaller one.').waitFor();
     await picker.setInputFiles({ name: 'new-face.png', mimeType: 'image/png', buffer: makePng(300, 300) });
     await toasts(page).getByText('Profile image updated').waitFor({ timeout: 20_000 });
-    // Notifications (record 0061): each alert per channel, saved; the bounce line shows nothing.
+    // Notifications (record 0061), a section of its own (record 0082): each alert per channel,
+    // saved; the bounce line shows nothing.
+    await openSection(page, 'Notifications');
     const notifications = page.getByRole('form', { name: 'Notifications' });
     await notifications.waitFor();
     const lowByEmail = notifications.getByLabel('Credits running low: Email');

@@ -98,7 +98,10 @@ describe("fan app: a creator's first week", () => {
     await page.goto(`/pwa/${creator.username}`);
     // The header wears the brand the creator set up: the chatbot's name (record 0074).
     const photo = page.getByRole('banner').getByRole('img', { name: 'Photo of First week bot' });
-    await expect.poll(() => photo.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(96);
+    // Polled up to 10 s: on a busy machine the picture can take longer than expect.poll's default second.
+    await expect
+      .poll(() => photo.evaluate((el) => (el as HTMLImageElement).naturalWidth), { timeout: 10_000 })
+      .toBe(96);
     expect(await photo.getAttribute('src')).toBe(`${creator.profileImageUrl}?size=96`);
     await expect.poll(() => served.length).toBeGreaterThan(0);
     expect(served.every((s) => s.url.endsWith('?size=96') && s.type === 'image/webp')).toBe(true);

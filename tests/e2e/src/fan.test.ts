@@ -66,7 +66,9 @@ describe('fan app: pages, install and offline shell (built api and app)', () => 
     const page = await phone();
     await page.goto('/fanchat-mobile');
     expect(new URL(page.url()).search).toBe(`?creator=${creator.username}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(creator.chatbotName);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 10_000 })
+      .toBe(creator.chatbotName);
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await saveFanScreenshot(page, 'default-creator');
 

@@ -169,3 +169,9 @@ export const BookmarkIcon = (p: IconProps) => (
     <path d="M6 4h12v17l-6-4-6 4z" />
   </Icon>
 );
+export const BellIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" />
+    <path d="M10 20.5a2 2 0 0 0 4 0" />
+  </Icon>
+);

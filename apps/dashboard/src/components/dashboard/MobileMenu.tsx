@@ -1,5 +1,5 @@
 import { Sheet } from '@fanpilot/ui';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { TEXT } from '../../texts.ts';
 import { MenuIcon } from '../icons.tsx';
 import { SectionNav } from './SectionNav.tsx';
@@ -10,20 +10,33 @@ interface MobileMenuProps {
   onSelect: (section: DashboardSection) => void;
 }
 
-/** The slide-out menu on phones: Dashboard, Chat Management, Announcements and Logout. */
+/**
+ * The slide-out menu on phones: every section but Profile Settings (SPEC: desktop sidebar only), then
+ * Logout (sections.ts, record 0082).
+ */
 export function MobileMenu({ current, onSelect }: MobileMenuProps) {
   const [open, setOpen] = useState(false);
+  // The section picked opens once the menu has closed and let go of focus, so focus can move to
+  // the section's heading (not back to the menu button).
+  const picked = useRef<DashboardSection | null>(null);
   return (
     <Sheet
       open={open}
       onOpenChange={setOpen}
+      onCloseAutoFocus={(event) => {
+        const section = picked.current;
+        picked.current = null;
+        if (!section || section === current) return;
+        event.preventDefault();
+        onSelect(section);
+      }}
       title={TEXT.shell.menuTitle}
       closeLabel={TEXT.common.close}
       trigger={
         <button
           type="button"
           aria-label={TEXT.shell.openMenu}
-          className="-ml-2 rounded-lg p-2 text-slate-700 hover:bg-slate-100 desktop:hidden"
+          className="-ml-2 inline-flex size-11 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 desktop:hidden"
         >
           <MenuIcon className="size-6" />
         </button>
@@ -33,7 +46,7 @@ export function MobileMenu({ current, onSelect }: MobileMenuProps) {
         variant="mobile"
         current={current}
         onSelect={(section) => {
-          onSelect(section);
+          picked.current = section;
           setOpen(false);
         }}
       />

@@ -164,7 +164,7 @@ function Purchases({ billing }: { billing: Billing }) {
                     href={p.receiptUrl}
                     target="_blank"
                     rel="noopener noreferrer"
-                    className="text-brand-700 underline"
+                    className="inline-flex min-h-11 items-center text-brand-700 underline"
                   >
                     {t.receipt}
                   </a>

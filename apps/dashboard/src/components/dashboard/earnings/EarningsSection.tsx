@@ -137,8 +137,13 @@ function PlanCard({ username, plan }: { username: string; plan: FanPlanResponse 
   return (
     <Card title={t.planHeading}>
       <form onSubmit={submit} className="space-y-3" aria-label={t.planHeading}>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+        <label className="flex min-h-11 items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            className="size-5"
+            checked={enabled}
+            onChange={(e) => setEnabled(e.target.checked)}
+          />
           {t.enabledLabel}
         </label>
         <div>
@@ -152,7 +157,7 @@ function PlanCard({ username, plan }: { username: string; plan: FanPlanResponse 
                 type="button"
                 onClick={() => setMonthly(fromCents(c))}
                 aria-pressed={toCents(monthly) === c}
-                className={`rounded-full border px-3 py-1 text-sm ${toCents(monthly) === c ? 'border-brand-700 bg-brand-50 text-brand-800' : 'border-slate-300 text-slate-700'}`}
+                className={`min-h-11 rounded-full border px-3 py-1 text-sm desktop:min-h-0 ${toCents(monthly) === c ? 'border-brand-700 bg-brand-50 text-brand-800' : 'border-slate-300 text-slate-700'}`}
               >
                 {dollars(c)}
               </button>
@@ -217,8 +222,13 @@ function PlanCard({ username, plan }: { username: string; plan: FanPlanResponse 
             onChange={(e) => setPerks(e.target.value)}
           />
         </div>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={lead} onChange={(e) => setLead(e.target.checked)} />
+        <label className="flex min-h-11 items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            className="size-5"
+            checked={lead}
+            onChange={(e) => setLead(e.target.checked)}
+          />
           {t.leadCapture}
         </label>
         <Button type="submit" disabled={save.isPending}>
@@ -271,7 +281,7 @@ function EarningsCard({ earnings, username }: { earnings: Earnings; username: st
         </ul>
       )}
       <a
-        className="mt-4 inline-block text-sm text-brand-700 underline"
+        className="mt-4 inline-flex min-h-11 items-center text-sm text-brand-700 underline"
         href={urlOf('fanLeads', { username })}
         download
       >

@@ -40,7 +40,7 @@ const seconds = (s: number | null) =>
 
 const COLORS = { a: '#4f46e5', b: '#94a3b8', c: '#0d9488', d: '#d97706', e: '#dc2626' };
 
-export default function InsightsSection({
+export function InsightsSection({
   username,
   headingRef,
 }: {

@@ -1,7 +1,7 @@
 import type { CurrentUser, InboxStats, Message } from '@fanpilot/contracts';
 import { ConfirmDialog, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type Ref, useState } from 'react';
+import { lazy, type Ref, Suspense, useRef, useState } from 'react';
 import type { ResponseStatus } from '../../../hooks/useResponseStatus.ts';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { firstDashboardVisit } from '../../../lib/first-visit.ts';
@@ -13,9 +13,6 @@ import { PoorAnswersCard } from '../answers/PoorAnswersCard.tsx';
 import { TryChatbotCard } from '../answers/TryChatbotCard.tsx';
 import { Card } from '../Card.tsx';
 import { CreatorLinks } from '../CreatorLinks.tsx';
-import { AddKnowledgeModal } from '../chatbot/AddKnowledgeModal.tsx';
-import { ChatbotSettingsModal } from '../chatbot/ChatbotSettingsModal.tsx';
-import { CreateChatbotModal } from '../chatbot/CreateChatbotModal.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
 import { ShareFanLink } from '../ShareFanLink.tsx';
 import type { DashboardSection } from '../sections.ts';
@@ -25,6 +22,17 @@ import { KnowledgeGapsCard } from './KnowledgeGapsCard.tsx';
 import { QuickActions } from './QuickActions.tsx';
 import { RecentActivityCard } from './RecentActivityCard.tsx';
 import { StatCards } from './StatCards.tsx';
+
+// The chatbot's modals load when first opened (record 0082): Add Knowledge brings the uploader.
+const CreateChatbotModal = lazy(() =>
+  import('../chatbot/CreateChatbotModal.tsx').then((m) => ({ default: m.CreateChatbotModal })),
+);
+const ChatbotSettingsModal = lazy(() =>
+  import('../chatbot/ChatbotSettingsModal.tsx').then((m) => ({ default: m.ChatbotSettingsModal })),
+);
+const AddKnowledgeModal = lazy(() =>
+  import('../chatbot/AddKnowledgeModal.tsx').then((m) => ({ default: m.AddKnowledgeModal })),
+);
 
 interface DashboardOverviewProps {
   user: CurrentUser;
@@ -51,7 +59,13 @@ export function DashboardOverview({
   const chatbot = useQuery(chatbotQuery(user.username));
   const usage = useQuery(usageQuery(user.username));
   const answerer = useQuery({ ...answererQuery(user.username), enabled: Boolean(chatbot.data) });
-  const [modal, setModal] = useState<OpenModal>(null);
+  const [modal, setOpenModal] = useState<OpenModal>(null);
+  // A modal is rendered from its first opening on, so it keeps what it holds when closed.
+  const opened = useRef(new Set<OpenModal>());
+  const setModal = (which: OpenModal) => {
+    opened.current.add(which);
+    setOpenModal(which);
+  };
   const onOpenChange = (which: Exclude<OpenModal, null>) => (open: boolean) => setModal(open ? which : null);
   // 'Welcome back' from the second visit on (issue 29); read once per page load.
   const [firstVisit] = useState(() => firstDashboardVisit(user.username));
@@ -120,13 +134,17 @@ export function DashboardOverview({
           </Card>
         </div>
       </div>
-      <CreateChatbotModal
-        username={user.username}
-        open={modal === 'create'}
-        onOpenChange={onOpenChange('create')}
-      />
+      <Suspense fallback={null}>
+        {opened.current.has('create') && (
+          <CreateChatbotModal
+            username={user.username}
+            open={modal === 'create'}
+            onOpenChange={onOpenChange('create')}
+          />
+        )}
+      </Suspense>
       {chatbot.data && (
-        <>
+        <Suspense fallback={null}>
           <ConfirmDialog
             open={modal === 'delete'}
             onOpenChange={onOpenChange('delete')}
@@ -138,19 +156,23 @@ export function DashboardOverview({
               if (chatbot.data) removeChatbot.mutate(chatbot.data.id);
             }}
           />
-          <ChatbotSettingsModal
-            username={user.username}
-            chatbot={chatbot.data}
-            open={modal === 'settings'}
-            onOpenChange={onOpenChange('settings')}
-          />
-          <AddKnowledgeModal
-            username={user.username}
-            chatbot={chatbot.data}
-            open={modal === 'knowledge'}
-            onOpenChange={onOpenChange('knowledge')}
-          />
-        </>
+          {opened.current.has('settings') && (
+            <ChatbotSettingsModal
+              username={user.username}
+              chatbot={chatbot.data}
+              open={modal === 'settings'}
+              onOpenChange={onOpenChange('settings')}
+            />
+          )}
+          {opened.current.has('knowledge') && (
+            <AddKnowledgeModal
+              username={user.username}
+              chatbot={chatbot.data}
+              open={modal === 'knowledge'}
+              onOpenChange={onOpenChange('knowledge')}
+            />
+          )}
+        </Suspense>
       )}
     </>
   );

@@ -6,7 +6,6 @@ import { Card } from '../Card.tsx';
 import { CreatorLinks } from '../CreatorLinks.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
 import { DescriptionCard } from './DescriptionCard.tsx';
-import { NotificationsCard } from './NotificationsCard.tsx';
 import { ProfileImageCard } from './ProfileImageCard.tsx';
 import { WidgetCard } from './WidgetCard.tsx';
 
@@ -54,7 +53,6 @@ export function ProfileSettingsSection({
           </div>
         </Card>
         <DescriptionCard user={user} />
-        <NotificationsCard username={user.username} />
         <Card title={t.linksHeading} Icon={ExternalIcon} className="xl:col-span-2">
           <CreatorLinks username={user.username} />
           <p className="mt-4 text-sm text-slate-600">{t.pwaNote}</p>
