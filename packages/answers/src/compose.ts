@@ -1,13 +1,19 @@
 import type { MessageFrom, StoredSource } from '@fanpilot/contracts';
 import { type Correction, matchCorrection } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
-import { embedderFor, type RetrievedChunk, retrievePassages } from '@fanpilot/knowledge';
+import {
+  embedderFor,
+  embeddingsMode,
+  type RetrievedChunk,
+  retrievePassages,
+  sentenceSimilarity,
+} from '@fanpilot/knowledge';
 import type { Kysely } from 'kysely';
 import { citationFor, citedSourceKey } from './citations.ts';
 import { citeUsed, withoutMarkers } from './cite.ts';
 import { searchQuery } from './followup.ts';
 import { createChatModel, type ModelEnv, modelRoute, providerKey } from './models.ts';
-import { offlineAnswer } from './offline.ts';
+import { offlineAnswerByMeaning } from './offline.ts';
 import {
   type AnswerVoice,
   buildPrompt,
@@ -109,6 +115,15 @@ const correctionSource = (creatorName: string): StoredSource => ({
   source: `Answer by ${creatorName}`,
 });
 
+/** The local encoder's sentence similarity for the embedded answerer (one per process). */
+let localSimilarity: ReturnType<typeof sentenceSimilarity> | null = null;
+const localSentenceSimilarity = () => {
+  const local = embedderFor({ EMBEDDINGS: 'local' });
+  if (!local) return null;
+  localSimilarity ??= sentenceSimilarity(local);
+  return localSimilarity;
+};
+
 const CORRECTION_KEY = 'correction';
 const sourceKey = citedSourceKey;
 
@@ -180,10 +195,12 @@ export async function composeAnswer(input: ComposeInput): Promise<ComposedAnswer
         model: null,
       };
     }
-    const quoted = offlineAnswer(
+    // By meaning, with the local encoder's sentence similarity (record 0080), unless vectors are off.
+    const quoted = await offlineAnswerByMeaning(
       creatorName,
       question,
       passages.map((c) => ({ title: c.title, source: c.source, content: c.content })),
+      embeddingsMode(env) === 'off' ? null : localSentenceSimilarity(),
       input.voice,
     );
     const chunk = quoted.from === null ? undefined : passages[quoted.from];
