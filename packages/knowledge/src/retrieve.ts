@@ -230,7 +230,10 @@ export async function retrievePassages(
 ): Promise<Passage[]> {
   const budget = options.budgetChars ?? KNOWLEDGE_BUDGET_CHARS;
   const embedder = options.only ? null : (options.embedder ?? null);
-  if (!embedder) {
+  // A follow-up is ranked with the conversation's turns (`retrieve`), which the question's own
+  // sentences would overrule: it keeps the first stage alone.
+  const followUp = (options.context ?? []).some((t) => t.trim());
+  if (!embedder || followUp) {
     return packPassages(await retrieve(db, { ...options, limit: options.limit ?? CANDIDATES }), budget);
   }
   // With vectors, a second stage (focus.ts, record 0080): more candidates, ranked again by their
