@@ -207,7 +207,7 @@ describe('paraphrased questions among look-alikes (coffee set), PGlite + pgvecto
     await migrateToLatest(h.db);
     expect(await h.hasVector()).toBe(true);
     corpora = await seed(h.db, { ...embedder, embedDocuments: encode });
-  }, 300_000);
+  }, 900_000);
   afterAll(async () => h?.close());
 
   it('is a set worth measuring: 32 facts with three look-alikes each, halves of 16, unrelated questions', () => {
@@ -252,7 +252,7 @@ describe('paraphrased questions among look-alikes (coffee set), PGlite + pgvecto
       g = createDb({ dataDir: 'memory://' });
       await migrateToLatest(g.db);
       apiCorpora = await seed(g.db, api);
-    }, 300_000);
+    }, 900_000);
     afterAll(async () => {
       await g?.close();
       await server?.close();

@@ -97,7 +97,9 @@ export async function retrieve(db: Kysely<Database>, options: RetrieveOptions): 
     .filter(Boolean)
     .join('\n')
     .slice(-2000);
-  const pool = Math.max(limit * 2, 40);
+  // Each list's pool: twice the chunks asked for, but no more than 48 (the second stage's 48
+  // candidates come from pools of 48, as the 24 before did: a pool of 96 cost the bench 15× more).
+  const pool = Math.max(Math.min(limit * 2, FOCUS_CANDIDATES), limit, 40);
   if (!context) return readWhole(db, (await ranked(db, options, question, pool)).slice(0, limit));
   // A follow-up: the question's own ranking, plus the earlier turns' ranking at half weight, each
   // min-max normalised, so "it" finds what the conversation was about.
