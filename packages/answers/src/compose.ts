@@ -1,14 +1,14 @@
 import type { StoredSource } from '@fanpilot/contracts';
 import { type AnswerContext, type AnswerRequest, buildAnswerContext, type Correction } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
-import { embedderFor, type RetrievedChunk } from '@fanpilot/knowledge';
+import { embedderFor, embeddingsMode, type RetrievedChunk, sentenceSimilarity } from '@fanpilot/knowledge';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Kysely } from 'kysely';
 import { citationFor, citedSourceKey } from './citations.ts';
 import { citeUsed, withoutMarkers } from './cite.ts';
 import { answerContextProviders } from './context.ts';
 import { createChatModel, type ModelEnv, modelRoute, providerKey } from './models.ts';
-import { offlineAnswer } from './offline.ts';
+import { offlineAnswerByMeaning } from './offline.ts';
 import {
   type AnswerVoice,
   buildPrompt,
@@ -88,7 +88,14 @@ export async function answer(
       ...(setup.knowledgeBudgetChars ? { knowledgeBudgetChars: setup.knowledgeBudgetChars } : {}),
     }),
   );
-  return composeAnswer({ chatbot, model, context, ...reply });
+  return composeAnswer({
+    chatbot,
+    model,
+    context,
+    ...reply,
+    // The embedded answerer reads meaning with the local encoder unless vectors are off (record 0080).
+    similarity: embeddingsMode(env) === 'off' ? null : localSentenceSimilarity(),
+  });
 }
 
 export interface ComposeInput {
@@ -98,6 +105,8 @@ export interface ComposeInput {
   context: AnswerContext<RetrievedChunk>;
   voice?: AnswerVoice;
   channel?: ReplyChannel;
+  /** The embedded answerer's sentence similarity (the local encoder); null or unset: words only. */
+  similarity?: ReturnType<typeof sentenceSimilarity> | null;
 }
 
 /** Who really answers for a chatbot: its model when a key is configured, else the embedded answerer. */
@@ -157,6 +166,15 @@ const correctionSource = (creatorName: string): StoredSource => ({
   source: `Answer by ${creatorName}`,
 });
 
+/** The local encoder's sentence similarity for the embedded answerer (one per process). */
+let localSimilarity: ReturnType<typeof sentenceSimilarity> | null = null;
+const localSentenceSimilarity = () => {
+  const local = embedderFor({ EMBEDDINGS: 'local' });
+  if (!local) return null;
+  localSimilarity ??= sentenceSimilarity(local);
+  return localSimilarity;
+};
+
 const CORRECTION_KEY = 'correction';
 const sourceKey = citedSourceKey;
 
@@ -203,10 +221,12 @@ export async function composeAnswer(input: ComposeInput): Promise<ComposedAnswer
         model: null,
       };
     }
-    const quoted = offlineAnswer(
+    // By meaning, with the local encoder's sentence similarity (record 0080) when `answer` gave one.
+    const quoted = await offlineAnswerByMeaning(
       creatorName,
       question,
       passages.map((c) => ({ title: c.title, source: c.source, content: c.content })),
+      input.similarity ?? null,
       input.voice,
     );
     const chunk = quoted.from === null ? undefined : passages[quoted.from];

@@ -112,3 +112,85 @@ export function offlineAnswer(
   // by a second copy of the title in the text (record 0073).
   return { text: `“${excerpt(quote, QUOTE_MAX_CHARS)}”`, from: passage };
 }
+
+/**
+ * How similar each sentence is to the question by meaning (cosines of a sentence encoder), or null
+ * when no encoder is at hand (then the embedded answerer goes by the question's words alone).
+ */
+export type SentenceSimilarity = (question: string, sentences: string[]) => Promise<(number | null)[] | null>;
+
+/**
+ * A sentence answers by meaning when its similarity to the question (the local encoder's cosine) is
+ * at least this; measured on the coffee set's tuning half and unrelated questions (record 0080).
+ */
+export const RELEVANT_SIMILARITY = 0.5;
+/** Weight of word coverage (0…1) beside the similarity: the second signal, breaking near-ties. */
+const COVERAGE_WEIGHT = 0.15;
+/** Sentences weighed by meaning: those of the best passages, in their order, up to this many. */
+const MAX_SENTENCES = 64;
+
+/**
+ * The embedded answerer by meaning (issue 37): the sentence of the creator's material most similar
+ * to the question by the local encoder (word coverage as a second signal), quoted with the next one
+ * when it carries on, or, when no sentence is similar enough (nor covers half the question's words,
+ * the rule of `offlineAnswer`), the plain fallback that hands over.
+ * Without an encoder (or when it fails), `offlineAnswer` by the question's words.
+ */
+export async function offlineAnswerByMeaning(
+  creatorName: string,
+  question: string,
+  knowledge: KnowledgeExcerpt[],
+  similarity: SentenceSimilarity | null,
+  voice: AnswerVoice = 'assistant',
+): Promise<QuotedAnswer> {
+  const byWords = () => offlineAnswer(creatorName, question, knowledge, voice);
+  if (!similarity || knowledge.length === 0) return byWords();
+  const asked = contentWords(question);
+  for (const name of contentWords(creatorName)) asked.delete(name);
+  const all: { passage: number; sentence: number; sentences: { text: string; line: number }[] }[] = [];
+  const perPassage = knowledge.map((k) => paragraphSentences(k.content));
+  for (const [passage, sentences] of perPassage.entries()) {
+    for (const sentence of sentences.keys()) {
+      if (all.length < MAX_SENTENCES) all.push({ passage, sentence, sentences });
+    }
+  }
+  let sims: (number | null)[] | null;
+  try {
+    sims = await similarity(
+      question,
+      all.map((a) => a.sentences[a.sentence]!.text),
+    );
+  } catch {
+    sims = null;
+  }
+  if (!sims) return byWords();
+  let best: { score: number; at: number } | undefined;
+  for (const [at, a] of all.entries()) {
+    const sim = sims[at] ?? 0;
+    const covered = coverage(asked, a.sentences[a.sentence]!.text);
+    // Relevant by meaning, or by the question's words as before (never fewer answers than those).
+    if (sim < RELEVANT_SIMILARITY && covered < RELEVANT_COVERAGE) continue;
+    const score = sim + COVERAGE_WEIGHT * covered;
+    // Ties go to the better-ranked passage (earlier), then the earlier sentence.
+    if (!best || score > best.score) best = { score, at };
+  }
+  if (!best) return { text: offlineFallbackText(creatorName), from: null };
+  const { passage, sentence, sentences } = all[best.at]!;
+  const first = sentences[sentence]!;
+  let quote = first.text;
+  const next = sentences[sentence + 1];
+  const nextAt = all.findIndex((a) => a.passage === passage && a.sentence === sentence + 1);
+  const nextSim = nextAt >= 0 ? (sims[nextAt] ?? 0) : 0;
+  // A second sentence when it carries on the answer: the same paragraph, near the question in
+  // meaning too, and room for it.
+  if (
+    next &&
+    next.line === first.line &&
+    nextSim >= RELEVANT_SIMILARITY &&
+    quote.length + next.text.length + 1 <= QUOTE_MAX_CHARS
+  ) {
+    quote = `${quote} ${next.text}`;
+  }
+  if (voice === 'creator') return { text: excerpt(quote, QUOTE_MAX_CHARS), from: passage };
+  return { text: `“${excerpt(quote, QUOTE_MAX_CHARS)}”`, from: passage };
+}

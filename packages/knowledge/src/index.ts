@@ -1,4 +1,5 @@
 export { hasVectorColumn, type StoreChunksInput, type StoreOutcome, storeChunks } from '@fanpilot/core';
+export * from './focus.ts';
 export * from './ingest/chunk.ts';
 export * from './ingest/config.ts';
 export * from './ingest/embeddings.ts';

@@ -1,6 +1,7 @@
 import { hasVectorColumn, typedEmbedding } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { focusCandidates } from './focus.ts';
 import { type Embedder, vectorLiteral } from './ingest/embeddings.ts';
 
 export interface RetrievedChunk {
@@ -59,6 +60,11 @@ export const KNOWLEDGE_BUDGET_CHARS = 8_000;
 
 /** Chunks ranked before the budget is filled (the budget rarely holds more than a dozen). */
 const CANDIDATES = 24;
+/**
+ * Chunks ranked before the second stage (focus.ts) orders them again and the budget is filled:
+ * focused on their best sentences, long chunks take less room, so more of them fit.
+ */
+const FOCUS_CANDIDATES = 48;
 
 /**
  * How far the full-text list can move a passage, as a share of the vector list's whole range
@@ -91,7 +97,9 @@ export async function retrieve(db: Kysely<Database>, options: RetrieveOptions): 
     .filter(Boolean)
     .join('\n')
     .slice(-2000);
-  const pool = Math.max(limit * 2, 40);
+  // Each list's pool: twice the chunks asked for, but no more than 48 (the second stage's 48
+  // candidates come from pools of 48, as the 24 before did: a pool of 96 cost the bench 15× more).
+  const pool = Math.max(Math.min(limit * 2, FOCUS_CANDIDATES), limit, 40);
   if (!context) return readWhole(db, (await ranked(db, options, question, pool)).slice(0, limit));
   // A follow-up: the question's own ranking, plus the earlier turns' ranking at half weight, each
   // min-max normalised, so "it" finds what the conversation was about.
@@ -222,8 +230,23 @@ export async function retrievePassages(
   db: Kysely<Database>,
   options: RetrieveOptions & { budgetChars?: number },
 ): Promise<Passage[]> {
-  const ranked = await retrieve(db, { ...options, limit: options.limit ?? CANDIDATES });
-  return packPassages(ranked, options.budgetChars ?? KNOWLEDGE_BUDGET_CHARS);
+  const budget = options.budgetChars ?? KNOWLEDGE_BUDGET_CHARS;
+  const embedder = options.only ? null : (options.embedder ?? null);
+  // A follow-up is ranked with the conversation's turns (`retrieve`), which the question's own
+  // sentences would overrule: it keeps the first stage alone.
+  const followUp = (options.context ?? []).some((t) => t.trim());
+  if (!embedder || followUp) {
+    return packPassages(await retrieve(db, { ...options, limit: options.limit ?? CANDIDATES }), budget);
+  }
+  // With vectors, a second stage (focus.ts, record 0080): more candidates, ranked again by their
+  // best sentence, long ones cut to the sentences around it, so more of them fit the budget.
+  const ranked = await retrieve(db, { ...options, limit: options.limit ?? FOCUS_CANDIDATES });
+  const question = options.question.trim();
+  const focused = await focusCandidates(embedder, question, ranked);
+  return packPassages(
+    focused.map(({ wholeContent, ...c }) => c),
+    budget,
+  );
 }
 
 /**

@@ -2,6 +2,8 @@
 // (tests/deploy/src/testkit.test.ts checks the dist/ folders): a throwaway database, seeders that
 // write through @fanpilot/core, fault injection on a Kysely handle, a fake OpenAI, loopback sites and
 // generated documents.
+
+export * from './coffee-paraphrases.ts';
 export * from './database.ts';
 export * from './fake-openai.ts';
 export * from './faults.ts';

@@ -159,8 +159,11 @@ export async function startEmbeddingServer(
   concepts: string[][],
   dimensions = 32,
 ): Promise<LoopbackServer & { requests: () => number }> {
-  const hits = new Map<string, number>();
-  let requests = 0;
+  return startEncoderServer(async (texts) => texts.map(embedWords(concepts, dimensions)));
+}
+
+/** The word-counting vectors of `startEmbeddingServer`. */
+const embedWords = (concepts: string[][], dimensions: number) => {
   const bucket = (word: string) => {
     const i = concepts.findIndex((group) => group.includes(word));
     if (i >= 0) return i % dimensions;
@@ -168,12 +171,23 @@ export async function startEmbeddingServer(
     for (const c of word) h = (h * 31 + c.charCodeAt(0)) >>> 0;
     return (concepts.length + (h % Math.max(1, dimensions - concepts.length))) % dimensions;
   };
-  const embed = (text: string) => {
+  return (text: string) => {
     const v = new Array<number>(dimensions).fill(0);
     for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) v[bucket(w)]! += 1;
     const norm = Math.sqrt(v.reduce((a, b) => a + b * b, 0)) || 1;
     return v.map((x) => x / norm);
   };
+};
+
+/**
+ * An OpenAI-style embeddings endpoint whose vectors come from `encode` (e.g. a real sentence
+ * encoder, to measure retrieval as a provider's embeddings would rank it).
+ */
+export async function startEncoderServer(
+  encode: (texts: string[]) => Promise<number[][]>,
+): Promise<LoopbackServer & { requests: () => number }> {
+  const hits = new Map<string, number>();
+  let requests = 0;
   const server = createServer((req, res) => {
     hits.set(req.url ?? '/', (hits.get(req.url ?? '/') ?? 0) + 1);
     let body = '';
@@ -190,21 +204,29 @@ export async function startEmbeddingServer(
         encoding_format?: string;
       };
       const inputs = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
-      const data = inputs.map((text, index) => {
-        const vector = embed(String(text));
-        const embedding =
-          parsed.encoding_format === 'base64'
-            ? Buffer.from(new Float32Array(vector).buffer).toString('base64')
-            : vector;
-        return { object: 'embedding', index, embedding };
-      });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          object: 'list',
-          data,
-          model: parsed.model,
-          usage: { prompt_tokens: 1, total_tokens: 1 },
-        }),
+      encode(inputs.map(String)).then(
+        (vectors) => {
+          const data = vectors.map((vector, index) => {
+            const embedding =
+              parsed.encoding_format === 'base64'
+                ? Buffer.from(new Float32Array(vector).buffer).toString('base64')
+                : vector;
+            return { object: 'embedding', index, embedding };
+          });
+          res.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              object: 'list',
+              data,
+              model: parsed.model,
+              usage: { prompt_tokens: 1, total_tokens: 1 },
+            }),
+          );
+        },
+        (err: unknown) => {
+          res
+            .writeHead(500, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { message: String(err) } }));
+        },
       );
     });
   });

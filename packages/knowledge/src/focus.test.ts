@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { FOCUS_CHARS, focusCandidates, sentenceSimilarity, sentencesOfText } from './focus.ts';
+import type { Embedder } from './ingest/embeddings.ts';
+
+/** Vectors by concept: a text's vector counts its words of each concept (unit length). */
+const CONCEPTS = [
+  ['limescale', 'descaling', 'descale', 'citric'],
+  ['milk', 'dairy', 'steam'],
+  ['grinder', 'mill', 'burr'],
+];
+function conceptEmbedder(model: string): Embedder & { encoded: string[] } {
+  const encoded: string[] = [];
+  const embed = (text: string) => {
+    const v = CONCEPTS.map(
+      (c) => (text.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => c.includes(w)).length,
+    );
+    v.push(0.1);
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  };
+  return {
+    model,
+    encoded,
+    embedQuery: async (t) => embed(t),
+    embedDocuments: async (texts) => {
+      encoded.push(...texts);
+      return texts.map(embed);
+    },
+  };
+}
+
+const filler = (n: number) =>
+  Array.from({ length: n }, (_, i) => `Grinder note ${i + 1}: the burr grinder sits on the counter.`).join(
+    ' ',
+  );
+
+describe('the second stage: candidates ranked again by their best sentence', () => {
+  it('moves a long chunk whose one sentence answers ahead, focused on that sentence within FOCUS_CHARS', async () => {
+    const embedder = conceptEmbedder('concepts-1');
+    const long = `${filler(4)} Descaling: I run citric acid through the machine every two months. ${filler(4)}`;
+    const short = 'Steam the milk until the jug is hot.';
+    const out = await focusCandidates(embedder, 'How do you get rid of limescale?', [
+      { content: short, score: 1 },
+      { content: long, score: 0.2 },
+    ]);
+    expect(out[0]!.wholeContent).toBe(long);
+    expect(out[0]!.content).toContain('Descaling: I run citric acid through the machine every two months.');
+    expect(out[0]!.content.length).toBeLessThanOrEqual(FOCUS_CHARS);
+    expect(out[1]!.content).toBe(short);
+  });
+
+  it('remembers sentence vectors: a second question encodes nothing new', async () => {
+    const embedder = conceptEmbedder('concepts-2');
+    const candidates = [{ content: `${filler(8)} Milk: steam it to 60 degrees.`, score: 0.5 }];
+    await focusCandidates(embedder, 'How hot is the dairy?', candidates);
+    const first = embedder.encoded.length;
+    expect(first).toBe(sentencesOfText(candidates[0]!.content).length);
+    await focusCandidates(embedder, 'Which mill do you use?', candidates);
+    expect(embedder.encoded.length).toBe(first);
+  });
+
+  it('keeps the order when the embedder fails, and gives the answerer cosines by sentence', async () => {
+    const failing: Embedder = {
+      model: 'failing',
+      embedQuery: async () => {
+        throw new Error('down');
+      },
+      embedDocuments: async () => {
+        throw new Error('down');
+      },
+    };
+    const candidates = [
+      { content: 'a', score: 1 },
+      { content: 'b', score: 0.5 },
+    ];
+    expect(await focusCandidates(failing, 'q', candidates)).toEqual(candidates);
+    const sims = await sentenceSimilarity(conceptEmbedder('concepts-3'))('limescale?', [
+      'Descaling with citric acid.',
+      'Steam the milk.',
+    ]);
+    expect(sims![0]!).toBeGreaterThan(0.9);
+    expect(sims![1]!).toBeLessThan(0.2);
+  });
+});

@@ -1,0 +1,150 @@
+import { LRUCache } from 'lru-cache';
+import type { Embedder } from './ingest/embeddings.ts';
+
+/**
+ * The second ranking stage of `retrievePassages` (issue 37, docs/decisions/0080): a chunk's vector
+ * blurs the three or four subjects a 1,000-character chunk of a long page holds, so a paraphrased
+ * question finds its sentence's chunk far down the list. The fused candidates are scored again by
+ * their best sentence (the question's vector against each sentence's, the same embedder), and a long
+ * chunk reaches the prompt as the few sentences around its best one, so more candidates fit the
+ * knowledge budget. Sentence vectors are remembered (by embedder and text), so a library's
+ * sentences are encoded once per process, not once per question.
+ */
+
+/** A chunk longer than this is split into sentences and focused on its best ones. */
+export const FOCUS_CHARS = 400;
+/** New texts one question may encode (the rest of the candidates keep their fused order). */
+export const FOCUS_MAX_NEW_TEXTS = 96;
+/** Weight of the fused score (vector + full-text coverage, 0…1.5) beside the best sentence's cosine. */
+const FUSED_WEIGHT = 0.1;
+/** Sentence vectors remembered per process (about 2 KB each at 512 dimensions). */
+const CACHE_ENTRIES = 20_000;
+
+/** The sentences of a text (lines and sentence ends), trimmed, without empty ones. */
+export function sentencesOfText(text: string): string[] {
+  return text
+    .split(/\n+/)
+    .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“'(])/u))
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter((s) => s.length > 0);
+}
+
+const caches = new Map<string, LRUCache<string, Float32Array>>();
+
+/**
+ * The vectors of `texts` by `embedder`, from the cache where it has them; at most `maxNew` texts are
+ * encoded (in one call), the others come back undefined. Failing embedders give undefined too.
+ */
+export async function cachedVectors(
+  embedder: Embedder,
+  texts: string[],
+  maxNew = Number.POSITIVE_INFINITY,
+): Promise<(Float32Array | undefined)[]> {
+  let cache = caches.get(embedder.model);
+  if (!cache) {
+    cache = new LRUCache({ max: CACHE_ENTRIES });
+    caches.set(embedder.model, cache);
+  }
+  const missing = [...new Set(texts.filter((t) => !cache.has(t)))].slice(0, Math.max(0, maxNew));
+  if (missing.length > 0) {
+    try {
+      const vectors = await embedder.embedDocuments(missing);
+      for (const [i, v] of vectors.entries()) if (v?.length) cache.set(missing[i]!, Float32Array.from(v));
+    } catch {
+      // No vectors: the candidates keep their order.
+    }
+  }
+  return texts.map((t) => cache.get(t));
+}
+
+export const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * (b[i] ?? 0);
+  return s;
+};
+
+/** What the second stage needs of a candidate. */
+export interface FocusCandidate {
+  content: string;
+  score: number;
+}
+
+/**
+ * Candidates (best first by the fused ranking) ordered again by their best sentence's similarity to
+ * the question plus FUSED_WEIGHT × their fused score; a long chunk's content becomes its best
+ * sentence with its neighbours (up to FOCUS_CHARS), its whole text kept in `wholeContent`. A
+ * candidate whose sentences were not encoded (past FOCUS_MAX_NEW_TEXTS) keeps its place after the
+ * scored ones. Without a question vector, the candidates as they are.
+ */
+export async function focusCandidates<T extends FocusCandidate>(
+  embedder: Embedder,
+  question: string,
+  candidates: T[],
+): Promise<(T & { wholeContent?: string })[]> {
+  if (candidates.length === 0) return candidates;
+  let q: number[];
+  try {
+    q = await embedder.embedQuery(question);
+  } catch {
+    return candidates;
+  }
+  if (!q.length) return candidates;
+  const split = candidates.map((c) =>
+    c.content.length > FOCUS_CHARS ? sentencesOfText(c.content) : [c.content.replace(/\s+/g, ' ').trim()],
+  );
+  const vectors = await cachedVectors(embedder, split.flat(), FOCUS_MAX_NEW_TEXTS);
+  let at = 0;
+  const scored: { c: T & { wholeContent?: string }; score: number; rank: number }[] = [];
+  const unscored: (T & { wholeContent?: string })[] = [];
+  for (const [rank, c] of candidates.entries()) {
+    const sentences = split[rank]!;
+    const sims = sentences.map((_, i) => {
+      const v = vectors[at + i];
+      return v ? dot(v, q) : Number.NaN;
+    });
+    at += sentences.length;
+    if (sims.some(Number.isNaN) || sims.length === 0) {
+      unscored.push(c);
+      continue;
+    }
+    const best = sims.indexOf(Math.max(...sims));
+    const focused = c.content.length > FOCUS_CHARS ? around(sentences, best, sims) : null;
+    scored.push({
+      c: focused && focused !== c.content ? { ...c, content: focused, wholeContent: c.content } : c,
+      score: sims[best]! + FUSED_WEIGHT * c.score,
+      rank,
+    });
+  }
+  scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
+  return [...scored.map((s) => s.c), ...unscored];
+}
+
+/** The best sentence with its neighbours, the more similar first, while within FOCUS_CHARS. */
+function around(sentences: string[], best: number, sims: number[]): string {
+  let from = best;
+  let to = best;
+  let length = sentences[best]!.length;
+  for (;;) {
+    const before = from > 0 ? from - 1 : -1;
+    const after = to < sentences.length - 1 ? to + 1 : -1;
+    const next = before < 0 ? after : after < 0 ? before : sims[before]! >= sims[after]! ? before : after;
+    if (next < 0 || length + 1 + sentences[next]!.length > FOCUS_CHARS) break;
+    length += 1 + sentences[next]!.length;
+    if (next < from) from = next;
+    else to = next;
+  }
+  return sentences.slice(from, to + 1).join(' ');
+}
+
+/**
+ * The cosines of sentences to a question by `embedder` (its vectors remembered as the second stage's
+ * are), for the embedded answerer; a sentence past `maxNew` new encodings gets null.
+ */
+export function sentenceSimilarity(embedder: Embedder, maxNew = FOCUS_MAX_NEW_TEXTS) {
+  return async (question: string, sentences: string[]): Promise<(number | null)[] | null> => {
+    const q = await embedder.embedQuery(question);
+    if (!q.length) return null;
+    const vectors = await cachedVectors(embedder, sentences, maxNew);
+    return vectors.map((v) => (v ? dot(v, q) : null));
+  };
+}
