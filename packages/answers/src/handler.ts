@@ -29,8 +29,6 @@ export interface AnswerOptions {
   timeoutMs?: number;
   /** The clock the daily AI answer budget is counted by (midnight UTC); tests inject one. */
   now?: () => Date;
-  /** Told of each stored AI answer to a fan (after its commit): the fan's memory reads the turn. */
-  afterAnswer?: (answered: { conversationId: string; messageId: string }) => Promise<void>;
 }
 
 export type { AnswerOutcome };
@@ -124,11 +122,7 @@ export async function answerQuestion(options: AnswerOptions, messageId: string):
   // Its commit asks for the fan's push (the push outbox). The stored answer (or none) replaces the
   // draft the fan may be watching.
   if (model) await drafts.discard();
-  if (outcome === 'answered' && question.fan_id && stored.replyId) {
-    await options
-      .afterAnswer?.({ conversationId: question.fan_id, messageId: stored.replyId })
-      .catch((err: unknown) => options.logger?.warn({ err, messageId }, 'memory job not queued'));
-  }
+  // The stored answer asked for the fan's memory job in its own statement (records 0077, 0079).
   return outcome;
 }
 

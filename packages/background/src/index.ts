@@ -12,7 +12,6 @@ import {
   INGEST_QUEUE,
   MAIL_QUEUE,
   MEMORY_QUEUE,
-  memoryJobId,
   POLICY_INPUTS_CHANGED_QUEUE,
   type PolicyInputsChangedJob,
   PUSH_QUEUE,
@@ -291,8 +290,6 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       env,
       logger: log,
       ...(options.clock ? { now: options.clock } : {}),
-      // The fan's memory reads the answered turn after the answer's commit (never delaying it).
-      afterAnswer: (job) => jobs.enqueue(MEMORY_QUEUE, job, { jobId: memoryJobId(job) }),
     });
     // A change to what the answer policy reads was committed: the creator's waiting questions the
     // AI may now answer are queued (job ids make a question queued twice one job).

@@ -94,6 +94,12 @@ export const JOBS = {
     payload: ingestJobSchema,
     key: (job) => job.run ?? job.knowledgeItemId,
   }),
+  /** Written by the statement that stores an AI answer or a creator's message to a fan (record 0079). */
+  memory: defineJob<MemoryJob>({
+    name: MEMORY_QUEUE,
+    payload: memoryJobSchema,
+    key: memoryJobId,
+  }),
   policyInputsChanged: defineJob<PolicyInputsChangedJob>({
     name: POLICY_INPUTS_CHANGED_QUEUE,
     payload: policyInputsChangedSchema,

@@ -309,15 +309,6 @@ export async function forgetOnRequest(
   return 'dropped';
 }
 
-/** The memory job for a message just committed to a fan (their conversation), or null (no fan). */
-export async function memoryJobFor(
-  db: Db,
-  messageId: string,
-): Promise<{ conversationId: string; messageId: string } | null> {
-  const row = await db.selectFrom('messages').select('fan_id').where('id', '=', messageId).executeTakeFirst();
-  return row?.fan_id ? { conversationId: row.fan_id, messageId: String(messageId) } : null;
-}
-
 /**
  * The fan's own conversation with the creator called `creator` (by the chat log's rule: this
  * browser's fan cookie, or the creator themselves); null when the fan has not written yet.

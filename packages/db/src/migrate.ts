@@ -42,6 +42,7 @@ import * as alertReasons from './migrations/2026-11-29T04-00_alert_reasons.ts';
 import * as jobOutbox from './migrations/2026-11-30T01-00_job_outbox.ts';
 import * as policyInputsJobs from './migrations/2026-11-30T01-10_policy_inputs_jobs.ts';
 import * as fanMemory from './migrations/2026-11-30T02-00_fan_memory.ts';
+import * as memoryJobs from './migrations/2026-11-30T02-10_memory_jobs.ts';
 import * as questionTopics from './migrations/2026-11-30T04-00_question_topics.ts';
 import * as fanCountersQuiet from './migrations/2026-11-30T06-00_fan_counters_quiet.ts';
 import type { Database } from './types.ts';
@@ -90,6 +91,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T01-00_job_outbox': jobOutbox,
   '2026-11-30T01-10_policy_inputs_jobs': policyInputsJobs,
   '2026-11-30T02-00_fan_memory': fanMemory,
+  '2026-11-30T02-10_memory_jobs': memoryJobs,
   '2026-11-30T04-00_question_topics': questionTopics,
   '2026-11-30T06-00_fan_counters_quiet': fanCountersQuiet,
 };

@@ -258,4 +258,35 @@ describe('per-fan memory', () => {
     expect(memoryAvailable('gpt-4o-mini', {})).toBe(false);
     expect(memoryAvailable('gpt-4o-mini', { OPENAI_API_KEY: 'sk' })).toBe(true);
   });
+  it("reads the fan's turn after the creator's own reply, through the job the reply's statement wrote", async () => {
+    const ola = await creator('olamem');
+    const toggled = await call(t, 'POST', '/api/toggle-status', ola.cookie, { creator: 'olamem' });
+    expect(await json(toggled)).toMatchObject({ isOnline: true });
+    const fan = new FanBrowser(t);
+    const asked = await json(await fan.ask('olamem', 'Please call me Sam. Is a long run on Sunday fine?'));
+    expect(asked.aiWillAnswer).toBe(false);
+    const question = (asked.message as unknown as { id: string }).id;
+    await t.background.idle();
+    // Nothing read while the question waits for the creator.
+    expect(openai.requests.filter(isExtraction)).toHaveLength(0);
+    expect((await memoryOf(fan, 'olamem')).items).toEqual([]);
+
+    const answered = await call(t, 'POST', '/api/answer', ola.cookie, {
+      creator: 'olamem',
+      messageId: question,
+      response: 'Yes, Sunday is perfect.',
+    });
+    expect(answered.status).toBe(200);
+    // The reply and its memory job were committed together: no job row is left once the relay ran.
+    await t.background.idle();
+    expect(openai.requests.filter(isExtraction)).toHaveLength(1);
+    const memory = await memoryOf(fan, 'olamem');
+    expect(memory.items.map((i) => [i.text, i.sourceMessageId])).toEqual([['Goes by Sam.', question]]);
+    const left = await t.db.db
+      .selectFrom('job_outbox')
+      .select('id')
+      .where('name', '=', 'fan-memory')
+      .execute();
+    expect(left).toEqual([]);
+  });
 });

@@ -1,10 +1,9 @@
-import { calls, FAN_ATTACHMENT_MIME_TYPES, MEMORY_QUEUE, memoryJobId } from '@fanpilot/contracts';
+import { calls, FAN_ATTACHMENT_MIME_TYPES } from '@fanpilot/contracts';
 import {
   answerAsCreator,
   deleteConversation,
   downloadableAttachment,
   fansRepository,
-  memoryJobFor,
   messagesRepository,
   readCreatorChatlog,
   readFanConversation,
@@ -121,15 +120,6 @@ export async function messagesRoutes(app: FastifyInstance) {
     },
   );
 
-  /** After the creator's reply is committed, the fan's memory reads the turn (background work). */
-  const rememberTurn = async (messageId: string) => {
-    const job = await memoryJobFor(app.db, messageId);
-    if (!job) return;
-    await app.jobs
-      .enqueue(MEMORY_QUEUE, job, { jobId: memoryJobId(job) })
-      .catch((err: unknown) => app.log.warn({ err, messageId }, 'memory job not queued'));
-  };
-
   r.post(calls.answer.path, { schema: calls.answer.schema }, async (request) => {
     const creator = await app.requireOwner(request, request.body.creator);
     const replyId = await answerAsCreator(
@@ -141,7 +131,6 @@ export async function messagesRoutes(app: FastifyInstance) {
         draftFor: request.body.draftFor,
       },
     );
-    await rememberTurn(replyId);
     const stored = await messages.findView(replyId);
     return {
       success: true as const,
@@ -161,7 +150,6 @@ export async function messagesRoutes(app: FastifyInstance) {
         draftFor: request.body.draftFor,
       },
     );
-    await rememberTurn(sent.messageId);
     const stored = await messages.findView(sent.messageId);
     return {
       success: true as const,
