@@ -24,9 +24,9 @@ describe('why turning push on failed', () => {
 
   it("gives the api's refusal in its own words, a status without them, and an unreachable api", async () => {
     const refusal = new ApiError(
-      409,
-      'Conflict',
-      JSON.stringify({ error: 'not_a_fan', message: 'Ask a question first, then turn notifications on.' }),
+      404,
+      'Not Found',
+      JSON.stringify({ error: 'not_found', message: 'Ask a question first, then turn notifications on.' }),
     );
     const refused = await pushStep('api', async () => Promise.reject(refusal)).catch((e: unknown) => e);
     expect(pushFailureText(refused)).toBe('Ask a question first, then turn notifications on.');

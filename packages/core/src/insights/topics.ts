@@ -337,3 +337,13 @@ function parseJson<T>(value: unknown, fallback: T): T {
   }
   return (value as T) ?? fallback;
 }
+
+/** The model the creator's chatbot answers with, which names the topic groups (null: no chatbot). */
+export async function topicNamingModel(db: Db, creatorId: string): Promise<string | null> {
+  const bot = await db
+    .selectFrom('chatbots')
+    .select('model')
+    .where('creator_id', '=', creatorId)
+    .executeTakeFirst();
+  return bot?.model ?? null;
+}

@@ -11,6 +11,7 @@ import {
   openGapsVersion,
   type TopicEmbedder,
   type TopicNamer,
+  topicNamingModel,
   ungroupedQuestions,
 } from '@fanpilot/core';
 import { embedderFor } from '@fanpilot/knowledge';
@@ -134,12 +135,7 @@ export async function insightsRoutes(app: FastifyInstance, opts: { env: ModelEnv
   ): Promise<Insights> => {
     const ungrouped = await ungroupedQuestions(app.db, creatorId);
     if (ungrouped > 0) {
-      const bot = await app.db
-        .selectFrom('chatbots')
-        .select('model')
-        .where('creator_id', '=', creatorId)
-        .executeTakeFirst();
-      startGrouping(creatorId, bot?.model ?? '', log);
+      startGrouping(creatorId, (await topicNamingModel(app.db, creatorId)) ?? '', log);
     }
     const key = `${creatorId}:${period}`;
     let hit = cache.get(key);
