@@ -17,6 +17,7 @@ import {
 import { embedderFor } from '@fanpilot/knowledge';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { insightsTable } from './csv.ts';
 
 /**
  * How long a creator's computed Insights (without the gaps, always read fresh) are served as they
@@ -176,76 +177,7 @@ export async function insightsRoutes(app: FastifyInstance, opts: { env: ModelEnv
     const creator = await app.requireOwner(request, request.params.username);
     const { table } = request.params;
     const data = await report(creator.id, request.query.period, request.log);
-    const rows: unknown[][] =
-      table === 'topics'
-        ? [
-            [
-              'topic',
-              'questions',
-              'previous_period',
-              'answered_by_ai',
-              'handed_over',
-              'ratings_up',
-              'ratings_down',
-              'example',
-            ],
-            ...data.topics.map((t) => [
-              t.label,
-              t.questions,
-              t.previous,
-              t.answeredByAi,
-              t.handedOver,
-              t.ratingsUp,
-              t.ratingsDown,
-              t.examples[0]?.question ?? '',
-            ]),
-          ]
-        : table === 'gaps'
-          ? [
-              ['question', 'topic', 'fans', 'questions', 'last_asked_at'],
-              ...data.gaps.map((g) => [g.question, g.topic ?? '', g.fans, g.questions, g.lastAskedAt]),
-            ]
-          : table === 'funnel'
-            ? [
-                [
-                  'start',
-                  'opened_chat',
-                  'asked',
-                  'met_paywall',
-                  'subscribed',
-                  'conversion_percent',
-                  'earnings_usd',
-                ],
-                ...data.funnel.map((f) => [
-                  f.start.slice(0, 10),
-                  f.opened,
-                  f.asked,
-                  f.metPaywall,
-                  f.subscribed,
-                  f.opened > 0 ? ((100 * f.subscribed) / f.opened).toFixed(1) : '',
-                  (f.earningsCents / 100).toFixed(2),
-                ]),
-              ]
-            : [
-                [
-                  'start',
-                  'questions',
-                  'answered_by_ai',
-                  'handed_over',
-                  'ratings_up',
-                  'ratings_down',
-                  'median_first_answer_seconds',
-                ],
-                ...data.quality.map((q) => [
-                  q.start.slice(0, 10),
-                  q.questions,
-                  q.answeredByAi,
-                  q.handedOver,
-                  q.ratingsUp,
-                  q.ratingsDown,
-                  q.medianFirstAnswerSeconds,
-                ]),
-              ];
+    const rows = insightsTable(data, table);
     reply
       .header('cache-control', 'no-store')
       .header(
