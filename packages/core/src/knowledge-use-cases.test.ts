@@ -110,6 +110,20 @@ describe('knowledge use cases (core)', () => {
     expect(progressCounts(listed)).toMatchObject({ total: 3, pending: 3, isComplete: false });
   });
 
+  it('a chatbot deleted between the owner check and the insert is a 404 refusal, not a fault', async () => {
+    const { chatbotId } = await seedCreator(handle.db);
+    await handle.db.deleteFrom('chatbots').where('id', '=', chatbotId).execute();
+    const gone = await refusal(
+      knowledgeRepository(handle.db).insert({
+        id: crypto.randomUUID(),
+        chatbotId,
+        type: 'url',
+        url: 'https://bakery.example/late',
+      }),
+    );
+    expect([gone.reason, gone.code]).toEqual(['not_found', 'not_found']);
+  });
+
   it('refuses what is not an address, with the reason and the code clients switch on', async () => {
     const { creatorId, chatbotId } = await seedCreator(handle.db);
     const bad = await refusal(addKnowledgeSource(ports(), { creatorId }, { chatbotId, url: 'not a link' }));
@@ -134,20 +148,22 @@ describe('knowledge use cases (core)', () => {
       url: 'https://own.example/',
     });
     const stranger = { creatorId: other.creatorId };
+    // Each call made only when it is awaited (a refusal made early would be unhandled meanwhile).
     for (const call of [
-      addKnowledgeSource(ports(), stranger, { chatbotId: owner.chatbotId, url: 'https://x.example/' }),
-      knowledgeOfChatbot(ports(), stranger, { chatbotId: owner.chatbotId }),
-      knowledgeTarget(ports(), stranger, { chatbotId: owner.chatbotId }),
-      addKnowledgeFile(ports(), stranger, {
-        chatbotId: owner.chatbotId,
-        bytes: Buffer.from('hello'),
-        fileName: 'a.txt',
-      }),
-      deleteKnowledge(ports(), stranger, { itemId: item.id }),
-      updateKnowledge(ports(), stranger, { itemId: item.id, fansMayDownload: true }),
-      refetchKnowledge(ports(), stranger, { itemId: item.id, how: 'resync', runId: 'r1' }),
+      () => addKnowledgeSource(ports(), stranger, { chatbotId: owner.chatbotId, url: 'https://x.example/' }),
+      () => knowledgeOfChatbot(ports(), stranger, { chatbotId: owner.chatbotId }),
+      () => knowledgeTarget(ports(), stranger, { chatbotId: owner.chatbotId }),
+      () =>
+        addKnowledgeFile(ports(), stranger, {
+          chatbotId: owner.chatbotId,
+          bytes: Buffer.from('hello'),
+          fileName: 'a.txt',
+        }),
+      () => deleteKnowledge(ports(), stranger, { itemId: item.id }),
+      () => updateKnowledge(ports(), stranger, { itemId: item.id, fansMayDownload: true }),
+      () => refetchKnowledge(ports(), stranger, { itemId: item.id, how: 'resync', runId: 'r1' }),
     ]) {
-      expect((await refusal(call)).reason).toBe('forbidden');
+      expect((await refusal(call())).reason).toBe('forbidden');
     }
     expect((await refusal(knowledgeOfChatbot(ports(), owner, { chatbotId: 'nope' }))).reason).toBe(
       'not_found',

@@ -3,6 +3,9 @@ import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import { DomainError } from './errors.ts';
 
+const chatbotGone = () =>
+  new DomainError('not_found', 'not_found', 'This chatbot no longer exists, so nothing was added to it.');
+
 export interface NewKnowledgeItem {
   id: string;
   chatbotId: string;
@@ -64,7 +67,12 @@ export function knowledgeRepository(db: Db) {
           created_at: sql<Date>`clock_timestamp()`,
         })
         .returningAll()
-        .executeTakeFirstOrThrow(),
+        .executeTakeFirstOrThrow()
+        .catch((err: unknown) => {
+          // The chatbot was deleted between its owner check and this insert (a race, not a fault).
+          if ((err as { code?: string }).code === '23503') throw chatbotGone();
+          throw err;
+        }),
     /** Puts an item back to pending under a new run (retry, re-sync). */
     requeue: (id: string, run: string, fromStatuses: KnowledgeItemRow['status'][]) =>
       db

@@ -8,9 +8,14 @@ import { type Kysely, sql } from 'kysely';
  * events while its right was checked anew (a transfer changes the fan row too): the stored
  * answer's event waited for a database round trip (issue 39, docs/performance.md). The fan row is
  * now announced when anything but its counters changes.
+ *
+ * `memory_through` (how far the fan's memory has read, docs/decisions/0079) is not announced either:
+ * nobody shows it, and announcing it took the change-feed row after the fan row, the opposite order
+ * of a fan's question (change feed, then the fan row's counters), so a question asked while the
+ * memory job ran could deadlock and fail with a 500.
  */
 const COUNTERS = sql.raw(
-  `array['message_count', 'pending_count', 'last_message_at', 'last_fan_message_at', 'last_activity_at']`,
+  `array['message_count', 'pending_count', 'last_message_at', 'last_fan_message_at', 'last_activity_at', 'memory_through']`,
 );
 
 export async function up(db: Kysely<unknown>): Promise<void> {
