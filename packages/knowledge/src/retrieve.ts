@@ -243,10 +243,18 @@ export async function retrievePassages(
   const ranked = await retrieve(db, { ...options, limit: options.limit ?? FOCUS_CANDIDATES });
   const question = options.question.trim();
   const focused = await focusCandidates(embedder, question, ranked);
+  const whole = new Map(
+    focused.flatMap((c) => (c.wholeContent ? [[c.chunkId, c.wholeContent] as const] : [])),
+  );
+  // The prompt reads the focused sentences; a citation still quotes the chunk's own whole text, whose
+  // offsets its metadata holds (a video's caption moments, a page's place).
   return packPassages(
     focused.map(({ wholeContent, ...c }) => c),
     budget,
-  );
+  ).map((p) => {
+    const own = whole.get(p.chunkId);
+    return own ? { ...p, citedContent: own } : p;
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import '../zod-without-eval.ts';
 import { FAN_ID_STORAGE_KEY, FAN_TOKEN_HEADER, siteOrigin, WIDGET_SITE_HEADER } from '@fanpilot/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRoot } from 'react-dom/client';
