@@ -187,7 +187,9 @@ describe('a payout account Stripe no longer knows', () => {
       const card = await fanAtThePaywall(fan);
       const lost = await subscribeIsRefusedInWords(fan, card);
       // The words fit the phone: the message is on screen, not cut off sideways.
+      // The plan card goes once the plan is no longer live; its answer stays on screen in a note.
       const message = fan.getByRole('status').getByText(FAN_MESSAGE, { exact: true });
+      await message.waitFor();
       const box = await message.boundingBox();
       expect(box).not.toBeNull();
       expect(box!.x).toBeGreaterThanOrEqual(0);
