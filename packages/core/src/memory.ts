@@ -84,14 +84,17 @@ export function memoryProvider(): ContextProvider<never> {
 }
 
 /** The fan turns memory on or off; off deletes everything kept and keeps nothing more. */
-export async function setFanMemoryEnabled(db: Db, fanId: string, enabled: boolean): Promise<void> {
+export async function setFanMemoryEnabled(db: Db, fanId: string | null, enabled: boolean): Promise<void> {
+  // A fan who has not written yet has no conversation, so no memory to switch.
+  if (!fanId)
+    throw new DomainError('not_found', 'not_found', 'Write to the chat first: there is no memory yet.');
   await db.updateTable('fans').set({ memory_off: !enabled }).where('id', '=', fanId).execute();
   if (!enabled) await db.deleteFrom('fan_memory').where('fan_id', '=', fanId).execute();
 }
 
 /** Deletes one item of this fan's memory (404: none such, or another fan's). */
-export async function deleteFanMemoryItem(db: Db, fanId: string, itemId: string): Promise<void> {
-  if (!isUuid(itemId)) throw noItem();
+export async function deleteFanMemoryItem(db: Db, fanId: string | null, itemId: string): Promise<void> {
+  if (!fanId || !isUuid(itemId)) throw noItem();
   const gone = await db
     .deleteFrom('fan_memory')
     .where('id', '=', itemId)

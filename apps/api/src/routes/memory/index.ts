@@ -3,7 +3,6 @@ import { calls, type FanMemory } from '@fanpilot/contracts';
 import {
   correctFanMemoryItem,
   creatorFanMemory,
-  DomainError,
   deleteCreatorFanMemoryItem,
   deleteFanMemoryItem,
   fansOwnMemory,
@@ -50,16 +49,12 @@ export async function memoryRoutes(app: FastifyInstance, opts: { env: ModelEnv }
 
   r.put(calls.setFanMemory.path, { schema: calls.setFanMemory.schema }, async (request) => {
     const own = await ownMemory(request, 'write');
-    if (!own.fanRowId) {
-      throw new DomainError('not_found', 'not_found', 'Write to the chat first: there is no memory yet.');
-    }
     await setFanMemoryEnabled(app.db, own.fanRowId, request.body.enabled);
     return fanMemory(own.fanRowId, own.creatorId);
   });
 
   r.delete(calls.deleteFanMemoryItem.path, { schema: calls.deleteFanMemoryItem.schema }, async (request) => {
     const own = await ownMemory(request, 'write');
-    if (!own.fanRowId) throw new DomainError('not_found', 'not_found', 'No such memory item.');
     await deleteFanMemoryItem(app.db, own.fanRowId, request.params.itemId);
     return fanMemory(own.fanRowId, own.creatorId);
   });
