@@ -11,5 +11,6 @@ export * from './fixtures.ts';
 export * from './lookalikes.ts';
 export * from './seed.ts';
 export * from './servers.ts';
+export * from './push-service.ts';
 export * from './smtp.ts';
 export * from './stripe.ts';
