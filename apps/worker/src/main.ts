@@ -39,7 +39,9 @@ async function main() {
     alerts: Boolean(origin && env.SESSION_SECRET),
   };
   // A worker sends mail through SMTP_URL only (no local outbox of its own).
-  const mailer = keys.mail ? createMailer({ ...env, NODE_ENV: 'production', PUBLIC_ORIGIN: origin }) : undefined;
+  const mailer = keys.mail
+    ? createMailer({ ...env, NODE_ENV: 'production', PUBLIC_ORIGIN: origin })
+    : undefined;
   const background = await startBackground({
     roles: workerRoles(keys),
     db: db.db,

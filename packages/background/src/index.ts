@@ -16,7 +16,13 @@ import {
   type PolicyInputsChangedJob,
   PUSH_QUEUE,
 } from '@fanpilot/contracts';
-import { JOB_OUTBOX_CHANNEL, jobOutboxSize, MAIL_KEPT_MS, pruneMailOutbox, takeJobOutbox } from '@fanpilot/core';
+import {
+  JOB_OUTBOX_CHANNEL,
+  jobOutboxSize,
+  MAIL_KEPT_MS,
+  pruneMailOutbox,
+  takeJobOutbox,
+} from '@fanpilot/core';
 import type { Database, DbHandle } from '@fanpilot/db';
 import {
   createJobRunner,

@@ -92,7 +92,12 @@ describe('push and mail follow committed changes (the job outbox)', () => {
     await handle.db
       .transaction()
       .execute(async (trx) => {
-        await queueMail(trx, { purpose: 'test', to: 'gone@example.com', subject: 'Gone', text: 'Never sent' });
+        await queueMail(trx, {
+          purpose: 'test',
+          to: 'gone@example.com',
+          subject: 'Gone',
+          text: 'Never sent',
+        });
         await noticesRepository(trx).insert(creatorId, 'Never pushed', true);
         await messagesRepository(trx).insert({
           creatorId,
@@ -108,11 +113,19 @@ describe('push and mail follow committed changes (the job outbox)', () => {
       .catch(() => {});
     expect(await waiting()).toBe(0);
     expect(await waiting('mail')).toBe(0);
-    expect(await handle.db.selectFrom('mail_outbox').where('to_address', '=', 'gone@example.com').select('id').execute()).toEqual([]);
+    expect(
+      await handle.db
+        .selectFrom('mail_outbox')
+        .where('to_address', '=', 'gone@example.com')
+        .select('id')
+        .execute(),
+    ).toEqual([]);
 
     const mailId = await handle.db
       .transaction()
-      .execute((trx) => queueMail(trx, { purpose: 'test', to: 'kept@example.com', subject: 'Hi', text: 'Sent' }));
+      .execute((trx) =>
+        queueMail(trx, { purpose: 'test', to: 'kept@example.com', subject: 'Hi', text: 'Sent' }),
+      );
     expect(await takeAll('mail')).toEqual([{ mailId }]);
   });
 
