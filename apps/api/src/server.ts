@@ -2,10 +2,10 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
   apiRoles,
-  loadVapidKeys,
   type Background,
   type BackgroundLog,
   createBackgroundJobs,
+  loadVapidKeys,
   type PeriodicTask,
   startBackground,
 } from '@fanpilot/background';

@@ -10,6 +10,7 @@ import { type FakeOpenAI, openTestDb, seedCreator, startFakeOpenAI } from '@fanp
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const vapidDir = mkdtempSync(path.join(tmpdir(), 'fp-vapid-'));
+
 import {
   ALL_ROLES,
   API_WITH_WORKER_ROLES,

@@ -10,8 +10,8 @@ import {
   startPushService,
   startSmtpService,
 } from '@fanpilot/testkit';
-import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
 import {
   type Background,
   type BackgroundEnv,

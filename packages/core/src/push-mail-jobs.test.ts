@@ -4,10 +4,10 @@ import { openTestDb } from '@fanpilot/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendToFan } from './conversations/index.ts';
 import { fansRepository } from './fans.ts';
-import { messagesRepository } from './messages.ts';
-import { noticesRepository } from './notices.ts';
 import { JOB_OUTBOX_CHANNEL, takeJobOutbox } from './job-outbox.ts';
 import { queueMail } from './mail-outbox.ts';
+import { messagesRepository } from './messages.ts';
+import { noticesRepository } from './notices.ts';
 
 // Push and mail are jobs of the one job outbox (record 0077), written with the change they follow.
 describe('push and mail follow committed changes (the job outbox)', () => {

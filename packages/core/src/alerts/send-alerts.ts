@@ -1,8 +1,8 @@
 import { type AlertKind, JOBS } from '@fanpilot/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
-import { queueMail } from '../mail-outbox.ts';
 import { writeJob } from '../job-outbox.ts';
+import { queueMail } from '../mail-outbox.ts';
 import { inQuietHours, localTime } from './local-time.ts';
 import { loadAlertSettings, withAlertSettingsHeld } from './settings.ts';
 import { unsubscribeToken } from './unsubscribe.ts';

@@ -1,3 +1,4 @@
+import type { VapidKeys } from '@fanpilot/background';
 import { calls } from '@fanpilot/contracts';
 import {
   checkSubscriptionKeys,
@@ -11,7 +12,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { networkOf, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { asFanOnly } from '../../services/conversations.ts';
 import { fanTokenHash } from '../../services/fan-identity.ts';
-import type { VapidKeys } from '@fanpilot/background';
 import { checkPushEndpoint } from '../../services/push.ts';
 
 export interface PushRoutesOptions {
