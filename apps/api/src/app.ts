@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { loadVapidKeys, type VapidKeys } from '@fanpilot/background';
 import { type ErrorBody, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
 import type { DbHandle } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
@@ -55,7 +56,6 @@ import { widgetRoutes } from './routes/widget/index.ts';
 import { createPayments, type Payments } from './services/billing.ts';
 import { ChangeFeed } from './services/changes.ts';
 import { LiveHub, rightsFromDb } from './services/live.ts';
-import { loadVapidKeys, type VapidKeys } from './services/push.ts';
 
 /** "Try your chatbot" questions a creator may ask a minute (each may call the model, for free). */
 const PLAYGROUND_PER_MINUTE = 20;

@@ -1,6 +1,7 @@
 import { answerRetryEnvShape } from '@fanpilot/answers';
 import {
   connectionsShape,
+  deliveryShape,
   EnvError,
   emptyToUndefined,
   envRuleBroken,
@@ -37,20 +38,8 @@ export const envSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   /** Address the api listens on: loopback unless told (containers set 0.0.0.0). */
   HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
-  PUBLIC_ORIGIN: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .url()
-      .refine((v) => /^https?:\/\//.test(v), 'must start with http:// or https://')
-      .transform((v) => new URL(v).origin)
-      .optional(),
-  ),
-  SESSION_SECRET: z.preprocess(
-    emptyToUndefined,
-    z.string().min(16, 'must be at least 16 characters').optional(),
-  ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
+  ...deliveryShape,
   ...connectionsShape(false),
   ...storageShape,
   GOOGLE_CLIENT_ID: optionalString,
@@ -110,24 +99,6 @@ export const envSchema = z.object({
       }),
   ),
   /**
-   * Web Push (VAPID, RFC 8292): the key pair (base64url, as web-push's generateVAPIDKeys() gives
-   * them) and a contact (mailto: or https:). Keys unset: generated once and kept under DATA_DIR.
-   */
-  VAPID_PUBLIC_KEY: optionalString,
-  VAPID_PRIVATE_KEY: optionalString,
-  VAPID_SUBJECT: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: address or an https:// URL')
-      .optional(),
-  ),
-  /**
-   * Push services allowed beside the browsers' own (FCM, Mozilla, Apple, Microsoft): host[:port],
-   * comma-separated; http and private addresses allowed for these (tests: the loopback service).
-   */
-  PUSH_ALLOWED_HOSTS: hostList,
-  /**
    * The browser extension's origins (chrome-extension://<id>, comma-separated): fan calls that carry
    * a fan token may come from them (docs/extension.md).
    */
@@ -174,29 +145,6 @@ export const envSchema = z.object({
       .url()
       .refine((v) => /^https?:\/\//.test(v), 'must start with http:// or https://')
       .optional(),
-  ),
-  /**
-   * Email (record 0042): an SMTP server as a URL, smtp://user:pass@host:587 or smtps://…:465
-   * (nodemailer's URL options apply). Unset: mail is written to the local outbox under
-   * DATA_DIR/outbox, or with NODE_ENV=production mail is off and the features needing it say so.
-   */
-  SMTP_URL: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .url()
-      .refine((v) => /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://')
-      .optional(),
-  ),
-  /** The From header of every mail, e.g. "Fanpilot <hello@example.com>"; unset: no-reply at PUBLIC_ORIGIN's host. */
-  MAIL_FROM: optionalString,
-  /**
-   * Creator alerts (record 0061): how long a creator's first alert waits for others to join it, so
-   * a burst is one email and one push (milliseconds; 2 minutes).
-   */
-  ALERT_GROUP_WINDOW_MS: z.preprocess(
-    emptyToUndefined,
-    z.coerce.number().int().min(0).max(3_600_000).default(120_000),
   ),
   /**
    * The platform's fee on fans' subscriptions to creators, in percent: Stripe's application fee on

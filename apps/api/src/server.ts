@@ -5,6 +5,7 @@ import {
   type Background,
   type BackgroundLog,
   createBackgroundJobs,
+  loadVapidKeys,
   type PeriodicTask,
   startBackground,
 } from '@fanpilot/background';
@@ -18,7 +19,6 @@ import { buildApp, defaultWebRoots } from './app.ts';
 import { resolveConfig } from './config.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { createPayments } from './services/billing.ts';
-import { createPushHandler, loadVapidKeys } from './services/push.ts';
 import { uploadSweep } from './services/upload-sweep.ts';
 import { describeSetup, setupLines } from './setup.ts';
 
@@ -133,14 +133,7 @@ async function main() {
     log,
     // Parser threads (INGEST_PARSER_THREADS): by default all cores but one, which stays the api's.
     ingest: { env: ingestEnv, storage, threads: Math.max(1, availableParallelism() - 1) },
-    push: (runner) =>
-      createPushHandler({
-        db: db.db,
-        jobs: runner,
-        logger: log,
-        vapid,
-        allowedHosts: env.PUSH_ALLOWED_HOSTS,
-      }),
+    push: { vapid, allowedHosts: env.PUSH_ALLOWED_HOSTS },
     mail: { mailer },
     alerts: {
       origin: config.publicOrigin,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Background, createBackgroundJobs, startBackground } from '@fanpilot/background';
+import { type Background, createBackgroundJobs, loadVapidKeys, startBackground } from '@fanpilot/background';
 import { createDb, type Database, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import { loadIngestEnv } from '@fanpilot/knowledge';
@@ -25,7 +25,6 @@ import {
 } from '../src/embedded.ts';
 import { loadEnv } from '../src/env.ts';
 import type { WebRoots } from '../src/plugins/web.ts';
-import { createPushHandler, loadVapidKeys } from '../src/services/push.ts';
 
 /** Leaves the shared test Redis as it was found. */
 async function removeRedisKeys(url: string, pattern: string) {
@@ -219,14 +218,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     jobs,
     log,
     ingest: { env: ingestEnv, storage, embedder: null },
-    push: (runner) =>
-      createPushHandler({
-        db: db.db,
-        jobs: runner,
-        logger: log,
-        vapid: loadVapidKeys(env, config.publicOrigin),
-        allowedHosts: env.PUSH_ALLOWED_HOSTS,
-      }),
+    push: { vapid: loadVapidKeys(env, config.publicOrigin), allowedHosts: env.PUSH_ALLOWED_HOSTS },
     // Mail is retried 20 ms apart, for a fifth of a second.
     mail: { mailer, retry: { backoffMs: 20, maxBackoffMs: 40, retryForMs: 200 } },
     ...(options.alerts

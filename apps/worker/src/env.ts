@@ -1,6 +1,7 @@
 import { answerRetryEnvShape } from '@fanpilot/answers';
 import {
   connectionsShape,
+  deliveryShape,
   EnvError,
   emptyToUndefined,
   jobsShape,
@@ -18,6 +19,8 @@ export const workerEnvSchema = z.object({
   ...modelsShape,
   ...processShape,
   ...jobsShape,
+  /** Push, mail and the creators' alerts: delivered here too when their keys are set (record 0077). */
+  ...deliveryShape,
   /**
    * Jobs in flight. More than the parser threads, so one job's download and database writes overlap
    * another's parsing (the parser threads, at most one per core, are the CPU-bound part).

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { createBackgroundJobs, startBackground, WORKER_ROLES } from '@fanpilot/background';
+import { createBackgroundJobs, loadVapidKeys, startBackground, workerRoles } from '@fanpilot/background';
 import { storageSettings } from '@fanpilot/config';
 import { ANSWER_QUEUE, INGEST_QUEUE, MEMORY_QUEUE } from '@fanpilot/contracts';
 import { pingDatabase } from '@fanpilot/core';
 import { createDb, migrateToLatest } from '@fanpilot/db';
+import { createMailer } from '@fanpilot/mail';
 import { createStorage } from '@fanpilot/storage';
 import { loadWorkerEnv, type WorkerEnv, WorkerEnvError } from './env.ts';
 import { createLogger } from './log.ts';
@@ -30,8 +31,19 @@ async function main() {
   await migrateToLatest(db.db);
   const storage = await createStorage(storageSettings(env));
   const jobs = createBackgroundJobs({ db: db.db, env, log });
+  // Push, mail and the creators' alerts are delivered by any process given their keys (record 0077).
+  const origin = env.PUBLIC_ORIGIN;
+  const keys = {
+    push: Boolean(env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY && (env.VAPID_SUBJECT || origin)),
+    mail: Boolean(env.SMTP_URL),
+    alerts: Boolean(origin && env.SESSION_SECRET),
+  };
+  // A worker sends mail through SMTP_URL only (no local outbox of its own).
+  const mailer = keys.mail
+    ? createMailer({ ...env, NODE_ENV: 'production', PUBLIC_ORIGIN: origin })
+    : undefined;
   const background = await startBackground({
-    roles: WORKER_ROLES,
+    roles: workerRoles(keys),
     db: db.db,
     // A committed job wakes the relay at once (record 0077).
     listen: db.listen,
@@ -44,6 +56,19 @@ async function main() {
       storage,
       threads: Math.min(env.WORKER_CONCURRENCY, availableParallelism()),
     },
+    ...(keys.push
+      ? {
+          push: {
+            // Both keys are set (a pair kept under the api's DATA_DIR is not the worker's to read).
+            vapid: loadVapidKeys({ ...env, DATA_DIR: '' }, origin ?? 'http://localhost'),
+            allowedHosts: env.PUSH_ALLOWED_HOSTS,
+          },
+        }
+      : {}),
+    ...(mailer ? { mail: { mailer } } : {}),
+    ...(keys.alerts && origin && env.SESSION_SECRET
+      ? { alerts: { origin, secret: env.SESSION_SECRET, windowMs: env.ALERT_GROUP_WINDOW_MS } }
+      : {}),
     concurrency: env.WORKER_CONCURRENCY,
     answerConcurrency: env.WORKER_ANSWER_CONCURRENCY,
   });
@@ -110,6 +135,7 @@ async function main() {
     let code = 0;
     try {
       await background.close();
+      mailer?.close();
       await db.close();
       await new Promise<void>((resolve) => health.close(() => resolve()));
       log.info({}, 'stopped');
@@ -126,6 +152,9 @@ async function main() {
   log.info(
     {
       queues: [INGEST_QUEUE, ANSWER_QUEUE, MEMORY_QUEUE],
+      delivers: Object.entries(keys)
+        .filter(([, on]) => on)
+        .map(([role]) => role),
       concurrency: env.WORKER_CONCURRENCY,
       healthPort,
       database: db.kind,

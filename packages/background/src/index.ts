@@ -15,20 +15,13 @@ import {
   POLICY_INPUTS_CHANGED_QUEUE,
   type PolicyInputsChangedJob,
   PUSH_QUEUE,
-  type PushJob,
-  pushFanOutJobId,
 } from '@fanpilot/contracts';
 import {
   JOB_OUTBOX_CHANNEL,
   jobOutboxSize,
   MAIL_KEPT_MS,
-  MAIL_OUTBOX_CHANNEL,
-  mailOutboxSize,
-  PUSH_OUTBOX_CHANNEL,
   pruneMailOutbox,
-  pushOutboxSize,
   takeJobOutbox,
-  takePushOutbox,
 } from '@fanpilot/core';
 import type { Database, DbHandle } from '@fanpilot/db';
 import {
@@ -54,24 +47,34 @@ import type { Storage } from '@fanpilot/storage';
 import type { Kysely } from 'kysely';
 import { type AlertsRoleOptions, startAlerts } from './alerts.ts';
 import { singleFlightDrain } from './drain.ts';
-import { createMailHandler, MAIL_RETRY, mailOutboxDrain } from './mail.ts';
+import { createMailHandler, MAIL_RETRY } from './mail.ts';
+import { createPushHandler, type PushSettings } from './push.ts';
 
 export { ALERT_GROUP_WINDOW_MS, type AlertsRoleOptions } from './alerts.ts';
 export { MAIL_RETRY } from './mail.ts';
+export {
+  checkPushEndpoint,
+  createPushHandler,
+  loadVapidKeys,
+  type PushDeps,
+  PushEndpointRefused,
+  type PushSettings,
+  type VapidKeys,
+} from './push.ts';
 
 /**
  * What a process runs in the background:
  * - `ingest`: consumes INGEST_QUEUE (knowledge items to text and chunks);
  * - `relay`: the one relay (record 0077): moves the jobs committed in the job outbox (answers, ingest,
- *   the answer policy's inputs changed) to the queue, woken by NOTIFY, polling as a fallback. Any
+ *   the answer policy's inputs changed, fan memory, push, mail) to the queue, woken by NOTIFY, polling as a fallback. Any
  *   number of processes relay side by side (SKIP LOCKED, and a job id per row);
  * - `answer`: consumes ANSWER_QUEUE (the AI answers fans) and POLICY_INPUTS_CHANGED_QUEUE (a
  *   creator's waiting questions the AI may now answer go to the AI);
- * - `push`: drains the push outbox (every committed message to a fan and pushed announcement, written
- *   by its trigger) into PUSH_QUEUE, and consumes PUSH_QUEUE (Web Push fan-out and delivery, the
- *   api's `push` handler);
- * - `mail`: drains the mail outbox (mail a use case queued in its transaction) into MAIL_QUEUE and
- *   sends it through the mailer (SMTP, or the local outbox), retried with back-off (record 0042);
+ * - `push`: consumes PUSH_QUEUE (Web Push fan-out and delivery, ./push.ts, with the VAPID keys); its
+ *   jobs are written to the job outbox by the triggers on messages to fans and pushed notices;
+ * - `mail`: consumes MAIL_QUEUE: sends each mail `queueMail` stored (its job written beside it)
+ *   through the mailer (SMTP, or the local outbox), retried with back-off (record 0042), and prunes
+ *   mail kept past MAIL_KEPT_MS;
  * - `alerts`: the creator's alerts (record 0061): groups the alerts committed facts noted into one
  *   email and one push per creator once their collecting window closes (outside quiet hours), notes
  *   questions waiting longer than the creator's waiting time, and sends the digests due;
@@ -95,9 +98,21 @@ export const ALL_ROLES: readonly BackgroundRole[] = [
 /** The worker beside an api on Redis: the queues' consumers and the sweeps. */
 export const WORKER_ROLES: readonly BackgroundRole[] = ['relay', 'ingest', 'answer', 'requeue', 'sweep'];
 /**
- * The api beside a worker on Redis: it delivers pushes (it holds the VAPID keys) and mail (it holds
- * SMTP_URL), makes the creators' alerts and digests (it holds the public origin and the secret their
- * unsubscribe links are signed with), and requeues at start.
+ * The delivery roles: they read their keys from config (packages/config `deliveryShape`), so any
+ * process given the keys runs them (record 0077): push (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY),
+ * mail (SMTP_URL), the creators' alerts (PUBLIC_ORIGIN and SESSION_SECRET, which sign their
+ * unsubscribe links). Their jobs come from the one relay, so every process may consume them.
+ */
+export const DELIVERY_ROLES: readonly BackgroundRole[] = ['push', 'mail', 'alerts'];
+/** A worker's roles: WORKER_ROLES, and each delivery role whose keys it was given. */
+export const workerRoles = (keys: { push: boolean; mail: boolean; alerts: boolean }): BackgroundRole[] => [
+  ...WORKER_ROLES,
+  ...DELIVERY_ROLES.filter((role) => keys[role as keyof typeof keys]),
+];
+/**
+ * The api beside a worker on Redis: the relay, the delivery roles (the api always has their keys:
+ * without VAPID keys or SESSION_SECRET it keeps its own under DATA_DIR; a worker given the same keys
+ * delivers beside it), and the requeue at start.
  */
 export const API_WITH_WORKER_ROLES: readonly BackgroundRole[] = [
   'relay',
@@ -125,24 +140,12 @@ export interface BackgroundLog {
   error: (obj: object, msg: string) => void;
 }
 
-/** How often the push role looks at the outbox when no NOTIFY woke it (a missed one, a lost connection). */
-const PUSH_OUTBOX_POLL_MS = 2_000;
+/** How often the relay looks at the outbox when no NOTIFY woke it (a missed one, a lost connection). */
+const OUTBOX_POLL_MS = 2_000;
 /** The same without a LISTEN connection. */
-const PUSH_OUTBOX_POLL_UNHEARD_MS = 250;
+const OUTBOX_POLL_UNHEARD_MS = 250;
 /** How often the mail role deletes mail older than MAIL_KEPT_MS. */
 const MAIL_PRUNE_INTERVAL_MS = 3_600_000;
-
-/**
- * The push role's outbox drain: one drain at a time; a wake-up during a drain runs it once more,
- * and the returned promise covers every row committed before the call. A failure (the queue down)
- * leaves the rows for the next drain.
- */
-function pushOutboxDrain(db: Kysely<Database>, jobs: Pick<JobRunner, 'enqueue'>, log: BackgroundLog) {
-  const ask = async (batch: Omit<PushJob, 'subscriptionId'>[]) => {
-    for (const job of batch) await jobs.enqueue(PUSH_QUEUE, job, { jobId: pushFanOutJobId(job) });
-  };
-  return singleFlightDrain(() => takePushOutbox(db, ask), log, 'push outbox');
-}
 
 /**
  * The one relay (record 0077): moves committed jobs from the job outbox to the queue, one drain at a
@@ -231,8 +234,8 @@ export interface BackgroundOptions {
     /** Embeddings override (tests: none). */
     embedder?: Embedder | null;
   };
-  /** The PUSH_QUEUE handler (Web Push lives in the api); required by the `push` role. */
-  push?: (jobs: JobRunner) => JobHandler<never>;
+  /** Web Push's keys and allowed services (packages/config `deliveryShape`); required by the `push` role. */
+  push?: PushSettings;
   /** The mailer (packages/mail) and, for tests, a shorter retry policy; required by the `mail` role. */
   mail?: { mailer: Mailer; retry?: RetryPolicy };
   /** The alerts role's settings: links point to `origin`, unsubscribe links are signed with `secret`. */
@@ -300,13 +303,10 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
     handlers[MEMORY_QUEUE] = createMemoryHandler({ db: options.answerDb ?? db, env, logger: log });
   }
   const relay = roles.has('relay') ? jobOutboxRelay(db, jobs, log) : undefined;
-  let drainPushes: (() => Promise<void>) | undefined;
   if (roles.has('push')) {
-    if (!options.push) throw new Error('the push role needs the push handler');
-    handlers[PUSH_QUEUE] = options.push(jobs);
-    drainPushes = pushOutboxDrain(db, jobs, log);
+    if (!options.push) throw new Error('the push role needs the VAPID keys');
+    handlers[PUSH_QUEUE] = createPushHandler({ db, jobs, logger: log, ...options.push }) as JobHandler<never>;
   }
-  let drainMail: (() => Promise<void>) | undefined;
   if (roles.has('mail')) {
     if (!options.mail) throw new Error('the mail role needs the mailer');
     handlers[MAIL_QUEUE] = createMailHandler({
@@ -315,7 +315,6 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
       log,
       retry: options.mail.retry ?? MAIL_RETRY,
     }) as JobHandler<never>;
-    drainMail = mailOutboxDrain(db, jobs, log);
   }
   const answers = handlers[ANSWER_QUEUE];
   if (answers && options.answerConcurrency && jobs.mode === 'redis') {
@@ -349,10 +348,10 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
     let last = 0;
     stops.push(
       runEvery(
-        PUSH_OUTBOX_POLL_UNHEARD_MS,
+        OUTBOX_POLL_UNHEARD_MS,
         async () => {
           const now = Date.now();
-          if (heard && now - last < PUSH_OUTBOX_POLL_MS) return;
+          if (heard && now - last < OUTBOX_POLL_MS) return;
           last = now;
           await drain();
         },
@@ -361,9 +360,7 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
     );
   };
   if (relay) await follow(JOB_OUTBOX_CHANNEL, relay, 'job outbox');
-  if (drainPushes) await follow(PUSH_OUTBOX_CHANNEL, drainPushes, 'push outbox');
-  if (drainMail) {
-    await follow(MAIL_OUTBOX_CHANNEL, drainMail, 'mail outbox');
+  if (roles.has('mail')) {
     // Sent and abandoned mail is kept MAIL_KEPT_MS, then deleted (it holds one-time links).
     stops.push(
       runEvery(
@@ -426,17 +423,12 @@ export async function startBackground(options: BackgroundOptions): Promise<Backg
   let closed: Promise<void> | undefined;
   return {
     async idle(opts) {
-      // A push the outbox holds is work to do too: drain, wait for the jobs (an answer may commit a
+      // A job the outbox holds is work to do too: relay, wait for the jobs (an answer may commit a
       // new message to push), until both are empty.
       for (;;) {
         await relay?.();
-        await drainPushes?.();
-        await drainMail?.();
         await jobs.idle(opts);
-        const waiting = relay ? await jobOutboxSize(db) : 0;
-        const pushes = drainPushes ? await pushOutboxSize(db) : 0;
-        const mails = drainMail ? await mailOutboxSize(db) : 0;
-        if (waiting + pushes + mails === 0) return;
+        if (!relay || (await jobOutboxSize(db)) === 0) return;
       }
     },
     close() {

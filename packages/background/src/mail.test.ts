@@ -40,7 +40,7 @@ describe('the mail role', () => {
     mailer = m;
     const jobs = createBackgroundJobs({ db: handle.db, env, log, overrides: { retry: { mail: retry } } });
     background = await startBackground({
-      roles: ['mail'],
+      roles: ['relay', 'mail'],
       db: handle.db,
       env,
       jobs,
@@ -133,8 +133,8 @@ describe('the mail role', () => {
     }
     const set = async (name: string, values: Record<string, Date | null>) =>
       handle.db.updateTable('mail_outbox').set(values).where('id', '=', ids[name]!).execute();
-    // Marked queued so no mail role picks them up meanwhile.
-    for (const name of Object.keys(ids)) await set(name, { queued_at: old, created_at: old });
+    // No mail role runs here: their jobs wait in the job outbox meanwhile.
+    for (const name of Object.keys(ids)) await set(name, { created_at: old });
     await set('sent-old', { sent_at: old });
     await set('failed-old', { failed_at: old });
     await set('sent-recent', { sent_at: recent });

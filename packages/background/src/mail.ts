@@ -1,10 +1,9 @@
-import { MAIL_QUEUE, type MailJob, mailJobId } from '@fanpilot/contracts';
-import { mailToSend, markMailFailed, markMailSent, takeMailOutbox } from '@fanpilot/core';
+import type { MailJob } from '@fanpilot/contracts';
+import { mailToSend, markMailFailed, markMailSent } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
-import { attemptsWithin, type JobHandler, type JobRunner, type RetryPolicy } from '@fanpilot/jobs';
+import { attemptsWithin, type JobHandler, type RetryPolicy } from '@fanpilot/jobs';
 import { isPermanentRejection, type Mailer, MailOffError } from '@fanpilot/mail';
 import type { Kysely } from 'kysely';
-import { singleFlightDrain } from './drain.ts';
 import type { BackgroundLog } from './index.ts';
 
 /**
@@ -55,15 +54,4 @@ export function createMailHandler(options: {
       throw err;
     }
   };
-}
-
-/**
- * The mail role's outbox drain: hands every unqueued mail to MAIL_QUEUE (one job per mail), one drain
- * at a time; a wake-up during a drain runs it once more. A failure leaves the rows for the next drain.
- */
-export function mailOutboxDrain(db: Kysely<Database>, jobs: Pick<JobRunner, 'enqueue'>, log: BackgroundLog) {
-  const ask = async (ids: string[]) => {
-    for (const mailId of ids) await jobs.enqueue(MAIL_QUEUE, { mailId }, { jobId: mailJobId(mailId) });
-  };
-  return singleFlightDrain(() => takeMailOutbox(db, ask), log, 'mail outbox');
 }

@@ -1,11 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { JOBS, PUSH_QUEUE } from '@fanpilot/contracts';
 import { writeJob } from '@fanpilot/core';
 import type { DbHandle } from '@fanpilot/db';
-import type { JobHandler } from '@fanpilot/jobs';
 import { loadIngestEnv } from '@fanpilot/knowledge';
 import { createMailer } from '@fanpilot/mail';
 import { type FakeOpenAI, openTestDb, seedCreator, startFakeOpenAI } from '@fanpilot/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const vapidDir = mkdtempSync(path.join(tmpdir(), 'fp-vapid-'));
+
 import {
   ALL_ROLES,
   API_WITH_WORKER_ROLES,
@@ -13,8 +18,10 @@ import {
   type Background,
   type BackgroundEnv,
   createBackgroundJobs,
+  loadVapidKeys,
   startBackground,
   WORKER_ROLES,
+  workerRoles,
 } from './index.ts';
 
 const until = async (check: () => Promise<boolean>, ms = 20_000) => {
@@ -54,28 +61,35 @@ describe('the background runtime', () => {
   });
   const log = { info: () => {}, warn: () => {}, error: () => {} };
 
-  it('gives each process its share: in-process all of it; with Redis the worker consumes, the api pushes', () => {
+  it('gives each process its share: in-process all of it; with Redis a worker delivers what it has keys for', () => {
     expect(apiRoles('in-process')).toEqual(ALL_ROLES);
     expect(apiRoles('redis')).toEqual(API_WITH_WORKER_ROLES);
-    // Between them the two processes on Redis run every role, and only push in the api.
+    // Between them the two processes on Redis run every role.
     expect(new Set([...WORKER_ROLES, ...API_WITH_WORKER_ROLES])).toEqual(new Set(ALL_ROLES));
-    expect(WORKER_ROLES).not.toContain('push');
+    // A worker without delivery keys delivers nothing; with them, push, mail and alerts as the api does.
+    expect(workerRoles({ push: false, mail: false, alerts: false })).toEqual([...WORKER_ROLES]);
+    expect(new Set(workerRoles({ push: true, mail: true, alerts: true }))).toEqual(new Set(ALL_ROLES));
+    expect(workerRoles({ push: false, mail: true, alerts: false })).toEqual([...WORKER_ROLES, 'mail']);
   });
 
   it('in-process, the relay hands the AI a question whose job was committed, and its answer asks for one push', async () => {
     const creator = await seedCreator(handle.db);
+    // The push role's fan-outs, as it logs them (the fan has no device to push to).
     const pushes: unknown[] = [];
-    const push = (): JobHandler<never> => async (data) => {
-      pushes.push(data);
+    const runtimeLog = {
+      ...log,
+      info: (obj: object, msg: string) => {
+        if (msg === 'push fanned out') pushes.push(obj);
+      },
     };
-    const jobs = createBackgroundJobs({ db: handle.db, env: env(), log });
+    const jobs = createBackgroundJobs({ db: handle.db, env: env(), log: runtimeLog });
     background = await startBackground({
       roles: apiRoles(jobs.mode),
       db: handle.db,
       env: env(),
       jobs,
-      log,
-      push,
+      log: runtimeLog,
+      push: { vapid: loadVapidKeys({ DATA_DIR: vapidDir }, 'http://127.0.0.1'), allowedHosts: [] },
       mail: { mailer: createMailer({ NODE_ENV: 'production' }) },
       alerts: { origin: 'http://127.0.0.1', secret: 'runtime-test-secret' },
       // No knowledge item is added here: the store is never read.
@@ -100,7 +114,7 @@ describe('the background runtime', () => {
     await until(async () => (await answered()) === 1);
     await background.idle();
     expect(await answered()).toBe(1);
-    expect(pushes).toEqual([{ kind: 'message', id: expect.any(String) }]);
+    expect(pushes).toEqual([{ kind: 'message', id: expect.any(String), devices: 0 }]);
     expect(await jobs.pending(PUSH_QUEUE)).toBe(0);
   });
 });

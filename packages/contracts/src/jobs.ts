@@ -100,6 +100,21 @@ export const JOBS = {
     payload: memoryJobSchema,
     key: memoryJobId,
   }),
+  /**
+   * A push fan-out (no `subscriptionId`): written by the triggers on messages to fans and pushed
+   * notices, and by a creator's alert group, in the transaction that commits them.
+   */
+  push: defineJob<PushJob>({
+    name: PUSH_QUEUE,
+    payload: pushJobSchema.omit({ subscriptionId: true }),
+    key: pushFanOutJobId,
+  }),
+  /** Sends one stored mail (`queueMail`, record 0042), written beside it. */
+  mail: defineJob<MailJob>({
+    name: MAIL_QUEUE,
+    payload: mailJobSchema,
+    key: (job) => mailJobId(job.mailId),
+  }),
   policyInputsChanged: defineJob<PolicyInputsChangedJob>({
     name: POLICY_INPUTS_CHANGED_QUEUE,
     payload: policyInputsChangedSchema,

@@ -37,8 +37,6 @@ export * from './notices.ts';
 export * from './onboarding.ts';
 export * from './ownership.ts';
 export * from './payment-events.ts';
-export * from './push-outbox.ts';
-export * from './push-outbox.ts';
 export * from './push-subscriptions.ts';
 export * from './push-targets.ts';
 export * from './ratings.ts';

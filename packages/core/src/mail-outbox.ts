@@ -1,12 +1,12 @@
-import { sql } from 'kysely';
+import { JOBS } from '@fanpilot/contracts';
 import { noteMailBounce } from './alerts/settings.ts';
 import type { Db } from './db.ts';
+import { writeJob } from './job-outbox.ts';
 
-// Mail waits in the outbox from the transaction that asks for it until the background `mail` role
-// has sent it (record 0042). Use cases call queueMail inside their transaction; nothing else sends.
-
-/** The NOTIFY channel a queued mail wakes the mail role on (delivered when the transaction commits). */
-export const MAIL_OUTBOX_CHANNEL = 'fp_mail';
+// A mail is stored in `mail_outbox` by the transaction that asks for it, with its `mail` job in the
+// one job outbox (records 0042, 0077); the relay hands the job to the background `mail` role, which
+// sends it. Use cases call queueMail inside their transaction; nothing else sends. The row stays
+// after sending (MAIL_KEPT_MS): what went out, to whom, and whether it bounced.
 
 /** A longest error kept per mail (the last one). */
 const ERROR_MAX = 500;
@@ -22,7 +22,7 @@ export interface OutgoingMail {
   headers?: Record<string, string>;
 }
 
-/** Queues a mail to be sent after the caller's transaction commits. Returns its id. */
+/** Queues a mail to be sent after the caller's transaction commits (never if it rolls back). Returns its id. */
 export async function queueMail(db: Db, mail: OutgoingMail): Promise<string> {
   const row = await db
     .insertInto('mail_outbox')
@@ -36,46 +36,8 @@ export async function queueMail(db: Db, mail: OutgoingMail): Promise<string> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await sql`select pg_notify(${MAIL_OUTBOX_CHANNEL}, '')`.execute(db);
+  await writeJob(db, JOBS.mail, { mailId: row.id });
   return row.id;
-}
-
-/**
- * Hands up to `limit` mails not yet queued to `ask` (the mail queue), oldest first, and marks them
- * queued once `ask` succeeded (a failure leaves them for the next drain). Rows another process is
- * taking are skipped. Returns how many were taken.
- */
-export async function takeMailOutbox(
-  db: Db,
-  ask: (ids: string[]) => Promise<void>,
-  limit = 100,
-): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('mail_outbox')
-      .select('id')
-      .where('queued_at', 'is', null)
-      .orderBy('created_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (rows.length === 0) return 0;
-    const ids = rows.map((r) => r.id);
-    await ask(ids);
-    await trx.updateTable('mail_outbox').set({ queued_at: new Date() }).where('id', 'in', ids).execute();
-    return ids.length;
-  });
-}
-
-/** Mails not yet handed to the queue (the runtime's idle signal). */
-export async function mailOutboxSize(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('mail_outbox')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('queued_at', 'is', null)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
 }
 
 /** The mail to send for job `id`: undefined when it is sent, given up on, or unknown. */

@@ -323,15 +323,6 @@ export interface JobOutboxTable {
   created_at: CreatedAt;
 }
 
-/** A push to ask for: a committed message to a fan or a pushed announcement (its trigger writes it). */
-export interface PushOutboxTable {
-  id: Generated<string>;
-  kind: 'message' | 'notice' | 'alert';
-  /** The message's or the notice's id. */
-  ref: string;
-  created_at: CreatedAt;
-}
-
 /** A draft of the creator's reply to a pending fan question, written by the AI (migration 2026-11-27T00-00). */
 export interface ReplyDraftsTable {
   question_id: string;
@@ -363,7 +354,6 @@ export interface MailOutboxTable {
   text_body: string;
   html_body: string | null;
   created_at: CreatedAt;
-  queued_at: Date | null;
   attempts: Generated<number>;
   last_error: string | null;
   sent_at: Date | null;
@@ -594,7 +584,6 @@ export interface Database {
   notices: NoticesTable;
   push_subscriptions: PushSubscriptionsTable;
   push_deliveries: PushDeliveriesTable;
-  push_outbox: PushOutboxTable;
   job_outbox: JobOutboxTable;
   reply_drafts: ReplyDraftsTable;
   mail_outbox: MailOutboxTable;

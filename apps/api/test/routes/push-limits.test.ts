@@ -1,5 +1,5 @@
-import { PUSH_QUEUE, pushDeliveryJobId } from '@fanpilot/contracts';
-import { PUSH_SUBSCRIPTIONS_PER_BROWSER, pushSubscriptions } from '@fanpilot/core';
+import { JOBS, PUSH_QUEUE, pushDeliveryJobId } from '@fanpilot/contracts';
+import { PUSH_SUBSCRIPTIONS_PER_BROWSER, pushSubscriptions, writeJob } from '@fanpilot/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, eventually, FanBrowser, json, onboard, startTestApp, type TestApp } from '../helpers.ts';
 import { type Device, startPushService } from '../support/push-service.ts';
@@ -222,13 +222,10 @@ describe('push within reason, with the rate limits raised so the cap alone is me
     // The same push is asked for again, twice at once (another process's outbox row, a retry), and
     // a delivery job is enqueued under another id: nobody is pushed a second time.
     const job = { kind: 'message' as const, id: replyId };
-    await t.db.db
-      .insertInto('push_outbox')
-      .values([
-        { kind: 'message', ref: replyId },
-        { kind: 'message', ref: replyId },
-      ])
-      .execute();
+    await Promise.all([
+      writeJob(t.db.db, JOBS.push, { kind: 'message', id: replyId }),
+      writeJob(t.db.db, JOBS.push, { kind: 'message', id: replyId }),
+    ]);
     await Promise.all([t.background.idle(), t.background.idle()]);
     const stored = await t.db.db
       .selectFrom('push_subscriptions')

@@ -1,8 +1,8 @@
-import type { AlertKind } from '@fanpilot/contracts';
+import { type AlertKind, JOBS } from '@fanpilot/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
+import { writeJob } from '../job-outbox.ts';
 import { queueMail } from '../mail-outbox.ts';
-import { PUSH_OUTBOX_CHANNEL } from '../push-outbox.ts';
 import { inQuietHours, localTime } from './local-time.ts';
 import { loadAlertSettings, withAlertSettingsHeld } from './settings.ts';
 import { unsubscribeToken } from './unsubscribe.ts';
@@ -154,8 +154,7 @@ async function sendCreatorAlerts(
       });
     }
     if (push) {
-      await trx.insertInto('push_outbox').values({ kind: 'alert', ref: batch.id }).execute();
-      await sql`select pg_notify(${PUSH_OUTBOX_CHANNEL}, '')`.execute(trx);
+      await writeJob(trx, JOBS.push, { kind: 'alert', id: batch.id });
     }
     return group.lines.length > 0;
   });

@@ -1,3 +1,4 @@
+import type { VapidKeys } from '@fanpilot/background';
 import { calls } from '@fanpilot/contracts';
 import {
   checkSubscriptionKeys,
@@ -11,7 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { networkOf, retryAfterWords } from '../../plugins/rate-limit.ts';
 import { asFanOnly } from '../../services/conversations.ts';
 import { fanTokenHash } from '../../services/fan-identity.ts';
-import { checkPushEndpoint, type VapidKeys } from '../../services/push.ts';
+import { checkPushEndpoint } from '../../services/push.ts';
 
 export interface PushRoutesOptions {
   vapid: VapidKeys;

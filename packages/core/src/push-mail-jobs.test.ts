@@ -4,11 +4,13 @@ import { openTestDb } from '@fanpilot/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendToFan } from './conversations/index.ts';
 import { fansRepository } from './fans.ts';
+import { JOB_OUTBOX_CHANNEL, takeJobOutbox } from './job-outbox.ts';
+import { queueMail } from './mail-outbox.ts';
 import { messagesRepository } from './messages.ts';
 import { noticesRepository } from './notices.ts';
-import { PUSH_OUTBOX_CHANNEL, pushOutboxSize, takePushOutbox } from './push-outbox.ts';
 
-describe('push follows committed changes (the push outbox)', () => {
+// Push and mail are jobs of the one job outbox (record 0077), written with the change they follow.
+describe('push and mail follow committed changes (the job outbox)', () => {
   let handle: DbHandle;
   let close: () => Promise<void>;
   let creatorId: string;
@@ -20,12 +22,21 @@ describe('push follows committed changes (the push outbox)', () => {
       name: null,
       cookieHash: `cookie-${randomBytes(4).toString('hex')}`,
     });
-  const takeAll = async () => {
-    const taken: { kind: string; id: string }[] = [];
-    await takePushOutbox(handle.db, async (jobs) => {
-      taken.push(...jobs);
+  /** The waiting jobs named `name`, oldest first (every other job is taken too). */
+  const takeAll = async (name = 'fan-push') => {
+    const taken: object[] = [];
+    await takeJobOutbox(handle.db, async (jobs) => {
+      taken.push(...jobs.filter((j) => j.name === name).map((j) => j.payload));
     });
     return taken;
+  };
+  const waiting = async (name = 'fan-push') => {
+    const row = await handle.db
+      .selectFrom('job_outbox')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   };
 
   beforeAll(async () => {
@@ -48,7 +59,7 @@ describe('push follows committed changes (the push outbox)', () => {
     await close?.();
   });
   beforeEach(async () => {
-    await handle.db.deleteFrom('push_outbox').execute();
+    await handle.db.deleteFrom('job_outbox').execute();
   });
 
   it("asks for a push for every committed message to a fan, never for the fan's own or a quiet notice", async () => {
@@ -72,15 +83,22 @@ describe('push follows committed changes (the push outbox)', () => {
     ]);
     expect(quiet.push).toBe(false);
     // Taken once: the outbox is empty now.
-    expect(await pushOutboxSize(handle.db)).toBe(0);
+    expect(await waiting()).toBe(0);
     expect(await takeAll()).toEqual([]);
   });
 
-  it('a reply rolled back asks for nothing', async () => {
+  it('a reply or a mail rolled back asks for nothing; committed, each is one job', async () => {
     const fan = await newFan();
     await handle.db
       .transaction()
       .execute(async (trx) => {
+        await queueMail(trx, {
+          purpose: 'test',
+          to: 'gone@example.com',
+          subject: 'Gone',
+          text: 'Never sent',
+        });
+        await noticesRepository(trx).insert(creatorId, 'Never pushed', true);
         await messagesRepository(trx).insert({
           creatorId,
           fanRowId: fan.id,
@@ -93,18 +111,33 @@ describe('push follows committed changes (the push outbox)', () => {
         throw new Error('rolled back');
       })
       .catch(() => {});
-    expect(await pushOutboxSize(handle.db)).toBe(0);
+    expect(await waiting()).toBe(0);
+    expect(await waiting('mail')).toBe(0);
+    expect(
+      await handle.db
+        .selectFrom('mail_outbox')
+        .where('to_address', '=', 'gone@example.com')
+        .select('id')
+        .execute(),
+    ).toEqual([]);
+
+    const mailId = await handle.db
+      .transaction()
+      .execute((trx) =>
+        queueMail(trx, { purpose: 'test', to: 'kept@example.com', subject: 'Hi', text: 'Sent' }),
+      );
+    expect(await takeAll('mail')).toEqual([{ mailId }]);
   });
 
   it('keeps the pushes when asking for them fails, and hands them over on the next try', async () => {
     const fan = await newFan();
     const sent = await sendToFan({ db: handle.db }, { creatorId, to: fan, text: 'Still there?' });
     await expect(
-      takePushOutbox(handle.db, async () => {
+      takeJobOutbox(handle.db, async () => {
         throw new Error('queue down');
       }),
     ).rejects.toThrow('queue down');
-    expect(await pushOutboxSize(handle.db)).toBe(1);
+    expect(await waiting()).toBe(1);
     expect(await takeAll()).toEqual([{ kind: 'message', id: sent.messageId }]);
   });
 
@@ -114,10 +147,10 @@ describe('push follows committed changes (the push outbox)', () => {
     const taken: string[] = [];
     const drain = async () => {
       while (
-        (await takePushOutbox(
+        (await takeJobOutbox(
           handle.db,
           async (jobs) => {
-            taken.push(...jobs.map((j) => j.id));
+            taken.push(...jobs.filter((j) => j.name === 'fan-push').map((j) => j.jobId));
             await new Promise((r) => setTimeout(r, 5));
           },
           4,
@@ -133,7 +166,7 @@ describe('push follows committed changes (the push outbox)', () => {
 
   it('wakes a listener on commit', async () => {
     const heard: string[] = [];
-    const stop = await handle.listen(PUSH_OUTBOX_CHANNEL, (payload) => heard.push(payload));
+    const stop = await handle.listen(JOB_OUTBOX_CHANNEL, (payload) => heard.push(payload));
     try {
       await noticesRepository(handle.db).insert(creatorId, 'Wake up', true);
       const deadline = Date.now() + 5_000;
