@@ -282,6 +282,29 @@ async function saveBatch(
   });
 }
 
+/** Longest name kept from the model, in characters and words. */
+const NAME_MAX_CHARS = 60;
+const NAME_MAX_WORDS = 8;
+
+/**
+ * A model's reply as a topic name: quotes, a leading "Name:"/"Topic:" and a trailing full stop
+ * dropped; null when it is not a short name (empty, several lines, markup or code, more than 8 words or 60
+ * characters), so the key words name the group instead.
+ */
+export function topicName(reply: string | null | undefined): string | null {
+  if (!reply || /\n|```/.test(reply.trim())) return null;
+  const text = reply
+    .replace(/["“”*_`#]/g, '')
+    .replace(/^\s*(topic|name|label)\s*:\s*/i, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.。]$/, '')
+    .trim();
+  if (!text || /[{}<>[\]\\|]/.test(text) || !/\p{L}/u.test(text)) return null;
+  if (text.length > NAME_MAX_CHARS || text.split(' ').length > NAME_MAX_WORDS) return null;
+  return text;
+}
+
 async function nameTopics(db: Db, topics: LiveTopic[], namer: TopicNamer) {
   const unnamed = topics
     .filter((t) => t.id !== null && t.namedBy === 'keywords' && t.size >= NAME_AT_SIZE)
@@ -300,8 +323,8 @@ async function nameTopics(db: Db, topics: LiveTopic[], namer: TopicNamer) {
         .execute();
       examples = rows.map((r) => r.body);
     }
-    const name = await namer(examples.map((e) => e.slice(0, 300))).catch(() => null);
-    const clean = name?.replace(/["“”]/g, '').replace(/\s+/g, ' ').trim().slice(0, 60);
+    const clean = topicName(await namer(examples.map((e) => e.slice(0, 300))).catch(() => null));
+    // Nothing usable (no model, an error, a reply that is not a short name): key words name it.
     if (!clean) continue;
     await db
       .updateTable('question_topics')
