@@ -1,6 +1,13 @@
 import { groupNewQuestions, keywordEmbedder } from '@fanpilot/core';
 import type { DbHandle } from '@fanpilot/db';
-import { type FakeOpenAI, openTestDb, seedCreator, seedFan, seedQuestion, startFakeOpenAI } from '@fanpilot/testkit';
+import {
+  type FakeOpenAI,
+  openTestDb,
+  seedCreator,
+  seedFan,
+  seedQuestion,
+  startFakeOpenAI,
+} from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topicNamer } from '../../src/routes/insights/index.ts';
 
@@ -26,7 +33,11 @@ describe('insights topic names by the model', () => {
     const c = await seedCreator(db);
     const fan = await seedFan(db, c.creatorId, { name: 'Ann' });
     const groups = {
-      sourdough: ['How do I feed my sourdough starter?', 'sourdough starter feeding', 'my sourdough starter smells'],
+      sourdough: [
+        'How do I feed my sourdough starter?',
+        'sourdough starter feeding',
+        'my sourdough starter smells',
+      ],
       oven: ['Which oven do you bake in?', 'What oven do you bake with?', 'oven to bake bread'],
       tour: ['When is the tour in Berlin?', 'tour dates Berlin please', 'Berlin tour tickets'],
       guitar: ['What guitar strings do you use?', 'guitar strings brand', 'guitar strings gauge'],

@@ -24,7 +24,14 @@ describe('insights daily counts', () => {
 
   /** The counts straight from messages and members, per day (and per topic and day). */
   async function recount(creatorId: string) {
-    const { rows: days } = await sql<{ day: string; q: number; a: number; up: number; down: number; secs: number[] }>`
+    const { rows: days } = await sql<{
+      day: string;
+      q: number;
+      a: number;
+      up: number;
+      down: number;
+      secs: number[];
+    }>`
       select (q.created_at at time zone 'UTC')::date::text as day, count(*)::int as q,
         (count(*) filter (where a.id is not null and q.ai_handed_over_at is null))::int as a,
         (count(*) filter (where a.fan_rating = 'up'))::int as up,
@@ -33,7 +40,14 @@ describe('insights daily counts', () => {
           filter (where q.answered_at is not null), '{}') as secs
       from messages q left join messages a on a.reply_to = q.id and a.sender = 'Creatorai'
       where q.creator_id = ${creatorId}::uuid and q.sender = 'fan' group by 1 order by 1`.execute(db());
-    const { rows: topics } = await sql<{ topic: string; day: string; q: number; a: number; up: number; down: number }>`
+    const { rows: topics } = await sql<{
+      topic: string;
+      day: string;
+      q: number;
+      a: number;
+      up: number;
+      down: number;
+    }>`
       select m.topic_id::text as topic, (m.asked_at at time zone 'UTC')::date::text as day, count(*)::int as q,
         (count(*) filter (where a.id is not null and q.ai_handed_over_at is null))::int as a,
         (count(*) filter (where a.fan_rating = 'up'))::int as up,
@@ -45,11 +59,25 @@ describe('insights daily counts', () => {
   }
 
   async function kept(creatorId: string) {
-    const { rows: days } = await sql<{ day: string; q: number; a: number; up: number; down: number; secs: number[] }>`
+    const { rows: days } = await sql<{
+      day: string;
+      q: number;
+      a: number;
+      up: number;
+      down: number;
+      secs: number[];
+    }>`
       select day::text as day, questions as q, answered as a, ratings_up as up, ratings_down as down,
         array(select x from unnest(answer_seconds) x order by x) as secs
       from insight_days where creator_id = ${creatorId}::uuid order by 1`.execute(db());
-    const { rows: topics } = await sql<{ topic: string; day: string; q: number; a: number; up: number; down: number }>`
+    const { rows: topics } = await sql<{
+      topic: string;
+      day: string;
+      q: number;
+      a: number;
+      up: number;
+      down: number;
+    }>`
       select topic_id::text as topic, day::text as day, questions as q, answered as a, ratings_up as up,
         ratings_down as down
       from insight_topic_days where creator_id = ${creatorId}::uuid order by 1, 2`.execute(db());
@@ -99,8 +127,16 @@ describe('insights daily counts', () => {
     }
     expect(replies.length).toBeGreaterThan(6);
     // Ratings (one taken back), a hand-over after the answer.
-    await db().updateTable('messages').set({ fan_rating: 'up' }).where('id', 'in', replies.slice(0, 4)).execute();
-    await db().updateTable('messages').set({ fan_rating: 'down' }).where('id', 'in', replies.slice(4, 6)).execute();
+    await db()
+      .updateTable('messages')
+      .set({ fan_rating: 'up' })
+      .where('id', 'in', replies.slice(0, 4))
+      .execute();
+    await db()
+      .updateTable('messages')
+      .set({ fan_rating: 'down' })
+      .where('id', 'in', replies.slice(4, 6))
+      .execute();
     await db().updateTable('messages').set({ fan_rating: null }).where('id', '=', replies[0]!).execute();
     await db()
       .updateTable('messages')
@@ -127,9 +163,15 @@ describe('insights daily counts', () => {
     const report = await insightsReport(db(), c.creatorId, 7, new Date(Date.now() + 1000));
     const total = expected.days.reduce((a, d) => a + d.q, 0);
     expect(report.quality.reduce((a, q) => a + q.questions, 0)).toBe(total);
-    expect(report.quality.reduce((a, q) => a + q.answeredByAi, 0)).toBe(expected.days.reduce((a, d) => a + d.a, 0));
-    expect(report.quality.reduce((a, q) => a + q.ratingsUp, 0)).toBe(expected.days.reduce((a, d) => a + d.up, 0));
-    expect(report.quality.reduce((a, q) => a + q.ratingsDown, 0)).toBe(expected.days.reduce((a, d) => a + d.down, 0));
+    expect(report.quality.reduce((a, q) => a + q.answeredByAi, 0)).toBe(
+      expected.days.reduce((a, d) => a + d.a, 0),
+    );
+    expect(report.quality.reduce((a, q) => a + q.ratingsUp, 0)).toBe(
+      expected.days.reduce((a, d) => a + d.up, 0),
+    );
+    expect(report.quality.reduce((a, q) => a + q.ratingsDown, 0)).toBe(
+      expected.days.reduce((a, d) => a + d.down, 0),
+    );
     expect(report.topics.reduce((a, t) => a + t.questions, 0)).toBe(total);
 
     // A regroup from scratch drops the topics' days and rebuilds them.
@@ -143,7 +185,14 @@ describe('insights daily counts', () => {
     const [ann, ben] = await Promise.all(['Ann', 'Ben'].map((name) => seedFan(db(), c.creatorId, { name })));
     const gap = async (fan: typeof ann, body: string) => {
       const id = await seedQuestion(db(), fan!, body);
-      await storeAiAnswer(db(), { questionId: id, creatorId: c.creatorId, body: 'Not sure.', sources: [], gap: true, now: new Date() });
+      await storeAiAnswer(db(), {
+        questionId: id,
+        creatorId: c.creatorId,
+        body: 'Not sure.',
+        sources: [],
+        gap: true,
+        now: new Date(),
+      });
     };
     // Two gap groups by their words (too different for the gaps' own grouping), one topic by key words.
     await gap(ann, 'Which oven do you bake sourdough in?');

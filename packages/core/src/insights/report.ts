@@ -1,4 +1,3 @@
-import { AI_SENDER } from '@fanpilot/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
 import { openKnowledgeGaps } from '../knowledge-gaps.ts';
@@ -193,7 +192,9 @@ export async function gapRows(db: Db, creatorId: string, from: Date, to: Date): 
           .where('q.id', 'in', ids)
           .execute();
   const topicOf = new Map(
-    topics.filter((t) => t.id !== null).map((t) => [String(t.message_id), { id: String(t.id), label: t.label! }]),
+    topics
+      .filter((t) => t.id !== null)
+      .map((t) => [String(t.message_id), { id: String(t.id), label: t.label! }]),
   );
   // A fan who asked in two merged gaps is one fan.
   const fanOf = new Map(topics.map((t) => [String(t.message_id), t.fan_id ?? `anonymous:${t.message_id}`]));
@@ -212,7 +213,8 @@ export async function gapRows(db: Db, creatorId: string, from: Date, to: Date): 
         question: newest.question,
         topic,
         questions: members.reduce((a, g) => a + g.count, 0),
-        fans: new Set(members.flatMap((g) => g.questionIds.map((id) => fanOf.get(id) ?? `anonymous:${id}`))).size,
+        fans: new Set(members.flatMap((g) => g.questionIds.map((id) => fanOf.get(id) ?? `anonymous:${id}`)))
+          .size,
         lastAskedAt: newest.lastAskedAt,
         questionIds: members.flatMap((g) => g.questionIds),
       };
@@ -298,13 +300,21 @@ export async function qualityRows(
   const start = sql`(date_trunc(${unit}, d.day::timestamp))::date::text`;
   const range = sql`d.creator_id = ${creatorId}::uuid and d.day >= ${isoDay(dayStart(from))}::date
     and d.day <= ${isoDay(to)}::date`;
-  const { rows } = await sql<{ start: string; questions: number; answered: number; up: number; down: number }>`
+  const { rows } = await sql<{
+    start: string;
+    questions: number;
+    answered: number;
+    up: number;
+    down: number;
+  }>`
     select ${start} as start, sum(d.questions) as questions, sum(d.answered) as answered,
       sum(d.ratings_up) as up, sum(d.ratings_down) as down
     from insight_days d where ${range} group by 1`.execute(db);
   const { rows: medians } = await sql<{ start: string; median: number | null }>`
     select ${start} as start, percentile_cont(0.5) within group (order by s.seconds) as median
-    from insight_days d cross join unnest(d.answer_seconds) as s(seconds) where ${range} group by 1`.execute(db);
+    from insight_days d cross join unnest(d.answer_seconds) as s(seconds) where ${range} group by 1`.execute(
+    db,
+  );
   return bucketStarts(from, to, bucket).map((start) => {
     const r = rows.find((x) => x.start === key(start));
     const median = medians.find((x) => x.start === key(start))?.median;

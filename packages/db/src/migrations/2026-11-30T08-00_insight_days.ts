@@ -135,9 +135,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   end
   $fn$`.execute(db);
   await sql`create trigger messages_insight_insert after insert on messages
-    referencing new table as changed_new for each statement execute function insight_mark_messages()`.execute(db);
+    referencing new table as changed_new for each statement execute function insight_mark_messages()`.execute(
+    db,
+  );
   await sql`create trigger messages_insight_delete after delete on messages
-    referencing old table as changed_old for each statement execute function insight_mark_messages()`.execute(db);
+    referencing old table as changed_old for each statement execute function insight_mark_messages()`.execute(
+    db,
+  );
   await sql`create trigger messages_insight_update after update on messages
     referencing old table as changed_old new table as changed_new
     for each statement execute function insight_mark_messages()`.execute(db);
@@ -156,9 +160,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   end
   $fn$`.execute(db);
   await sql`create trigger members_insight_insert after insert on question_topic_members
-    referencing new table as changed_new for each statement execute function insight_mark_members()`.execute(db);
+    referencing new table as changed_new for each statement execute function insight_mark_members()`.execute(
+    db,
+  );
   await sql`create trigger members_insight_delete after delete on question_topic_members
-    referencing old table as changed_old for each statement execute function insight_mark_members()`.execute(db);
+    referencing old table as changed_old for each statement execute function insight_mark_members()`.execute(
+    db,
+  );
   await sql`create trigger members_insight_update after update on question_topic_members
     referencing old table as changed_old new table as changed_new
     for each statement execute function insight_mark_members()`.execute(db);
