@@ -100,11 +100,8 @@ describe('insights daily counts', () => {
       const fan = fans[i % fans.length]!;
       const id = await seedQuestion(db(), fan, bodies[i % bodies.length]!);
       // Spread over days (a created_at change moves the question's day: both days are recounted).
-      await db()
-        .updateTable('messages')
-        .set({ created_at: new Date(Date.now() - (i % 5) * DAY - 3_600_000) })
-        .where('id', '=', id)
-        .execute();
+      const askedAt = new Date(Date.now() - (i % 5) * DAY - 3_600_000);
+      await sql`update messages set created_at = ${askedAt} where id = ${id}`.execute(db());
       asked.push({ id, fan: i % fans.length });
     }
     // Grouped before the answers land: later answers and ratings must move the topics' days too.
