@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
+import { refreshInsightDays } from './report.ts';
 
 // Insights' topics (record 0081): fans' questions grouped by meaning, incrementally. Each fan
 // question is grouped once, after it was asked and never on the fans' answer path: it joins the
@@ -228,6 +229,9 @@ async function groupRun(
     await saveBatch(db, creatorId, embedder.id, topics, members, after);
   }
   if (grouped > 0) await mergeNearTopics(db, topics, embedder.similarity);
+  // The days this run grouped (and the answers, ratings, hand-overs marked since) are recounted
+  // here, off the fans' answer path, so the next report has little to recount.
+  await refreshInsightDays(db, creatorId);
   if (options.namer)
     await nameTopics(
       db,
