@@ -4,7 +4,8 @@
  * grouped into 60 topics as the incremental grouping leaves them, on PGlite and PostgreSQL.
  * Prints, per engine:
  *   1. the whole Insights report computed (no cache; what the api computes at most once a minute
- *      per creator and period): p50 and p95 over the 7, 30 and 90 day periods;
+ *      per creator and period), from the daily counts, after today was marked changed (so each call
+ *      also recounts today from the raw rows): p50 and p95 over the 7, 30 and 90 day periods;
  *   2. what an Insights call served from the api's cache still reads (the questions waiting to be
  *      grouped, the open gaps' version), and the gaps read anew: p50 and p95;
  *   3. grouping 256 new questions incrementally (key-word vectors: the grouping's own cost, without
@@ -41,6 +42,8 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
 const WORDS = ['tuning', 'course', 'price', 'tour', 'merch', 'shipping', 'recipe', 'starter', 'oven', 'gear'];
 const topicText = (k: number) =>
   `question about ${WORDS[k % WORDS.length]} ${WORDS[(k * 7 + 3) % WORDS.length]} number${k}`;
+
+let backfillSeconds = 0;
 
 async function seed(h: DbHandle): Promise<string> {
   const { creatorId } = await seedCreator(h.db);
@@ -109,6 +112,11 @@ async function seed(h: DbHandle): Promise<string> {
     from (select fan_id, max(created_at) as last from messages where creator_id = ${creatorId}::uuid and sender = 'fan' group by fan_id) m
     where m.fan_id = f.id`.execute(db);
   });
+  // The daily counts, as the migration's backfill makes them (the bulk load ran without triggers).
+  const b0 = performance.now();
+  await sql`select insight_refresh_days(${creatorId}::uuid, array(select distinct (created_at at time zone 'UTC')::date
+    from messages where creator_id = ${creatorId}::uuid and sender = 'fan'))`.execute(h.db);
+  backfillSeconds = (performance.now() - b0) / 1000;
   await sql`analyze`.execute(h.db);
   return creatorId;
 }
@@ -127,6 +135,10 @@ async function run(label: string, h: DbHandle) {
   const perPeriod: Record<number, number[]> = { 7: [], 30: [], 90: [] };
   for (let r = 0; r < RUNS; r++) {
     for (const period of [7, 30, 90] as const) {
+      // Today changed since the last call (an answer landed): the call recounts that day first.
+      await sql`insert into insight_dirty_days (creator_id, day) values (${creatorId}::uuid, (now() at time zone 'UTC')::date)`.execute(
+        h.db,
+      );
       const start = performance.now();
       await insightsReport(h.db, creatorId, period);
       const t = performance.now() - start;
@@ -158,8 +170,9 @@ async function run(label: string, h: DbHandle) {
   console.log(
     `\n${label}: ${FANS.toLocaleString('en')} fans, ${QUESTIONS.toLocaleString('en')} questions (${Number(grouped.n).toLocaleString('en')} grouped into ${TOPICS} topics), seeded in ${loadSeconds.toFixed(0)} s`,
   );
+  console.log(`  the daily counts backfilled (every day recounted): ${backfillSeconds.toFixed(1)} s`);
   console.log(
-    `  the Insights report, computed (no cache): p50 ${ms(percentile(report, 50))}, p95 ${ms(percentile(report, 95))}   (target p95 < 300 ms)`,
+    `  the Insights report, computed (no cache; today recounted first): p50 ${ms(percentile(report, 50))}, p95 ${ms(percentile(report, 95))}   (target p95 < 300 ms)`,
   );
   for (const p of [7, 30, 90])
     console.log(

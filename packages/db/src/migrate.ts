@@ -46,6 +46,7 @@ import * as memoryJobs from './migrations/2026-11-30T02-10_memory_jobs.ts';
 import * as questionTopics from './migrations/2026-11-30T04-00_question_topics.ts';
 import * as fanCountersQuiet from './migrations/2026-11-30T06-00_fan_counters_quiet.ts';
 import * as pushMailJobs from './migrations/2026-11-30T07-00_push_mail_jobs.ts';
+import * as insightDays from './migrations/2026-11-30T08-00_insight_days.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -96,6 +97,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T04-00_question_topics': questionTopics,
   '2026-11-30T06-00_fan_counters_quiet': fanCountersQuiet,
   '2026-11-30T07-00_push_mail_jobs': pushMailJobs,
+  '2026-11-30T08-00_insight_days': insightDays,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

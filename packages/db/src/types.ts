@@ -554,6 +554,36 @@ export interface QuestionTopicCursorsTable {
   updated_at: Generated<Date>;
 }
 
+/** Insights' answer quality of a creator's day (UTC), kept by insight_refresh_days (record 0081). */
+export interface InsightDaysTable {
+  creator_id: string;
+  day: Date | string;
+  questions: number;
+  answered: number;
+  ratings_up: number;
+  ratings_down: number;
+  /** Seconds from each answered question to its first answer. */
+  answer_seconds: number[];
+}
+
+/** Insights' counts of a topic's day (UTC), kept by insight_refresh_days. */
+export interface InsightTopicDaysTable {
+  topic_id: string;
+  creator_id: string;
+  day: Date | string;
+  questions: number;
+  answered: number;
+  ratings_up: number;
+  ratings_down: number;
+}
+
+/** A creator's day whose Insights counts changed (append-only marks, written by triggers). */
+export interface InsightDirtyDaysTable {
+  id: Generated<string>;
+  creator_id: string;
+  day: Date | string;
+}
+
 /** A durable fact a fan shared with one creator's chat (docs/decisions/0079). */
 export interface FanMemoryTable {
   id: Generated<string>;
@@ -609,6 +639,9 @@ export interface Database {
   question_topics: QuestionTopicsTable;
   question_topic_members: QuestionTopicMembersTable;
   question_topic_cursors: QuestionTopicCursorsTable;
+  insight_days: InsightDaysTable;
+  insight_topic_days: InsightTopicDaysTable;
+  insight_dirty_days: InsightDirtyDaysTable;
 }
 
 export type CreatorRow = Selectable<CreatorsTable>;

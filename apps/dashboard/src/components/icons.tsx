@@ -175,3 +175,10 @@ export const BellIcon = (p: IconProps) => (
     <path d="M10 20.5a2 2 0 0 0 4 0" />
   </Icon>
 );
+/** Insights (bars rising). */
+export const InsightsIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 20h16" />
+    <path d="M7 16v-4M12 16V8M17 16V5" />
+  </Icon>
+);

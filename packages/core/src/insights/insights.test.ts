@@ -101,4 +101,53 @@ describe('insights (core)', () => {
     expect(again.topics.map((t) => t.questions)).toEqual([4, 2]);
     expect(again.bucket).toBe('day');
   });
+
+  it('merges two groups once their centroids drift nearer than the threshold (not before), moving their questions and counts', async () => {
+    const c = await seedCreator(db());
+    const fan = await seedFan(db(), c.creatorId, { name: 'Ann' });
+    // Two-dimensional vectors by the question's first word: "east" [1, 0], "north" [0, 1], "nne" and
+    // "ene" in between, nearer north than east (each joins north and pulls it towards east).
+    const vectors: Record<string, number[]> = {
+      east: [1, 0],
+      north: [0, 1],
+      nne: [0.6, 0.8],
+      ene: [0.8, 0.6],
+    };
+    const plane: TopicEmbedder = {
+      id: 'test:plane',
+      similarity: 0.5,
+      embed: async (texts) => texts.map((t) => vectors[t.split(' ')[0]!]!),
+    };
+    const topics = () =>
+      db()
+        .selectFrom('question_topics')
+        .select(['id', 'size'])
+        .where('creator_id', '=', c.creatorId)
+        .orderBy('id')
+        .execute();
+    await seedQuestion(db(), fan, 'east wind forecast');
+    await seedQuestion(db(), fan, 'east coast tour');
+    await seedQuestion(db(), fan, 'north pole gifts');
+    expect(await groupNewQuestions(db(), c.creatorId, plane)).toBe(3);
+    expect((await topics()).map((t) => t.size)).toEqual([2, 1]);
+    // North drifts: after nne, ene, ene its centroid is ~[0.58, 0.81] (cosine 0.58 with east).
+    await seedQuestion(db(), fan, 'nne breeze');
+    expect(await groupNewQuestions(db(), c.creatorId, plane)).toBe(1);
+    expect((await topics()).map((t) => t.size)).toEqual([2, 2]);
+    await seedQuestion(db(), fan, 'ene breeze');
+    await seedQuestion(db(), fan, 'ene gust');
+    expect(await groupNewQuestions(db(), c.creatorId, plane)).toBe(2);
+    const after = await topics();
+    expect(after).toHaveLength(1);
+    expect(after[0]!.size).toBe(6);
+    const members = await db()
+      .selectFrom('question_topic_members')
+      .select('topic_id')
+      .where('creator_id', '=', c.creatorId)
+      .execute();
+    expect(members.map((m) => String(m.topic_id))).toEqual(Array(6).fill(String(after[0]!.id)));
+    // The report's daily counts follow the move.
+    const report = await insightsReport(db(), c.creatorId, 7, new Date(Date.now() + 1000));
+    expect(report.topics.map((t) => t.questions)).toEqual([6]);
+  });
 });

@@ -1,4 +1,3 @@
-import { AI_SENDER } from '@fanpilot/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
 import { openKnowledgeGaps } from '../knowledge-gaps.ts';
@@ -70,32 +69,57 @@ export const INSIGHT_TOPICS_SHOWN = 30;
 export const INSIGHT_GAPS_SHOWN = 30;
 const EXAMPLES = 3;
 
-/** The topics of the period: questions, trend, AI share, ratings and examples, most asked first. */
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const dayStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+
+/**
+ * Recounts the creator's days marked since the last refresh (a question asked or deleted, an answer,
+ * a hand-over, a rating, a question grouped: the triggers of 2026-11-30T08-00_insight_days), so the
+ * daily counts equal the raw rows. Marks committed while this runs stay for the next refresh.
+ * Returns how many days were recounted.
+ */
+export async function refreshInsightDays(db: Db, creatorId: string): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    const marked = await tx
+      .deleteFrom('insight_dirty_days')
+      .where('creator_id', '=', creatorId)
+      .returning(sql<string>`day::text`.as('day'))
+      .execute();
+    const days = [...new Set(marked.map((m) => m.day))];
+    if (days.length === 0) return 0;
+    await sql`select insight_refresh_days(${creatorId}::uuid, ${days}::date[])`.execute(tx);
+    return days.length;
+  });
+}
+
+/**
+ * The topics of the period (its days `from`..`to`, UTC): questions, trend, AI share, ratings and
+ * examples, most asked first. Sums the daily counts (at most 2 x 90 rows per topic).
+ */
 export async function topicRows(db: Db, creatorId: string, from: Date, to: Date): Promise<TopicRow[]> {
-  const previousFrom = new Date(from.getTime() - (to.getTime() - from.getTime()));
+  const fromDay = isoDay(dayStart(from));
+  const days = Math.max(1, Math.round((dayStart(to).getTime() - dayStart(from).getTime()) / DAY) + 1);
+  const previousDay = isoDay(new Date(dayStart(from).getTime() - days * DAY));
+  const inPeriod = sql`d.day >= ${fromDay}::date`;
   const rows = await db
-    .selectFrom('question_topic_members as m')
-    .innerJoin('question_topics as t', 't.id', 'm.topic_id')
-    .innerJoin('messages as q', 'q.id', 'm.message_id')
-    .leftJoin('messages as a', (j) => j.onRef('a.reply_to', '=', 'q.id').on('a.sender', '=', AI_SENDER))
+    .selectFrom('insight_topic_days as d')
+    .innerJoin('question_topics as t', 't.id', 'd.topic_id')
     .select([
       't.id',
       't.label',
       't.named_by',
-      sql<number>`count(*) filter (where m.asked_at >= ${from})`.as('questions'),
-      sql<number>`count(*) filter (where m.asked_at < ${from})`.as('previous'),
-      sql<number>`count(*) filter (where m.asked_at >= ${from} and a.id is not null and q.ai_handed_over_at is null)`.as(
-        'answered',
-      ),
-      sql<number>`count(*) filter (where m.asked_at >= ${from} and a.fan_rating = 'up')`.as('up'),
-      sql<number>`count(*) filter (where m.asked_at >= ${from} and a.fan_rating = 'down')`.as('down'),
+      sql<number>`coalesce(sum(d.questions) filter (where ${inPeriod}), 0)`.as('questions'),
+      sql<number>`coalesce(sum(d.questions) filter (where not ${inPeriod}), 0)`.as('previous'),
+      sql<number>`coalesce(sum(d.answered) filter (where ${inPeriod}), 0)`.as('answered'),
+      sql<number>`coalesce(sum(d.ratings_up) filter (where ${inPeriod}), 0)`.as('up'),
+      sql<number>`coalesce(sum(d.ratings_down) filter (where ${inPeriod}), 0)`.as('down'),
     ])
-    .where('m.creator_id', '=', creatorId)
-    .where('m.asked_at', '>=', previousFrom)
-    .where('m.asked_at', '<', to)
+    .where('d.creator_id', '=', creatorId)
+    .where(sql<boolean>`d.day >= ${previousDay}::date`)
+    .where(sql<boolean>`d.day <= ${isoDay(to)}::date`)
     .groupBy(['t.id', 't.label', 't.named_by'])
-    .having(sql`count(*) filter (where m.asked_at >= ${from})`, '>', 0)
-    .orderBy(sql`count(*) filter (where m.asked_at >= ${from})`, 'desc')
+    .having(sql`coalesce(sum(d.questions) filter (where ${inPeriod}), 0)`, '>', 0)
+    .orderBy(sql`coalesce(sum(d.questions) filter (where ${inPeriod}), 0)`, 'desc')
     .orderBy('t.id')
     .limit(INSIGHT_TOPICS_SHOWN)
     .execute();
@@ -109,8 +133,8 @@ export async function topicRows(db: Db, creatorId: string, from: Date, to: Date)
           .innerJoin('messages as q', 'q.id', 'm.message_id')
           .select(['q.id', 'q.body', 'q.fan_id', 'm.asked_at'])
           .whereRef('m.topic_id', '=', 't.id')
-          .where('m.asked_at', '>=', from)
-          .where('m.asked_at', '<', to)
+          .where('m.asked_at', '>=', dayStart(from))
+          .where('m.asked_at', '<', new Date(dayStart(to).getTime() + DAY))
           .orderBy('m.asked_at', 'desc')
           .limit(EXAMPLES)
           .as('e'),
@@ -160,13 +184,20 @@ export async function gapRows(db: Db, creatorId: string, from: Date, to: Date): 
     ids.length === 0
       ? []
       : await db
-          .selectFrom('question_topic_members as m')
-          .innerJoin('question_topics as t', 't.id', 'm.topic_id')
-          .select(['m.message_id', 't.id', 't.label'])
-          .where('m.creator_id', '=', creatorId)
-          .where('m.message_id', 'in', ids)
+          .selectFrom('messages as q')
+          .leftJoin('question_topic_members as m', 'm.message_id', 'q.id')
+          .leftJoin('question_topics as t', 't.id', 'm.topic_id')
+          .select(['q.id as message_id', 'q.fan_id', 't.id', 't.label'])
+          .where('q.creator_id', '=', creatorId)
+          .where('q.id', 'in', ids)
           .execute();
-  const topicOf = new Map(topics.map((t) => [String(t.message_id), { id: String(t.id), label: t.label }]));
+  const topicOf = new Map(
+    topics
+      .filter((t) => t.id !== null)
+      .map((t) => [String(t.message_id), { id: String(t.id), label: t.label! }]),
+  );
+  // A fan who asked in two merged gaps is one fan.
+  const fanOf = new Map(topics.map((t) => [String(t.message_id), t.fan_id ?? `anonymous:${t.message_id}`]));
   const merged = new Map<string, { topic: string | null; members: typeof groups }>();
   for (const g of groups) {
     const topic = g.questionIds.map((id) => topicOf.get(id)).find(Boolean);
@@ -182,7 +213,8 @@ export async function gapRows(db: Db, creatorId: string, from: Date, to: Date): 
         question: newest.question,
         topic,
         questions: members.reduce((a, g) => a + g.count, 0),
-        fans: members.reduce((a, g) => a + g.fans, 0),
+        fans: new Set(members.flatMap((g) => g.questionIds.map((id) => fanOf.get(id) ?? `anonymous:${id}`)))
+          .size,
         lastAskedAt: newest.lastAskedAt,
         questionIds: members.flatMap((g) => g.questionIds),
       };
@@ -265,29 +297,27 @@ export async function qualityRows(
   bucket: 'day' | 'week',
 ): Promise<QualityRow[]> {
   const unit = sql.lit(bucket);
-  const rows = await db
-    .selectFrom('messages as q')
-    .leftJoin('messages as a', (j) => j.onRef('a.reply_to', '=', 'q.id').on('a.sender', '=', AI_SENDER))
-    .select([
-      sql<Date>`date_trunc(${unit}, q.created_at at time zone 'UTC') at time zone 'UTC'`.as('start'),
-      sql<number>`count(*)`.as('questions'),
-      sql<number>`count(*) filter (where a.id is not null and q.ai_handed_over_at is null)`.as('answered'),
-      sql<number>`count(*) filter (where a.fan_rating = 'up')`.as('up'),
-      sql<number>`count(*) filter (where a.fan_rating = 'down')`.as('down'),
-      sql<
-        number | null
-      >`percentile_cont(0.5) within group (order by extract(epoch from (q.answered_at - q.created_at)))`.as(
-        'median',
-      ),
-    ])
-    .where('q.creator_id', '=', creatorId)
-    .where('q.sender', '=', 'fan')
-    .where('q.created_at', '>=', from)
-    .where('q.created_at', '<', to)
-    .groupBy(sql`1`)
-    .execute();
+  const start = sql`(date_trunc(${unit}, d.day::timestamp))::date::text`;
+  const range = sql`d.creator_id = ${creatorId}::uuid and d.day >= ${isoDay(dayStart(from))}::date
+    and d.day <= ${isoDay(to)}::date`;
+  const { rows } = await sql<{
+    start: string;
+    questions: number;
+    answered: number;
+    up: number;
+    down: number;
+  }>`
+    select ${start} as start, sum(d.questions) as questions, sum(d.answered) as answered,
+      sum(d.ratings_up) as up, sum(d.ratings_down) as down
+    from insight_days d where ${range} group by 1`.execute(db);
+  const { rows: medians } = await sql<{ start: string; median: number | null }>`
+    select ${start} as start, percentile_cont(0.5) within group (order by s.seconds) as median
+    from insight_days d cross join unnest(d.answer_seconds) as s(seconds) where ${range} group by 1`.execute(
+    db,
+  );
   return bucketStarts(from, to, bucket).map((start) => {
-    const r = rows.find((x) => key(x.start) === key(start));
+    const r = rows.find((x) => x.start === key(start));
+    const median = medians.find((x) => x.start === key(start))?.median;
     const questions = num(r?.questions);
     const answeredByAi = num(r?.answered);
     return {
@@ -297,8 +327,7 @@ export async function qualityRows(
       handedOver: questions - answeredByAi,
       ratingsUp: num(r?.up),
       ratingsDown: num(r?.down),
-      medianFirstAnswerSeconds:
-        r?.median === null || r?.median === undefined ? null : Math.round(Number(r.median)),
+      medianFirstAnswerSeconds: median === null || median === undefined ? null : Math.round(Number(median)),
     };
   });
 }
@@ -310,9 +339,11 @@ export async function insightsReport(
   period: InsightPeriod,
   now = new Date(),
 ): Promise<InsightsReport> {
+  // The period's days: today (UTC) and the period - 1 before, summed from the daily counts.
   const to = now;
-  const from = new Date(to.getTime() - period * DAY);
+  const from = new Date(dayStart(now).getTime() - (period - 1) * DAY);
   const bucket = period === 7 ? 'day' : 'week';
+  await refreshInsightDays(db, creatorId);
   const [topics, gaps, funnel, quality] = await Promise.all([
     topicRows(db, creatorId, from, to),
     gapRows(db, creatorId, from, to),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
+import { refreshInsightDays } from './report.ts';
 
 // Insights' topics (record 0081): fans' questions grouped by meaning, incrementally. Each fan
 // question is grouped once, after it was asked and never on the fans' answer path: it joins the
@@ -108,6 +109,8 @@ interface LiveTopic {
   centroid: number[];
   size: number;
   dirty: boolean;
+  /** Grew in this run: its centroid moved, so it may now be near another group. */
+  touched: boolean;
   examples: string[];
 }
 
@@ -162,6 +165,7 @@ async function groupRun(
     centroid: parseJson<number[]>(t.centroid, []),
     size: Number(t.size),
     dirty: false,
+    touched: false,
     examples: [],
   }));
   let grouped = 0;
@@ -200,6 +204,7 @@ async function groupRun(
           centroid: v,
           size: 0,
           dirty: true,
+          touched: true,
           examples: [],
         };
         topics.push(home);
@@ -208,6 +213,7 @@ async function groupRun(
       }
       home.size += 1;
       home.dirty = true;
+      home.touched = true;
       if (home.examples.length < 5) home.examples.push(q.body);
       for (const w of words) home.keywords[w] = (home.keywords[w] ?? 0) + 1;
       home.keywords = Object.fromEntries(
@@ -222,8 +228,89 @@ async function groupRun(
     grouped += questions.length;
     await saveBatch(db, creatorId, embedder.id, topics, members, after);
   }
-  if (options.namer) await nameTopics(db, topics, options.namer);
+  if (grouped > 0) await mergeNearTopics(db, topics, embedder.similarity);
+  // The days this run grouped (and the answers, ratings, hand-overs marked since) are recounted
+  // here, off the fans' answer path, so the next report has little to recount.
+  await refreshInsightDays(db, creatorId);
+  if (options.namer)
+    await nameTopics(
+      db,
+      topics.filter((t) => t.size > 0),
+      options.namer,
+    );
   return grouped;
+}
+
+/** Groups merged per run at most (the rest by the next run). */
+export const MERGES_PER_RUN = 20;
+
+/**
+ * Running means drift: two groups may end up nearer than a question's threshold. Each group that grew
+ * in this run (only those moved) is compared with every other; when the nearest is at or above the
+ * threshold, the smaller joins the larger (its questions move, the centroid is the size-weighted
+ * mean, key words add up; a model's name stays). At most MERGES_PER_RUN merges, one transaction each.
+ * Returns how many groups were merged away.
+ */
+async function mergeNearTopics(db: Db, topics: LiveTopic[], similarity: number): Promise<number> {
+  let merges = 0;
+  const live = () => topics.filter((t) => t.id !== null && t.size > 0);
+  const queue = live()
+    .filter((t) => t.touched)
+    .sort((a, b) => b.size - a.size);
+  while (queue.length > 0 && merges < MERGES_PER_RUN) {
+    const t = queue.shift()!;
+    if (t.size === 0) continue;
+    let near: LiveTopic | null = null;
+    let nearScore = -1;
+    for (const o of live()) {
+      if (o === t) continue;
+      const score = dot(t.centroid, o.centroid);
+      if (score > nearScore) {
+        nearScore = score;
+        near = o;
+      }
+    }
+    if (!near || nearScore < similarity) continue;
+    const [keep, gone] =
+      t.size > near.size || (t.size === near.size && Number(t.id) < Number(near.id)) ? [t, near] : [near, t];
+    keep.centroid = unit(keep.centroid.map((x, k) => x * keep.size + (gone.centroid[k] ?? 0) * gone.size));
+    keep.size += gone.size;
+    for (const [w, n] of Object.entries(gone.keywords)) keep.keywords[w] = (keep.keywords[w] ?? 0) + n;
+    keep.keywords = Object.fromEntries(
+      Object.entries(keep.keywords)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, KEYWORDS_KEPT),
+    );
+    if (keep.namedBy === 'keywords' && gone.namedBy === 'model' && gone.size > keep.size / 2) {
+      keep.label = gone.label;
+      keep.namedBy = 'model';
+    } else if (keep.namedBy === 'keywords') keep.label = keywordLabel(keep.keywords, keep.label);
+    keep.examples = [...keep.examples, ...gone.examples].slice(0, 5);
+    await db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('question_topic_members')
+        .set({ topic_id: keep.id! })
+        .where('topic_id', '=', gone.id!)
+        .execute();
+      await tx
+        .updateTable('question_topics')
+        .set({
+          label: keep.label.slice(0, 120),
+          named_by: keep.namedBy,
+          keywords: JSON.stringify(keep.keywords),
+          centroid: JSON.stringify(keep.centroid.map((x) => Math.round(x * 1e6) / 1e6)),
+          size: keep.size,
+        })
+        .where('id', '=', keep.id!)
+        .execute();
+      await tx.deleteFrom('question_topics').where('id', '=', gone.id!).execute();
+    });
+    gone.size = 0;
+    merges += 1;
+    // The survivor moved again: it may be near a third group.
+    queue.unshift(keep);
+  }
+  return merges;
 }
 
 async function saveBatch(
@@ -282,6 +369,29 @@ async function saveBatch(
   });
 }
 
+/** Longest name kept from the model, in characters and words. */
+const NAME_MAX_CHARS = 60;
+const NAME_MAX_WORDS = 8;
+
+/**
+ * A model's reply as a topic name: quotes, a leading "Name:"/"Topic:" and a trailing full stop
+ * dropped; null when it is not a short name (empty, several lines, markup or code, more than 8 words or 60
+ * characters), so the key words name the group instead.
+ */
+export function topicName(reply: string | null | undefined): string | null {
+  if (!reply || /\n|```/.test(reply.trim())) return null;
+  const text = reply
+    .replace(/["“”*_`#]/g, '')
+    .replace(/^\s*(topic|name|label)\s*:\s*/i, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.。]$/, '')
+    .trim();
+  if (!text || /[{}<>[\]\\|]/.test(text) || !/\p{L}/u.test(text)) return null;
+  if (text.length > NAME_MAX_CHARS || text.split(' ').length > NAME_MAX_WORDS) return null;
+  return text;
+}
+
 async function nameTopics(db: Db, topics: LiveTopic[], namer: TopicNamer) {
   const unnamed = topics
     .filter((t) => t.id !== null && t.namedBy === 'keywords' && t.size >= NAME_AT_SIZE)
@@ -300,8 +410,8 @@ async function nameTopics(db: Db, topics: LiveTopic[], namer: TopicNamer) {
         .execute();
       examples = rows.map((r) => r.body);
     }
-    const name = await namer(examples.map((e) => e.slice(0, 300))).catch(() => null);
-    const clean = name?.replace(/["“”]/g, '').replace(/\s+/g, ' ').trim().slice(0, 60);
+    const clean = topicName(await namer(examples.map((e) => e.slice(0, 300))).catch(() => null));
+    // Nothing usable (no model, an error, a reply that is not a short name): key words name it.
     if (!clean) continue;
     await db
       .updateTable('question_topics')

@@ -53,7 +53,8 @@ export function topicNamer(env: ModelEnv, model: string): TopicNamer | null {
       ['human', examples.map((e) => `- ${e}`).join('\n')],
     ]);
     const text = typeof reply.content === 'string' ? reply.content : '';
-    return text.split('\n')[0]?.trim() || null;
+    // Checked by the grouping (topicName): anything but a short name leaves the key words.
+    return text.trim() || null;
   };
 }
 

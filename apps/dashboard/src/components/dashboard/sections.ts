@@ -2,8 +2,16 @@ import type { CurrentUser, InboxStats, Message } from '@fanpilot/contracts';
 import { type ComponentType, type LazyExoticComponent, lazy, type Ref, type SVGProps } from 'react';
 import type { ResponseStatus } from '../../hooks/useResponseStatus.ts';
 import { TEXT } from '../../texts.ts';
-import { BellIcon, CardIcon, ChatIcon, EarningsIcon, HomeIcon, MegaphoneIcon, UserIcon } from '../icons.tsx';
-import { InsightsIcon } from './insights/InsightsIcon.tsx';
+import {
+  BellIcon,
+  CardIcon,
+  ChatIcon,
+  EarningsIcon,
+  HomeIcon,
+  InsightsIcon,
+  MegaphoneIcon,
+  UserIcon,
+} from '../icons.tsx';
 
 /** A section's id is the key of its label in TEXT.shell.sections. */
 export type DashboardSection = keyof typeof TEXT.shell.sections;

@@ -145,6 +145,60 @@ function Figure({ title, chart, table }: { title: string; chart: ReactNode; tabl
 const th = 'whitespace-nowrap bg-slate-50 px-2 py-1.5 text-left font-semibold text-slate-700';
 const td = 'whitespace-nowrap px-2 py-1.5 text-left align-top text-slate-800';
 
+/** A column of a DataTable: its header and what a row shows in it. */
+interface Column<R> {
+  header: string;
+  cell: (row: R) => ReactNode;
+  /** The cell's classes, when not the plain number cell's. */
+  className?: string;
+}
+
+/**
+ * The table behind a chart (every Insights table): column headers, then a row per item whose first
+ * column is the row's header (scope="row"), so a screen reader names each number by row and column.
+ */
+function DataTable<R>({
+  columns,
+  rows,
+  rowKey,
+  rowTestId,
+}: {
+  /** The first column heads each row. */
+  columns: [Column<R>, ...Column<R>[]];
+  rows: R[];
+  rowKey: (row: R) => string;
+  rowTestId?: string;
+}) {
+  const [head, ...rest] = columns;
+  return (
+    <table className="w-full text-sm">
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c.header} scope="col" className={th}>
+              {c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {rows.map((r) => (
+          <tr key={rowKey(r)} data-testid={rowTestId}>
+            <th scope="row" className={head.className ?? `${td} font-medium`}>
+              {head.cell(r)}
+            </th>
+            {rest.map((c) => (
+              <td key={c.header} className={c.className ?? td}>
+                {c.cell(r)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function TopicsCard({ data, username }: { data: Insights; username: string }) {
   const rows = data.topics;
   const chartRows = rows.slice(0, 8).map((r) => ({ name: r.label, now: r.questions, before: r.previous }));
@@ -177,66 +231,42 @@ function TopicsCard({ data, username }: { data: Insights; username: string }) {
             </BarChart>
           }
           table={
-            <table className="w-full text-sm">
-              <thead>
-                <tr>
-                  <th scope="col" className={th}>
-                    {t.topics.topic}
-                  </th>
-                  <th scope="col" className={th}>
-                    {t.topics.questions}
-                  </th>
-                  <th scope="col" className={th}>
-                    {t.topics.trend}
-                  </th>
-                  <th scope="col" className={th}>
-                    {t.topics.ai}
-                  </th>
-                  <th scope="col" className={th}>
-                    {t.topics.handedOver}
-                  </th>
-                  <th scope="col" className={th}>
-                    {t.topics.ratings}
-                  </th>
-                  <th scope="col" className={th}>
-                    {t.topics.examples}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {rows.map((r) => (
-                  <tr key={r.id} data-testid="insights-topic">
-                    <th scope="row" className={`${td} font-medium`}>
-                      {r.label}
-                    </th>
-                    <td className={td}>{r.questions}</td>
-                    <td className={td}>{t.topics.trendText(r.questions, r.previous)}</td>
-                    <td className={td}>{percent(r.answeredByAi, r.questions)}</td>
-                    <td className={td}>{percent(r.handedOver, r.questions)}</td>
-                    <td className={td}>{t.topics.ratingsText(r.ratingsUp, r.ratingsDown)}</td>
-                    <td className="min-w-56 px-2 py-1.5">
-                      <ul className="space-y-1">
-                        {r.examples.map((e) => (
-                          <li key={e.id}>
-                            {e.fanId ? (
-                              <a
-                                href={`/dashboard/${encodeURIComponent(username)}?fan=${encodeURIComponent(e.fanId)}`}
-                                aria-label={t.topics.open(e.question)}
-                                className="text-brand-700 underline underline-offset-2"
-                              >
-                                {e.question}
-                              </a>
-                            ) : (
-                              e.question
-                            )}
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              rows={rows}
+              rowKey={(r) => r.id}
+              rowTestId="insights-topic"
+              columns={[
+                { header: t.topics.topic, cell: (r) => r.label },
+                { header: t.topics.questions, cell: (r) => r.questions },
+                { header: t.topics.trend, cell: (r) => t.topics.trendText(r.questions, r.previous) },
+                { header: t.topics.ai, cell: (r) => percent(r.answeredByAi, r.questions) },
+                { header: t.topics.handedOver, cell: (r) => percent(r.handedOver, r.questions) },
+                { header: t.topics.ratings, cell: (r) => t.topics.ratingsText(r.ratingsUp, r.ratingsDown) },
+                {
+                  header: t.topics.examples,
+                  className: 'min-w-56 px-2 py-1.5',
+                  cell: (r) => (
+                    <ul className="space-y-1">
+                      {r.examples.map((e) => (
+                        <li key={e.id}>
+                          {e.fanId ? (
+                            <a
+                              href={`/dashboard/${encodeURIComponent(username)}?fan=${encodeURIComponent(e.fanId)}`}
+                              aria-label={t.topics.open(e.question)}
+                              className="text-brand-700 underline underline-offset-2"
+                            >
+                              {e.question}
+                            </a>
+                          ) : (
+                            e.question
+                          )}
+                        </li>
+                      ))}
+                    </ul>
+                  ),
+                },
+              ]}
+            />
           }
         />
       )}
@@ -323,48 +353,19 @@ function FunnelCard({ data, username }: { data: Insights; username: string }) {
           </BarChart>
         }
         table={
-          <table className="w-full text-sm">
-            <thead>
-              <tr>
-                <th scope="col" className={th}>
-                  {t.funnel.start}
-                </th>
-                <th scope="col" className={th}>
-                  {t.funnel.opened}
-                </th>
-                <th scope="col" className={th}>
-                  {t.funnel.asked}
-                </th>
-                <th scope="col" className={th}>
-                  {t.funnel.metPaywall}
-                </th>
-                <th scope="col" className={th}>
-                  {t.funnel.subscribed}
-                </th>
-                <th scope="col" className={th}>
-                  {t.funnel.conversion}
-                </th>
-                <th scope="col" className={th}>
-                  {t.funnel.earnings}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rows.map((r) => (
-                <tr key={r.start}>
-                  <th scope="row" className={`${td} font-medium`}>
-                    {r.name}
-                  </th>
-                  <td className={td}>{r.opened}</td>
-                  <td className={td}>{r.asked}</td>
-                  <td className={td}>{r.metPaywall}</td>
-                  <td className={td}>{r.subscribed}</td>
-                  <td className={td}>{percent(r.subscribed, r.opened)}</td>
-                  <td className={td}>{dollars(r.earningsCents)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={rows}
+            rowKey={(r) => r.start}
+            columns={[
+              { header: t.funnel.start, cell: (r) => r.name },
+              { header: t.funnel.opened, cell: (r) => r.opened },
+              { header: t.funnel.asked, cell: (r) => r.asked },
+              { header: t.funnel.metPaywall, cell: (r) => r.metPaywall },
+              { header: t.funnel.subscribed, cell: (r) => r.subscribed },
+              { header: t.funnel.conversion, cell: (r) => percent(r.subscribed, r.opened) },
+              { header: t.funnel.earnings, cell: (r) => dollars(r.earningsCents) },
+            ]}
+          />
         }
       />
       <Figure
@@ -394,32 +395,15 @@ function FunnelCard({ data, username }: { data: Insights; username: string }) {
           </LineChart>
         }
         table={
-          <table className="w-full text-sm">
-            <thead>
-              <tr>
-                <th scope="col" className={th}>
-                  {t.funnel.start}
-                </th>
-                <th scope="col" className={th}>
-                  {t.funnel.conversion}
-                </th>
-                <th scope="col" className={th}>
-                  {t.funnel.earnings}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rows.map((r) => (
-                <tr key={r.start}>
-                  <th scope="row" className={`${td} font-medium`}>
-                    {r.name}
-                  </th>
-                  <td className={td}>{percent(r.subscribed, r.opened)}</td>
-                  <td className={td}>{dollars(r.earningsCents)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={rows}
+            rowKey={(r) => r.start}
+            columns={[
+              { header: t.funnel.start, cell: (r) => r.name },
+              { header: t.funnel.conversion, cell: (r) => percent(r.subscribed, r.opened) },
+              { header: t.funnel.earnings, cell: (r) => dollars(r.earningsCents) },
+            ]}
+          />
         }
       />
     </Card>
@@ -455,48 +439,19 @@ function QualityCard({ data, username }: { data: Insights; username: string }) {
           </LineChart>
         }
         table={
-          <table className="w-full text-sm">
-            <thead>
-              <tr>
-                <th scope="col" className={th}>
-                  {t.quality.start}
-                </th>
-                <th scope="col" className={th}>
-                  {t.quality.questions}
-                </th>
-                <th scope="col" className={th}>
-                  {t.quality.ai}
-                </th>
-                <th scope="col" className={th}>
-                  {t.quality.handedOver}
-                </th>
-                <th scope="col" className={th}>
-                  {t.quality.up}
-                </th>
-                <th scope="col" className={th}>
-                  {t.quality.down}
-                </th>
-                <th scope="col" className={th}>
-                  {t.quality.firstAnswer}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rows.map((r) => (
-                <tr key={r.start}>
-                  <th scope="row" className={`${td} font-medium`}>
-                    {r.name}
-                  </th>
-                  <td className={td}>{r.questions}</td>
-                  <td className={td}>{r.answeredByAi}</td>
-                  <td className={td}>{r.handedOver}</td>
-                  <td className={td}>{r.ratingsUp}</td>
-                  <td className={td}>{r.ratingsDown}</td>
-                  <td className={td}>{seconds(r.medianFirstAnswerSeconds)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={rows}
+            rowKey={(r) => r.start}
+            columns={[
+              { header: t.quality.start, cell: (r) => r.name },
+              { header: t.quality.questions, cell: (r) => r.questions },
+              { header: t.quality.ai, cell: (r) => r.answeredByAi },
+              { header: t.quality.handedOver, cell: (r) => r.handedOver },
+              { header: t.quality.up, cell: (r) => r.ratingsUp },
+              { header: t.quality.down, cell: (r) => r.ratingsDown },
+              { header: t.quality.firstAnswer, cell: (r) => seconds(r.medianFirstAnswerSeconds) },
+            ]}
+          />
         }
       />
     </Card>
