@@ -9,6 +9,7 @@ export * from './fake-openai.ts';
 export * from './faults.ts';
 export * from './fixtures.ts';
 export * from './lookalikes.ts';
+export * from './running-paraphrases.ts';
 export * from './seed.ts';
 export * from './servers.ts';
 export * from './smtp.ts';
