@@ -126,6 +126,12 @@ export type SentenceSimilarity = (question: string, sentences: string[]) => Prom
 export const RELEVANT_SIMILARITY = 0.5;
 /** Weight of word coverage (0…1) beside the similarity: the second signal, breaking near-ties. */
 const COVERAGE_WEIGHT = 0.15;
+/**
+ * Relevant by words alone (half the question's words) also needs this much similarity by meaning:
+ * "Which programming language should I learn first?" covers half of "Squats with a barbell should be
+ * learned with a coach first." (cosine 0.2); the right sentences found by words are above 0.35.
+ */
+const WORDS_MIN_SIMILARITY = 0.3;
 /** Sentences weighed by meaning: those of the best passages, in their order, up to this many. */
 const MAX_SENTENCES = 64;
 
@@ -169,7 +175,7 @@ export async function offlineAnswerByMeaning(
     const sim = sims[at] ?? 0;
     const covered = coverage(asked, a.sentences[a.sentence]!.text);
     // Relevant by meaning, or by the question's words as before (never fewer answers than those).
-    if (sim < RELEVANT_SIMILARITY && covered < RELEVANT_COVERAGE) continue;
+    if (sim < RELEVANT_SIMILARITY && (covered < RELEVANT_COVERAGE || sim < WORDS_MIN_SIMILARITY)) continue;
     const score = sim + COVERAGE_WEIGHT * covered;
     // Ties go to the better-ranked passage (earlier), then the earlier sentence.
     if (!best || score > best.score) best = { score, at };

@@ -177,7 +177,8 @@ export async function unreadMemoryTurns(
 /**
  * Keeps the facts extracted from the fan turns after `from` up to `through`, once: a concurrent
  * extraction of the same turns (or memory turned off meanwhile) keeps nothing. The same fact is not
- * kept twice; past MEMORY_MAX_ITEMS the oldest go. Returns how many were kept.
+ * kept twice (case, spacing and punctuation aside) and a near duplicate of an item replaces it
+ * (sameFact); past MEMORY_MAX_ITEMS the oldest go. Returns how many were kept or replaced.
  */
 export async function keepExtractedMemory(
   db: Db,
@@ -200,18 +201,37 @@ export async function keepExtractedMemory(
         : claim.where('memory_through', '=', input.from);
     const claimed = await claim.returning('creator_id').executeTakeFirst();
     if (!claimed) return 0;
-    const known = new Set(
-      (await trx.selectFrom('fan_memory').select('body').where('fan_id', '=', input.fanId).execute()).map(
-        (r) => r.body.toLowerCase(),
-      ),
-    );
+    const kept = await trx
+      .selectFrom('fan_memory')
+      .select(['id', 'body', 'corrected_by_creator'])
+      .where('fan_id', '=', input.fanId)
+      .execute();
+    const known = kept.map((r) => ({ ...r, words: memoryWords(r.body), fresh: false }));
     const fresh: { body: string; messageId: string }[] = [];
+    let replaced = 0;
     for (const fact of input.facts) {
       const body = memoryText(fact.text);
-      if (!body || known.has(body.toLowerCase())) continue;
-      known.add(body.toLowerCase());
+      const words = memoryWords(body);
+      if (words.length === 0) continue;
+      const same = known.find((k) => sameFact(k.words, words));
+      if (same) {
+        // The same fact again (case, spacing, punctuation aside): kept once. A near duplicate of an
+        // earlier item (a detail added or changed) replaces it, unless the creator corrected it.
+        if (same.corrected_by_creator || same.fresh || same.words.join(' ') === words.join(' ')) continue;
+        await trx
+          .updateTable('fan_memory')
+          .set({ body, source_message_id: fact.messageId, updated_at: sql`now()` })
+          .where('id', '=', same.id)
+          .execute();
+        same.words = words;
+        same.fresh = true;
+        replaced++;
+        continue;
+      }
+      known.push({ id: '', body, corrected_by_creator: false, words, fresh: true });
       fresh.push({ body, messageId: fact.messageId });
     }
+    if (fresh.length === 0) return replaced;
     if (fresh.length === 0) return 0;
     await trx
       .insertInto('fan_memory')
@@ -221,15 +241,43 @@ export async function keepExtractedMemory(
           creator_id: claimed.creator_id,
           body: f.body,
           source_message_id: f.messageId,
-          // In the order they were said, after everything kept before.
-          created_at: sql<Date>`now() + ${`${i} milliseconds`}::interval`,
+          // In the order they were said, after everything kept before (also an earlier batch of
+          // the last milliseconds, whose items were spread after its own now()).
+          created_at: sql<Date>`greatest(now(), (select max(created_at) + interval '1 millisecond' from fan_memory where fan_id = ${input.fanId})) + ${`${i} milliseconds`}::interval`,
         })),
       )
       .execute();
     await trimFanMemory(trx, input.fanId);
-    return fresh.length;
+    return fresh.length + replaced;
   };
   return db.isTransaction ? run(db) : (db as Kysely<Database>).transaction().execute(run);
+}
+
+/** A fact's words for comparing: lower case, accents, punctuation and spacing aside. */
+export function memoryWords(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/**
+ * Whether two facts are the same or a near duplicate: the same words, or at least four in five
+ * shared (Jaccard ≥ 0.8 over distinct words), or the shorter's words (three or more) all in the
+ * longer one with at most two more ("Trains for a marathon." / "Trains for a marathon in May.").
+ */
+export function sameFact(a: string[], b: string[]): boolean {
+  const x = new Set(a);
+  const y = new Set(b);
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  const union = x.size + y.size - shared;
+  if (union === 0) return true;
+  if (shared / union >= 0.8) return true;
+  const small = Math.min(x.size, y.size);
+  return small >= 3 && shared === small && Math.max(x.size, y.size) - small <= 2;
 }
 
 /** Drops the oldest items past MEMORY_MAX_ITEMS. */
@@ -251,17 +299,88 @@ async function trimFanMemory(db: Db, fanId: string): Promise<void> {
     .execute();
 }
 
+// The forget commands, in the languages the answers understand (English, Spanish, French, German,
+// Portuguese, Italian; see followup.ts in @fanpilot/answers). Matched on text without accents, in
+// lower case, one clause at a time and against the WHOLE clause (after words of politeness), so a
+// message that merely mentions forgetting ("I forget everything I read", "don't forget that the
+// race is on Sunday", "I don't remember that workout") is not a command.
+const FORGET_ALL: RegExp[] = [
+  // English
+  /^forget (everything|all|all of (it|that|this)|all that|all this|about me|(all|everything) about me|everything you know( about me)?|(everything|all|all that) (that )?i (said|told you|have told you|'ve told you|shared)|what(ever)? i (have |'ve )?(told you|shared)( about me)?)$/,
+  /^(erase|delete|clear|wipe|reset) (everything|all) (you know|you remember|you have|you've kept) about me$/,
+  /^(erase|delete|clear|wipe|reset) (your|the) memory( of me| about me)?$/,
+  // Spanish
+  /^(olvida|olvide|olvidad|olvidalo|olvidate de|olvidese de) (todo|todo eso|todo lo que (te |le )?(dije|he dicho|conte|sabes de mi|sabe de mi))$/,
+  /^(borra|borre) (todo lo que (sabes|sabe|recuerdas|recuerda) (de|sobre) mi|tu memoria|su memoria)$/,
+  // French
+  /^(oublie|oubliez) (tout|tout ca|tout cela|tout ce que (je t'ai|je vous ai) (dit|raconte)|tout ce que (tu sais|vous savez) (sur|de) moi)$/,
+  /^(efface|effacez) (tout ce que (tu sais|vous savez) (sur|de) moi|ta memoire|votre memoire)$/,
+  // German
+  /^(vergiss|vergessen sie|vergesst) (alles|alles (was|das) ich (dir |ihnen )?(gesagt|erzahlt) habe|alles uber mich|alles was du uber mich weisst)$/,
+  /^(losch|losche|loschen sie) (alles was du uber mich weisst|dein gedachtnis|ihr gedachtnis)$/,
+  // Portuguese
+  /^(esqueca|esquece|esquecam) (tudo|tudo isso|tudo o que (eu )?(te |lhe )?(disse|contei)|tudo sobre mim|tudo o que sabe sobre mim)$/,
+  /^(apague|apaga) (tudo o que (sabe|sabes) sobre mim|sua memoria|a tua memoria|a sua memoria)$/,
+  // Italian
+  /^(dimentica|dimenticate|dimentichi) (tutto|tutto quanto|tutto quello che ti ho detto|tutto di me)$/,
+  /^(cancella|cancelli) (tutto quello che sai di me|la tua memoria)$/,
+];
+const FORGET_THAT: RegExp[] = [
+  /^(don't|do not|dont) (remember|keep|save|store|note) (that|this|it)$/,
+  /^forget (that|this|what i (just )?(said|wrote|told you)|i said that|i (just )?mentioned (that|it))$/,
+  /^(no|no lo) (recuerdes|recuerde|guardes|guarde|anotes)( eso| esto)?$/,
+  /^no te acuerdes de (eso|esto)$/,
+  /^(olvida|olvide) (eso|esto|lo que (acabo de decir|dije))$/,
+  /^(ne|n') ?(retiens|retenez|garde|gardez|enregistre|enregistrez|memorise|memorisez) pas (ca|cela|ceci)$/,
+  /^(oublie|oubliez) (ca|cela|ceci|ce que je viens de dire)$/,
+  /^(vergiss|vergessen sie) (das|dies|das was ich gerade gesagt habe)$/,
+  /^(merk|merke) dir das nicht$/,
+  /^(speicher|speichere|behalte) das nicht$/,
+  /^nao (lembre|lembres|guarde|guardes|grave|salve)( disso| isso| isto)?$/,
+  /^nao se lembre disso$/,
+  /^(esqueca|esquece) (isso|isto|o que eu (acabei de dizer|disse))$/,
+  /^non (ricordare|salvare|memorizzare|tenere a mente) (questo|quello|cio)$/,
+  /^(dimentica|dimentichi) (questo|quello|cio che ho (appena )?detto)$/,
+];
+/** Words of politeness around a command ("please", "can you", "thanks"), in those languages. */
+const LEADING_FILLER =
+  /^(please|pls|kindly|can you|could you|would you|will you|ok|okay|and|oh|hey|also|actually|just|now|so|por favor|puedes|podrias|s'il te plait|s'il vous plait|stp|svp|peux-tu|pouvez-vous|bitte|kannst du|konnen sie|pode|podes|podia|per favore|puoi|potresti)\s+/;
+const TRAILING_FILLER =
+  /\s+(please|pls|thanks|thank you|now|ok|okay|too|as well|por favor|gracias|ahora|s'il te plait|s'il vous plait|stp|svp|merci|maintenant|bitte|danke|jetzt|obrigado|obrigada|agora|per favore|grazie|adesso|ora)$/;
+const FILLER_ONLY =
+  /^(please|pls|thanks|thank you|ok|okay|por favor|gracias|merci|s'il te plait|s'il vous plait|danke|bitte|obrigado|obrigada|per favore|grazie)?$/;
+
+/**
+ * A forget command in a fan's message: `kind` 'all' (forget everything) or 'that' (do not remember
+ * what I just said); `only` when the message holds nothing else (no question for the AI to answer).
+ */
+export function forgetCommand(text: string): { kind: 'all' | 'that'; only: boolean } | null {
+  const plain = text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .replace(/[’‘`´]/g, "'")
+    // A comma before a relative clause ("vergiss alles, was ich gesagt habe") does not end it.
+    .replace(/,\s*(?=(was|das|dass|que|ce que|o que|quello che|what)\b)/g, ' ');
+  let kind: 'all' | 'that' | null = null;
+  let only = true;
+  for (const raw of plain.split(/[.!?¡¿;,:\n()"«»]+/)) {
+    let clause = raw.replace(/\s+/g, ' ').trim();
+    for (let before = ''; before !== clause; ) {
+      before = clause;
+      clause = clause.replace(LEADING_FILLER, '').replace(TRAILING_FILLER, '').trim();
+    }
+    if (FORGET_ALL.some((re) => re.test(clause))) kind = 'all';
+    else if (FORGET_THAT.some((re) => re.test(clause))) kind ??= 'that';
+    else if (!FILLER_ONLY.test(clause)) only = false;
+  }
+  return kind ? { kind, only } : null;
+}
+
 /** What a fan asks of memory in the chat: forget everything, or not remember what they just said. */
 export function forgetRequest(text: string): 'all' | 'that' | null {
-  const t = text.toLowerCase().replace(/[’']/g, "'");
-  if (/\bforget (everything|all)( (about me|you know about me|i (said|told you)))?\b/.test(t)) return 'all';
-  if (
-    /\b(don't|do not|please don't) (remember|keep) (that|this)\b|\bforget (that|this|what i (just )?said)\b/.test(
-      t,
-    )
-  )
-    return 'that';
-  return null;
+  return forgetCommand(text)?.kind ?? null;
 }
 
 /**

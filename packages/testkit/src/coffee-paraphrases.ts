@@ -364,7 +364,12 @@ export const COFFEE_UNRELATED = [
  * introduction and a section per fact, where the answer sits in the middle of the section among its
  * look-alikes and look-alikes of other facts, as a creator's long page mixes many subjects.
  */
-export function coffeePage(facts: CoffeeFact[], others: CoffeeFact[], title: string): string {
+export function coffeePage(
+  facts: CoffeeFact[],
+  others: CoffeeFact[],
+  title: string,
+  intro = 'People ask me about coffee every day, so here is everything I do at home, from the beans to the cup. Pour yourself one and read on.',
+): string {
   const sections = facts.map((f, i) => {
     const other = others[(i * 7 + 3) % others.length]!;
     const heading = f.answer.split(':')[0] ?? title;
@@ -377,7 +382,7 @@ export function coffeePage(facts: CoffeeFact[], others: CoffeeFact[], title: str
   });
   return [
     title,
-    'People ask me about coffee every day, so here is everything I do at home, from the beans to the cup. Pour yourself one and read on.',
+    intro,
     ...sections,
     'That is all for now. Questions? Ask in the chat and I will get back to you.',
   ].join('\n\n');

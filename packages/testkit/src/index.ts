@@ -10,6 +10,7 @@ export * from './faults.ts';
 export * from './fixtures.ts';
 export * from './lookalikes.ts';
 export * from './push-service.ts';
+export * from './running-paraphrases.ts';
 export * from './seed.ts';
 export * from './servers.ts';
 export * from './smtp.ts';

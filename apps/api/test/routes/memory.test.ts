@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { memoryAvailable } from '@fanpilot/answers';
+import { hashToken } from '@fanpilot/core';
 import { type FakeOpenAI, type RecordedChatRequest, seedKnowledge, startFakeOpenAI } from '@fanpilot/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -85,6 +87,40 @@ describe('per-fan memory', () => {
     const id = (asked.message as unknown as { id: string }).id;
     await eventually(async () => (await fan.messages(to)).some((m) => m.replyTo === id) || null);
     await t.background.idle();
+    return { id, asked };
+  }
+  /**
+   * A forget command: answered by the confirmation only. The message is stored as answered, no
+   * answer is asked of the model, no AI reply comes and no credit is spent.
+   */
+  async function forget(fan: FanBrowser, to: string, text: string) {
+    const credits = async () =>
+      (
+        await t.db.db
+          .selectFrom('credit_ledger as l')
+          .innerJoin('creators as c', 'c.id', 'l.creator_id')
+          .select(['l.delta', 'l.reason'])
+          .where('c.username', '=', to)
+          .orderBy('l.id')
+          .execute()
+      ).map((r) => [r.reason, r.delta]);
+    const before = await credits();
+    openai.requests.length = 0;
+    const res = await fan.ask(to, text);
+    expect(res.status).toBe(200);
+    const asked = await json(res);
+    expect(asked.aiWillAnswer).toBe(false);
+    const id = (asked.message as unknown as { id: string }).id;
+    await t.background.idle();
+    const row = await t.db.db
+      .selectFrom('messages')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('answered');
+    expect((await fan.messages(to)).filter((m) => m.replyTo === id)).toEqual([]);
+    expect(answerPrompts()).toEqual([]);
+    expect(await credits()).toEqual(before);
     return { id, asked };
   }
   const memoryOf = async (fan: FanBrowser, to: string, cookie = fan.cookie) => {
@@ -216,7 +252,7 @@ describe('per-fan memory', () => {
     ]);
 
     // "Don't remember that": the items of the message before are dropped, and the fan told so.
-    const dropped = await askAndSettle(fan, 'pimem', "Don't remember that, please.");
+    const dropped = await forget(fan, 'pimem', "Don't remember that, please.");
     expect(dropped.asked.memory).toBe('dropped');
     expect((await memoryOf(fan, 'pimem')).items).toEqual([]);
 
@@ -233,7 +269,7 @@ describe('per-fan memory', () => {
     expect(long[0]!.text.length).toBeLessThanOrEqual(200);
 
     // "Forget everything": all cleared.
-    const cleared = await askAndSettle(fan, 'pimem', 'Forget everything about me.');
+    const cleared = await forget(fan, 'pimem', 'Forget everything about me.');
     expect(cleared.asked.memory).toBe('cleared');
     expect((await memoryOf(fan, 'pimem')).items).toEqual([]);
 
@@ -257,6 +293,53 @@ describe('per-fan memory', () => {
     // Embedded defaults (no model key): memory is off.
     expect(memoryAvailable('gpt-4o-mini', {})).toBe(false);
     expect(memoryAvailable('gpt-4o-mini', { OPENAI_API_KEY: 'sk' })).toBe(true);
+  });
+  it('moves with a restore by email: the new browser sees the memory, the old one no longer', async () => {
+    const ivy = await creator('ivymem');
+    const laptop = new FanBrowser(t);
+    await askAndSettle(laptop, 'ivymem', 'I train for a marathon. What should I eat before a long run?');
+    expect((await memoryOf(laptop, 'ivymem')).items.map((i) => i.text)).toEqual([
+      'Trains for a marathon in May.',
+    ]);
+    // The conversation proved its email (a restore link opened before on the laptop), and the fan
+    // asks for a link on the phone: what requestRestoreLink stores (tested in fan-plans.test.ts).
+    const fanId = await fanRow(laptop, ivy.id);
+    await t.db.db
+      .updateTable('fans')
+      .set({ proved_email: 'ivy-fan@example.com' })
+      .where('id', '=', fanId)
+      .execute();
+    const token = randomBytes(32).toString('base64url');
+    await t.db.db
+      .insertInto('fan_restore_links')
+      .values({
+        token_hash: hashToken(token),
+        creator_id: ivy.id,
+        email: 'ivy-fan@example.com',
+        expires_at: new Date(Date.now() + 15 * 60_000),
+      })
+      .execute();
+    const phone = new FanBrowser(t);
+    const redeemed = await fetch(`${t.url}/api/fan-subscriptions/restore/redeem`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    expect(redeemed.status).toBe(200);
+    expect(await redeemed.json()).toEqual({ fanId: laptop.fanId, creator: 'ivymem' });
+    phone.cookie = `fp_fan=${setCookies(redeemed).fp_fan}`;
+    const moved = new FanBrowser(t, laptop.fanId);
+    moved.cookie = phone.cookie;
+    expect((await memoryOf(moved, 'ivymem')).items.map((i) => i.text)).toEqual([
+      'Trains for a marathon in May.',
+    ]);
+    // The laptop lost the conversation, and its memory with it.
+    const old = await call(t, 'GET', `/api/chatlog/fan/${laptop.fanId}/memory?creator=ivymem`, laptop.cookie);
+    expect(old.status).toBe(403);
+    // The next answer on the phone uses it.
+    openai.requests.length = 0;
+    await askAndSettle(moved, 'ivymem', 'And the day before?');
+    expect(system(answerPrompts().at(-1)!)).toContain('Trains for a marathon in May.');
   });
   it("reads the fan's turn after the creator's own reply, through the job the reply's statement wrote", async () => {
     const ola = await creator('olamem');

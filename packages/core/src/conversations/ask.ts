@@ -25,6 +25,12 @@ export interface AskInput {
   attachment: CheckedAttachment | null;
   /** The fan's Idempotency-Key, when it sent one. */
   clientKey?: string | undefined;
+  /**
+   * The message is only a memory command ("forget everything", forgetCommand): it is stored as
+   * answered (the fan is answered by the confirmation), and not forecast, queued for the AI,
+   * alerted or charged.
+   */
+  memoryCommand?: boolean;
 }
 
 export interface Asked {
@@ -76,6 +82,14 @@ export async function ask(ports: ConversationPortsWithFiles, input: AskInput): P
   const stored = await storeQuestion(ports, input, cutoff, at);
   // A concurrent request with the same key stored it first.
   if (!stored.created) return replay((await messages.findView(stored.messageId))!);
+  if (!stored.forecast) {
+    return {
+      message: (await messages.findView(stored.messageId))!,
+      aiWillAnswer: false,
+      queueForAi: null,
+      paywall: false,
+    };
+  }
   const { decision, priority } = stored.forecast;
   const message = (await messages.findView(stored.messageId))!;
   const aiWillAnswer = decision === 'ai';
@@ -127,7 +141,12 @@ async function storeQuestion(
   cutoff: Date,
   at: Date,
 ): Promise<
-  | { messageId: string; created: true; forecast: { decision: AnswerDecisionKind; priority: number } }
+  | {
+      messageId: string;
+      created: true;
+      /** None for a memory command (nothing forecast, nothing queued). */
+      forecast: { decision: AnswerDecisionKind; priority: number } | null;
+    }
   | { messageId: string; created: false }
 > {
   const { fan, attachment, clientKey } = input;
@@ -145,7 +164,7 @@ async function storeQuestion(
         fanRowId: fan.id,
         sender: 'fan' as const,
         body: input.text,
-        status: 'pending' as const,
+        status: input.memoryCommand ? ('answered' as const) : ('pending' as const),
         replyTo: null,
         fanName: input.fanName ?? fan.name ?? defaultFanName(fan.fan_key),
       };
@@ -180,6 +199,7 @@ async function storeQuestion(
         });
       }
       await fansRepository(trx).touch(fan.id, input.fanName);
+      if (input.memoryCommand) return { messageId: id, created: true as const, forecast: null };
       const forecast = await forecastAnswer(trx, input.creatorId, id, at);
       if (forecast.decision === 'ai') {
         await writeJob(trx, JOBS.answer, { messageId: id }, { priority: forecast.priority });

@@ -12,6 +12,7 @@ import {
   checkAttachment,
   claimFan,
   creatorsRepository,
+  forgetCommand,
   forgetOnRequest,
   greetingsOf,
   hashToken,
@@ -138,7 +139,11 @@ export async function fanChatRoutes(app: FastifyInstance, opts: FanChatRoutesOpt
       // does not use up that fan's allowance.
       await perFan(request);
       reply.header('cache-control', 'no-store');
+      // A message that is only a forget command is answered by the confirmation: not the AI's
+      // question, no credit (record 0079).
+      const command = forgetCommand(body.message);
       const asked = await ask(ports, {
+        memoryCommand: command?.only === true,
         creatorId: creator.id,
         fan,
         text: body.message,
