@@ -29,6 +29,10 @@ export const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long a built process may take to start: about 12 s on a machine at load 30 (migrations, the
+ * local encoder's weights), so a loaded CI machine gets room; a process that exits fails at once. */
+const START_TIMEOUT_MS = 120_000;
+
 /** Polls `probe` until it returns something truthy; throws after `timeoutMs`. */
 export async function waitFor<T>(
   what: string,
@@ -133,7 +137,7 @@ export async function startApi(name: string, port: number, env: Record<string, s
     } catch {
       return false;
     }
-  });
+  }, START_TIMEOUT_MS);
   return proc;
 }
 
@@ -146,6 +150,7 @@ export interface WorkerProc extends Proc {
 /** What the worker logs once it takes jobs: it ingests knowledge and answers fans. */
 const WORKER_READY = 'worker ready: ingesting knowledge and answering fans';
 
+
 /** Starts the built worker and waits for its ready line. */
 export async function startWorker(name: string, env: Record<string, string>): Promise<WorkerProc> {
   const proc = spawnNode(name, WORKER_BUNDLE, env);
@@ -156,7 +161,7 @@ export async function startWorker(name: string, env: Record<string, string>): Pr
   const ready = await waitFor(`${name} to be ready`, () => {
     if (exited) throw new Error(`${name} exited while starting:\n${proc.output()}`);
     return proc.logs().find((l) => l.msg === WORKER_READY);
-  });
+  }, START_TIMEOUT_MS);
   return Object.assign(proc, {
     healthPort: ready.healthPort as number,
     stored: () =>
