@@ -153,12 +153,19 @@ describe('creator alerts by email and push', () => {
   it('a burst of fifty questions is one email, not fifty', async () => {
     const c = await creator('bert');
     await goOnline(c);
-    await Promise.all(
-      Array.from({ length: 50 }, async (_, i) => {
-        const fan = new FanBrowser(t);
-        expect((await fan.ask(c.username, `Burst question ${i}?`)).status).toBe(200);
-      }),
-    );
+    // The burst lands inside one collecting window however loaded the machine is: the alerts'
+    // clock stands a minute back while the fans ask, so no window closes before the last question.
+    offsetMs = -60_000;
+    try {
+      await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const fan = new FanBrowser(t);
+          expect((await fan.ask(c.username, `Burst question ${i}?`)).status).toBe(200);
+        }),
+      );
+    } finally {
+      offsetMs = 0;
+    }
     const mail = await smtp.waitFor((m) => m.to.includes(c.email));
     await new Promise((r) => setTimeout(r, WINDOW_MS * 3));
     expect(mailsTo(c.email)).toHaveLength(1);
