@@ -22,14 +22,15 @@ export {
 } from './alerts/index.ts';
 export {
   ANSWER_HISTORY_LIMIT,
-  buildAnswerContext,
-  conversationProvider,
-  correctionProvider,
   type AnswerContext,
   type AnswerRequest,
+  buildAnswerContext,
   type ContextProvider,
+  conversationProvider,
+  correctionProvider,
 } from './answer-context.ts';
 export {
+  type AnswerRefusal,
   aiAnswersSql,
   aiAnswersToday,
   aiRefusal,
@@ -40,7 +41,6 @@ export {
   snapshotColumns,
   snapshotRefs,
   startOfUtcDay,
-  type AnswerRefusal,
 } from './answer-policy.ts';
 export { downloadableAttachment } from './attachments.ts';
 export {
@@ -62,8 +62,10 @@ export {
   requireChatbot,
   saveChatbotWithSources,
 } from './chatbots.ts';
-export { citedPassage, downloadEpochOf, downloadableFile, readableCitingMessage } from './citations.ts';
+export { citedPassage, downloadableFile, downloadEpochOf, readableCitingMessage } from './citations.ts';
 export {
+  type AnswerOutcome,
+  type AskingBrowser,
   answerAsCreator,
   ask,
   checkAttachment,
@@ -81,20 +83,18 @@ export {
   saveReplyDraft,
   sendToFan,
   storeAiAnswer,
-  type AnswerOutcome,
-  type AskingBrowser,
 } from './conversations/index.ts';
-export { correctAnswer, sendCorrection, wrongAnswers, type EmbedQuestions } from './correction-fans.ts';
+export { correctAnswer, type EmbedQuestions, sendCorrection, wrongAnswers } from './correction-fans.ts';
 export {
-  CORRECTION_SIMILARITY,
   asksSameQuestion,
+  CORRECTION_SIMILARITY,
+  type Correction,
   contentWords,
   cosine,
   deleteCorrection,
   listCorrections,
   normalizeQuestion,
   saveCorrection,
-  type Correction,
 } from './corrections.ts';
 export {
   actingAs,
@@ -106,7 +106,7 @@ export {
   updateCreatorDescription,
 } from './creators.ts';
 export { adjustCredits, creditsRepository } from './credits.ts';
-export { pingDatabase, type Db } from './db.ts';
+export { type Db, pingDatabase } from './db.ts';
 export { circleAheadSql } from './entitlement.ts';
 export { DomainError, type DomainReason } from './errors.ts';
 export {
@@ -125,6 +125,7 @@ export {
   noSuchCheckout,
   notePayoutAccountLost,
   ownFan,
+  type PayoutReport,
   payoutAccountOf,
   payoutStateOf,
   planIsLive,
@@ -137,34 +138,33 @@ export {
   subscriberFanKeys,
   subscriptionUnknownToProvider,
   takeRestoreRequest,
-  type PayoutReport,
 } from './fan-plans/index.ts';
-export { creatorsFan, fanBindingOf, fansByIds, fansRepository, type FanStats } from './fans.ts';
+export { creatorsFan, type FanStats, fanBindingOf, fansByIds, fansRepository } from './fans.ts';
 export { inboxRepository, startOfToday } from './inbox.ts';
 export {
-  INSIGHT_PERIODS,
+  type GapRow,
   gapRows,
   groupNewQuestions,
+  INSIGHT_PERIODS,
+  type InsightPeriod,
   insightsReport,
   keywordEmbedder,
   openGapsVersion,
-  topicNamingModel,
-  ungroupedQuestions,
-  type GapRow,
-  type InsightPeriod,
   type TopicEmbedder,
   type TopicNamer,
+  topicNamingModel,
+  ungroupedQuestions,
 } from './insights/index.ts';
 export { JOB_OUTBOX_CHANNEL, jobOutboxSize, takeJobOutbox, writeJob } from './job-outbox.ts';
 export { knowledgeRepository } from './knowledge.ts';
 export {
-  STORE_BATCH_SIZE,
+  type ChunkDraft,
   hasVectorColumn,
   replaceItemVectors,
-  storeChunks,
-  type ChunkDraft,
+  STORE_BATCH_SIZE,
   type StoreChunksInput,
   type StoreOutcome,
+  storeChunks,
 } from './knowledge-chunks.ts';
 export { closeKnowledgeGaps, openKnowledgeGaps, requireOpenGaps } from './knowledge-gaps.ts';
 export {
@@ -175,11 +175,11 @@ export {
   requeueStuckKnowledgeItem,
 } from './knowledge-runs.ts';
 export {
+  assertOwnUploadKey,
   KNOWLEDGE_UPLOAD_PREFIX,
+  knowledgeFileType,
   MIME_BY_EXTENSION,
   UNKNOWN_TYPES,
-  assertOwnUploadKey,
-  knowledgeFileType,
 } from './knowledge-uploads.ts';
 export {
   addKnowledgeFile,
@@ -187,32 +187,31 @@ export {
   addYoutubeKnowledge,
   cleanFileName,
   deleteKnowledge,
+  type KnowledgePorts,
+  type KnowledgeSources,
   knowledgeFileTooLarge,
   knowledgeOfChatbot,
   knowledgeTarget,
   progressCounts,
   readSources,
-  refetchKnowledge,
   refetchableKnowledge,
+  refetchKnowledge,
   updateKnowledge,
-  type KnowledgePorts,
-  type KnowledgeSources,
 } from './knowledge-use-cases.ts';
 export {
   MAIL_KEPT_MS,
   MAIL_OUTBOX_CHANNEL,
   mailOutboxSize,
-  mailToSend,
   mailsTo,
+  mailToSend,
   markMailFailed,
   markMailSent,
+  type OutgoingMail,
   pruneMailOutbox,
   queueMail,
   takeMailOutbox,
-  type OutgoingMail,
 } from './mail-outbox.ts';
 export {
-  MEMORY_ITEM_MAX_CHARS,
   correctFanMemoryItem,
   creatorFanMemory,
   deleteCreatorFanMemoryItem,
@@ -220,37 +219,38 @@ export {
   fansOwnMemory,
   forgetOnRequest,
   keepExtractedMemory,
+  MEMORY_ITEM_MAX_CHARS,
   memoryProvider,
   readFanMemory,
   setFanMemoryEnabled,
   unreadMemoryTurns,
 } from './memory.ts';
-export { messagesRepository, type MessageView } from './messages.ts';
+export { type MessageView, messagesRepository } from './messages.ts';
 export { noticesRepository } from './notices.ts';
 export { completeOnboarding } from './onboarding.ts';
 export { ownChatbot, ownKnowledgeFile } from './ownership.ts';
 export { paymentOwners } from './payment-events.ts';
 export { PUSH_OUTBOX_CHANNEL, pushOutboxSize, takePushOutbox } from './push-outbox.ts';
 export {
-  PUSH_SUBSCRIPTIONS_PER_BROWSER,
   checkPushServiceHost,
   checkSubscriptionKeys,
+  PUSH_SUBSCRIPTIONS_PER_BROWSER,
   pushSubscriptions,
   subscribingFan,
 } from './push-subscriptions.ts';
 export { findPushSubscription, pushRecipients, pushSubject } from './push-targets.ts';
 export { poorlyRatedAnswers, rateAnswerAsFan } from './ratings.ts';
 export {
+  type ConversationBinding,
   conversationBindings,
+  type FanRequester,
   followableConversation,
   mayActAsFan,
   mayFollowAsFan,
+  type SessionGrant,
   sessionActsFor,
   sessionGrants,
   sessionIsLive,
-  type ConversationBinding,
-  type FanRequester,
-  type SessionGrant,
 } from './rights.ts';
 export { liveSessionOf, sessionsRepository } from './sessions.ts';
 export { statusRepository } from './status.ts';
