@@ -3,9 +3,8 @@
 // handle or transaction it works in; refusals are DomainErrors, which the api maps to HTTP.
 //
 // Exports are named, never `export *` (issue 35, record 0085; tests/deploy/src/apps-hold-no-rule.test.ts
-// fails on a star export here): a name is exported because an app or another package uses it. Use
-// cases come first in each module's list; a repository or table helper listed here is one an app
-// still calls (each is a use case not written yet, record 0085's Consequences). push-outbox.ts and
+// fails on a star export here): a name is exported because an app or another package uses it. A
+// repository or table helper listed here is one an app still calls (each is a use case not written yet, record 0085's Consequences). push-outbox.ts and
 // mail-outbox.ts export all they define (being moved in parallel).
 
 export {
@@ -100,6 +99,7 @@ export {
   actingAs,
   creatorIdByUsername,
   creatorsRepository,
+  findReachableCreator,
   knownCreatorId,
   profileImageInUse,
   reachableCreator,
@@ -115,10 +115,13 @@ export {
   assertFanPaymentsOn,
   assertFansCheckout,
   assertMailOn,
+  captureFanLead,
   captureLead,
   checkoutFor,
   confirmFor,
   earningsOf,
+  type FanPlanCard,
+  type FanPlanPorts,
   fanPlanOf,
   fanPlanStateOf,
   leadsCsv,
@@ -130,6 +133,8 @@ export {
   payoutStateOf,
   planIsLive,
   portalFor,
+  readFanPlanSettings,
+  readFanPlanState,
   recordPayoutAccount,
   redeemRestoreLink,
   replaceLostPayoutAccount,
@@ -138,6 +143,7 @@ export {
   subscriberFanKeys,
   subscriptionUnknownToProvider,
   takeRestoreRequest,
+  updateFanPlanSettings,
 } from './fan-plans/index.ts';
 export { creatorsFan, type FanStats, fanBindingOf, fansByIds, fansRepository } from './fans.ts';
 export { inboxRepository, startOfToday } from './inbox.ts';
