@@ -45,6 +45,9 @@ export { downloadableAttachment } from './attachments.ts';
 export {
   attachCheckoutSession,
   billingOf,
+  buyCreditPack,
+  type CreditCheckout,
+  type CreditPorts,
   checkoutPack,
   completePaidCheckout,
   completePurchase,
