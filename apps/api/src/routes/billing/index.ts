@@ -32,7 +32,7 @@ const escapeHtml = (s: string) =>
  */
 export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { payments } = opts;
+  const { payments, publicOrigin } = opts;
   const mode = { testMode: payments.testCheckout, purchasesEnabled: purchasesEnabled(payments) };
   const credit = {
     db: app.db,
@@ -60,11 +60,7 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
-      return buyCreditPack(
-        credit,
-        { creatorId: creator.id },
-        { pack: request.body.pack, publicOrigin: opts.publicOrigin },
-      );
+      return buyCreditPack(credit, { creatorId: creator.id }, { pack: request.body.pack, publicOrigin });
     },
   );
 
