@@ -24,7 +24,7 @@ import {
 } from '@fanpilot/core';
 import type { CreatorRow } from '@fanpilot/db';
 import type { Mailer } from '@fanpilot/mail';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HttpError } from '../../errors.ts';
 import { fanReadLimiter, networkOf, retryAfterWords } from '../../plugins/rate-limit.ts';
