@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   attachCheckoutSession,
   billingOf,
+  buyCreditPack,
+  type CreditCheckout,
   checkoutPack,
   completePaidCheckout,
   completePurchase,
@@ -123,5 +125,103 @@ describe('billing (core)', () => {
     expect((await billingOf(db(), creatorId, MODE)).state).toBe('low');
     await adjustCredits(db(), creatorId, -(LOW_CREDITS_THRESHOLD - 1));
     expect((await billingOf(db(), creatorId, MODE)).state).toBe('out');
+  });
+
+  describe('buyCreditPack (ports, requester, input)', () => {
+    const ORIGIN = 'https://fanpilot.example';
+    /** A provider that opens the checkout it is asked for (or fails as told), and keeps what it was asked. */
+    const provider = (answer: 'page' | 'no page' | 'down') => {
+      const asked: Parameters<CreditCheckout['start']>[0][] = [];
+      const checkout: CreditCheckout = {
+        async start(input) {
+          asked.push(input);
+          if (answer === 'down') throw new Error('provider down');
+          return {
+            sessionId: `cs_${input.purchaseId}`,
+            url: answer === 'page' ? `https://pay.example/${input.purchaseId}` : null,
+          };
+        },
+        noPage: () => new Error('no page'),
+      };
+      return { checkout, asked };
+    };
+
+    it("without a provider: the local test checkout, for the requester's own purchase", async () => {
+      const { creatorId } = await seedCreator(db());
+      const started = await buyCreditPack(
+        { db: db(), checkout: null, purchasesEnabled: true },
+        { creatorId },
+        {
+          pack: PACK.id,
+          publicOrigin: ORIGIN,
+        },
+      );
+      expect(started.url).toBe(`/billing/test-checkout/${started.purchaseId}`);
+      const row = await ownPurchase(db(), creatorId, started.purchaseId);
+      expect([row.provider, row.credits, row.status]).toEqual(['test', PACK.credits, 'pending']);
+    });
+
+    it('refuses an unknown pack and buying switched off, recording no purchase', async () => {
+      const { creatorId } = await seedCreator(db());
+      const off = { db: db(), checkout: null, purchasesEnabled: false };
+      expect(
+        (await refusal(buyCreditPack(off, { creatorId }, { pack: PACK.id, publicOrigin: ORIGIN }))).code,
+      ).toBe('billing_disabled');
+      const on = { ...off, purchasesEnabled: true };
+      expect(
+        (await refusal(buyCreditPack(on, { creatorId }, { pack: 'nope', publicOrigin: ORIGIN }))).code,
+      ).toBe('unknown_pack');
+      expect((await billingOf(db(), creatorId, MODE)).purchases).toEqual([]);
+    });
+
+    it("opens the provider's checkout with the creator's email and dashboard, and keeps its session", async () => {
+      const { creatorId } = await seedCreator(db());
+      const { checkout, asked } = provider('page');
+      const started = await buyCreditPack(
+        { db: db(), checkout, purchasesEnabled: true },
+        { creatorId },
+        {
+          pack: PACK.id,
+          publicOrigin: ORIGIN,
+        },
+      );
+      expect(started.url).toBe(`https://pay.example/${started.purchaseId}`);
+      const row = await ownPurchase(db(), creatorId, started.purchaseId);
+      expect([row.provider, row.checkout_session_id]).toEqual(['stripe', `cs_${started.purchaseId}`]);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ purchaseId: started.purchaseId, creatorId, pack: PACK });
+      expect(asked[0]!.email).toMatch(/@example\.com$/);
+      expect(asked[0]!.successUrl).toMatch(new RegExp(`^${ORIGIN}/dashboard/c-[\\w-]+\\?billing=paid$`));
+      expect(asked[0]!.cancelUrl).toMatch(/\?billing=cancelled$/);
+    });
+
+    it('a checkout the provider did not open leaves no purchase; one with no page keeps its session', async () => {
+      const { creatorId } = await seedCreator(db());
+      const down = provider('down');
+      await expect(
+        buyCreditPack(
+          { db: db(), checkout: down.checkout, purchasesEnabled: true },
+          { creatorId },
+          {
+            pack: PACK.id,
+            publicOrigin: ORIGIN,
+          },
+        ),
+      ).rejects.toThrow('provider down');
+      expect((await billingOf(db(), creatorId, MODE)).purchases).toEqual([]);
+      const blank = provider('no page');
+      await expect(
+        buyCreditPack(
+          { db: db(), checkout: blank.checkout, purchasesEnabled: true },
+          { creatorId },
+          {
+            pack: PACK.id,
+            publicOrigin: ORIGIN,
+          },
+        ),
+      ).rejects.toThrow('no page');
+      const purchaseId = blank.asked[0]!.purchaseId;
+      expect((await ownPurchase(db(), creatorId, purchaseId)).checkout_session_id).toBe(`cs_${purchaseId}`);
+    });
   });
 });

@@ -192,3 +192,68 @@ export function checkoutPack(packId: string, purchasesEnabled: boolean): (typeof
   }
   return pack;
 }
+
+/** Where a creator pays for a pack: the payment provider's hosted checkout (Stripe's, in the api). */
+export interface CreditCheckout {
+  /**
+   * Opens a hosted checkout for the purchase. Throws the provider's failure as the caller's error
+   * (an upstream failure, not a refusal); `url` is null when the provider gave no page.
+   */
+  start(input: {
+    purchaseId: string;
+    creatorId: string;
+    email: string;
+    pack: (typeof CREDIT_PACKS)[number];
+    successUrl: string;
+    cancelUrl: string;
+  }): Promise<{ sessionId: string; url: string | null }>;
+  /** The error for a checkout the provider opened with no page to send the creator to. */
+  noPage(): Error;
+}
+
+export interface CreditPorts {
+  db: Db;
+  /** The provider; null: the local test checkout (or nothing, when purchases are off). */
+  checkout: CreditCheckout | null;
+  /** Whether creators can buy credits at all on this server. */
+  purchasesEnabled: boolean;
+}
+
+/**
+ * Starts buying a pack for the signed-in creator (issue 35: a use case, (ports, requester, input)):
+ * a pending purchase, and where to pay for it. Buying switched off: 409 billing_disabled, and no
+ * purchase is recorded; an unknown pack: 400. A checkout the provider did not open leaves no
+ * purchase behind.
+ */
+export async function buyCreditPack(
+  ports: CreditPorts,
+  who: { creatorId: string },
+  input: { pack: string; publicOrigin: string },
+): Promise<{ url: string; purchaseId: string }> {
+  const pack = checkoutPack(input.pack, ports.purchasesEnabled);
+  const creator = await ports.db
+    .selectFrom('creators')
+    .select(['username', 'email'])
+    .where('id', '=', who.creatorId)
+    .executeTakeFirstOrThrow();
+  const purchaseId = await createPurchase(ports.db, who.creatorId, pack, ports.checkout ? 'stripe' : 'test');
+  if (!ports.checkout) return { url: `/billing/test-checkout/${purchaseId}`, purchaseId };
+  const back = `${input.publicOrigin}/dashboard/${encodeURIComponent(creator.username)}`;
+  let session: { sessionId: string; url: string | null };
+  try {
+    session = await ports.checkout.start({
+      purchaseId,
+      creatorId: who.creatorId,
+      email: creator.email,
+      pack,
+      successUrl: `${back}?billing=paid`,
+      cancelUrl: `${back}?billing=cancelled`,
+    });
+  } catch (err) {
+    await discardPurchase(ports.db, purchaseId);
+    throw err;
+  }
+  await attachCheckoutSession(ports.db, purchaseId, session.sessionId);
+  if (!session.url) throw ports.checkout.noPage();
+  return { url: session.url, purchaseId };
+}

@@ -252,3 +252,27 @@ describe('apps hold no domain rule', () => {
       expect(globSync('**/*.ts', { cwd: repoPath(dir) }).length, dir).toBeGreaterThan(0);
   });
 });
+
+// Core's index names what it exports (issue 35, record 0085): use cases and the types apps need. A
+// star export would hand the apps every repository and table helper again, so it fails here.
+const STAR_EXPORT = /^\s*export\s+(type\s+)?\*(\s+as\s+\w+)?\s+from\s/m;
+
+describe("core's index names its exports", () => {
+  it('packages/core/src/index.ts has no `export *`', () => {
+    const index = readRepoFile('packages/core/src/index.ts');
+    expect(index.split('\n').filter((line) => STAR_EXPORT.test(line))).toEqual([]);
+    expect(index).toMatch(/^export \{[^}]+\} from '\.\/[\w/-]+\.ts';$/m);
+  });
+
+  it.each([
+    ["export * from './billing.ts';"],
+    ["export type * from './billing.ts';"],
+    ["export * as billing from './billing.ts';"],
+  ])('catches %s', (line) => {
+    expect(STAR_EXPORT.test(line)).toBe(true);
+  });
+
+  it('lets a named export pass', () => {
+    expect(STAR_EXPORT.test("export { buyCredits, type CreditPack } from './billing.ts';")).toBe(false);
+  });
+});

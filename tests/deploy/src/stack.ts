@@ -130,14 +130,18 @@ export async function startApi(name: string, port: number, env: Record<string, s
   void proc.exited.then(() => {
     exited = true;
   });
-  await waitFor(`${name} to be ready`, async () => {
-    if (exited) throw new Error(`${name} exited while starting:\n${proc.output()}`);
-    try {
-      return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200;
-    } catch {
-      return false;
-    }
-  }, START_TIMEOUT_MS);
+  await waitFor(
+    `${name} to be ready`,
+    async () => {
+      if (exited) throw new Error(`${name} exited while starting:\n${proc.output()}`);
+      try {
+        return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200;
+      } catch {
+        return false;
+      }
+    },
+    START_TIMEOUT_MS,
+  );
   return proc;
 }
 
@@ -150,7 +154,6 @@ export interface WorkerProc extends Proc {
 /** What the worker logs once it takes jobs: it ingests knowledge and answers fans. */
 const WORKER_READY = 'worker ready: ingesting knowledge and answering fans';
 
-
 /** Starts the built worker and waits for its ready line. */
 export async function startWorker(name: string, env: Record<string, string>): Promise<WorkerProc> {
   const proc = spawnNode(name, WORKER_BUNDLE, env);
@@ -158,10 +161,14 @@ export async function startWorker(name: string, env: Record<string, string>): Pr
   void proc.exited.then(() => {
     exited = true;
   });
-  const ready = await waitFor(`${name} to be ready`, () => {
-    if (exited) throw new Error(`${name} exited while starting:\n${proc.output()}`);
-    return proc.logs().find((l) => l.msg === WORKER_READY);
-  }, START_TIMEOUT_MS);
+  const ready = await waitFor(
+    `${name} to be ready`,
+    () => {
+      if (exited) throw new Error(`${name} exited while starting:\n${proc.output()}`);
+      return proc.logs().find((l) => l.msg === WORKER_READY);
+    },
+    START_TIMEOUT_MS,
+  );
   return Object.assign(proc, {
     healthPort: ready.healthPort as number,
     stored: () =>

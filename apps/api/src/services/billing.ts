@@ -1,6 +1,4 @@
-import { attachCheckoutSession, checkoutPack, createPurchase, discardPurchase } from '@fanpilot/core';
-import type { CreatorRow, Database } from '@fanpilot/db';
-import type { Kysely } from 'kysely';
+import type { CreditCheckout } from '@fanpilot/core';
 import Stripe from 'stripe';
 import { HttpError } from '../errors.ts';
 
@@ -71,54 +69,44 @@ export function createPayments(env: {
 }
 
 /**
- * Starts buying a pack: a pending purchase, and where to pay for it (Stripe Checkout, or the local
- * test checkout when Stripe is not configured). Buying switched off (production without Stripe):
- * 409 billing_disabled, and no purchase is recorded.
+ * Stripe Checkout in payment mode for a credit pack: the provider behind core's `buyCreditPack`
+ * (the rules, the purchase row and its refusals are core's). Its failures are upstream ones (502).
  */
-export async function startCheckout(
-  db: Kysely<Database>,
-  payments: Payments,
-  creator: CreatorRow,
-  packId: string,
-  publicOrigin: string,
-): Promise<{ url: string; purchaseId: string }> {
-  const pack = checkoutPack(packId, purchasesEnabled(payments));
-  const purchase = { id: await createPurchase(db, creator.id, pack, payments.stripe ? 'stripe' : 'test') };
-  if (!payments.stripe) return { url: `/billing/test-checkout/${purchase.id}`, purchaseId: purchase.id };
-  const back = `${publicOrigin}/dashboard/${encodeURIComponent(creator.username)}`;
-  let session: Stripe.Checkout.Session;
-  try {
-    session = await payments.stripe.checkout.sessions.create({
-      mode: 'payment',
-      client_reference_id: purchase.id,
-      customer_email: creator.email,
-      line_items: [
-        {
-          quantity: 1,
-          price_data: {
-            currency: 'usd',
-            unit_amount: pack.amountCents,
-            product_data: { name: `${pack.credits.toLocaleString('en-US')} Fanpilot credits` },
-          },
-        },
-      ],
-      metadata: { purchaseId: purchase.id, creatorId: creator.id, pack: pack.id },
-      success_url: `${back}?billing=paid`,
-      cancel_url: `${back}?billing=cancelled`,
-    });
-  } catch (err) {
-    await discardPurchase(db, purchase.id);
-    throw Object.assign(
-      new HttpError(
-        502,
-        'payment_provider_error',
-        'The payment provider could not start the checkout. Please try again.',
-      ),
-      { cause: err },
-    );
-  }
-  await attachCheckoutSession(db, purchase.id, session.id);
-  if (!session.url)
-    throw new HttpError(502, 'payment_provider_error', 'The payment provider gave no checkout page.');
-  return { url: session.url, purchaseId: purchase.id };
+export function stripeCreditCheckout(stripe: Stripe): CreditCheckout {
+  return {
+    async start({ purchaseId, creatorId, email, pack, successUrl, cancelUrl }) {
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await stripe.checkout.sessions.create({
+          mode: 'payment',
+          client_reference_id: purchaseId,
+          customer_email: email,
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: 'usd',
+                unit_amount: pack.amountCents,
+                product_data: { name: `${pack.credits.toLocaleString('en-US')} Fanpilot credits` },
+              },
+            },
+          ],
+          metadata: { purchaseId, creatorId, pack: pack.id },
+          success_url: successUrl,
+          cancel_url: cancelUrl,
+        });
+      } catch (err) {
+        throw Object.assign(
+          new HttpError(
+            502,
+            'payment_provider_error',
+            'The payment provider could not start the checkout. Please try again.',
+          ),
+          { cause: err },
+        );
+      }
+      return { sessionId: session.id, url: session.url };
+    },
+    noPage: () => new HttpError(502, 'payment_provider_error', 'The payment provider gave no checkout page.'),
+  };
 }

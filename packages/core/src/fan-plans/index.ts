@@ -5,3 +5,4 @@ export * from './restore-limits.ts';
 export * from './settings.ts';
 export * from './stripe-facts.ts';
 export * from './subscribe.ts';
+export * from './use-cases.ts';

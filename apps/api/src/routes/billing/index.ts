@@ -2,6 +2,7 @@ import { calls } from '@fanpilot/contracts';
 import {
   applyStripeFact,
   billingOf,
+  buyCreditPack,
   completePaidCheckout,
   completePurchase,
   ownPurchase,
@@ -13,7 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../errors.ts';
 import { ownInboxByParam } from '../../plugins/changes.ts';
-import { fanStripe, type Payments, purchasesEnabled, startCheckout } from '../../services/billing.ts';
+import { fanStripe, type Payments, purchasesEnabled, stripeCreditCheckout } from '../../services/billing.ts';
 
 export interface BillingRoutesOptions {
   payments: Payments;
@@ -31,8 +32,13 @@ const escapeHtml = (s: string) =>
  */
 export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { payments } = opts;
+  const { payments, publicOrigin } = opts;
   const mode = { testMode: payments.testCheckout, purchasesEnabled: purchasesEnabled(payments) };
+  const credit = {
+    db: app.db,
+    checkout: payments.stripe ? stripeCreditCheckout(payments.stripe) : null,
+    purchasesEnabled: mode.purchasesEnabled,
+  };
 
   r.get(
     calls.billing.path,
@@ -54,7 +60,7 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
     },
     async (request) => {
       const creator = await app.requireOwner(request, request.params.username);
-      return startCheckout(app.db, payments, creator, request.body.pack, opts.publicOrigin);
+      return buyCreditPack(credit, { creatorId: creator.id }, { pack: request.body.pack, publicOrigin });
     },
   );
 

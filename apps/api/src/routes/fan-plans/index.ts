@@ -7,26 +7,24 @@ import {
 import {
   assertFanPaymentsOn,
   assertMailOn,
-  captureLead,
-  creatorsRepository,
+  captureFanLead,
   earningsOf,
-  fanPlanOf,
+  type FanPlanCard,
   fanPlanStateOf,
-  fansRepository,
+  findReachableCreator,
   hashToken,
   leadsCsv,
   ownFan,
-  payoutStateOf,
-  planIsLive,
-  reachableCreator,
+  readFanPlanSettings,
+  readFanPlanState,
   redeemRestoreLink,
   requestRestoreLink,
-  saveFanPlan,
   takeRestoreRequest,
+  updateFanPlanSettings,
 } from '@fanpilot/core';
 import type { CreatorRow } from '@fanpilot/db';
 import type { Mailer } from '@fanpilot/mail';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HttpError } from '../../errors.ts';
 import { fanReadLimiter, networkOf, retryAfterWords } from '../../plugins/rate-limit.ts';
@@ -65,22 +63,21 @@ export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesO
   const stripe = fanStripe(payments);
   // 'test': the local Stripe stand-in of `pnpm start` without keys (no real money).
   const mode: 'stripe' | 'test' | 'off' = payments.stripe ? 'stripe' : stripe ? 'test' : 'off';
-  const creators = creatorsRepository(app.db);
-  const onboarded = async (username: string): Promise<CreatorRow> =>
-    reachableCreator(await creators.findByUsername(username), username);
+  const onboarded = (username: string): Promise<CreatorRow> => findReachableCreator(app.db, username);
   /** Stripe is needed for this call: without it fan subscriptions are off (502 would mislead). */
   const needStripe = (): NonNullable<typeof stripe> => {
     assertFanPaymentsOn(stripe !== null);
     return stripe!;
   };
-  const planResponse = async (creatorId: string) => ({
-    plan: await fanPlanOf(app.db, creatorId),
-    payouts: await payoutStateOf(app.db, creatorId),
+  const planResponse = ({ plan, payouts, live }: FanPlanCard) => ({
+    plan,
+    payouts,
     paymentsMode: mode,
     feePercent: payments.feePercent,
     presetsCents: [...FAN_PLAN_PRESETS_CENTS],
-    live: await planIsLive(app.db, creatorId),
+    live,
   });
+  const ports = { db: app.db, imageUrl: objectUrl };
   const restoreWords = (seconds: number) =>
     `Too many restore links. Please wait ${retryAfterWords(seconds)} and try again.`;
   const restoreLimit = app.limiter({
@@ -112,14 +109,14 @@ export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesO
         request.log.warn({ err }, 'connected account not read from Stripe; its last state is shown');
       }
     }
-    return planResponse(creator.id);
+    return planResponse(await readFanPlanSettings(ports, { creatorId: creator.id }));
   });
 
   r.put(calls.updateFanPlan.path, { schema: calls.updateFanPlan.schema }, async (request, reply) => {
     const creator = await app.requireOwner(request, request.params.username);
-    await saveFanPlan(app.db, creator.id, request.body);
+    const card = await updateFanPlanSettings(ports, { creatorId: creator.id }, request.body);
     reply.header('cache-control', 'no-store');
-    return planResponse(creator.id);
+    return planResponse(card);
   });
 
   r.post(calls.connectPayouts.path, { schema: calls.connectPayouts.schema }, async (request, reply) => {
@@ -150,17 +147,12 @@ export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesO
     calls.fanPlanState.path,
     { onRequest: fanReads, schema: calls.fanPlanState.schema },
     async (request, reply) => {
-      const creator = await onboarded(request.query.creator);
-      const found = await fansRepository(app.db).findByKey(creator.id, request.params.fanId);
-      const fan = found
-        ? await ownFan(app.db, asFanOnly(request), creator.id, request.params.fanId)
-        : undefined;
+      const state = await readFanPlanState(ports, asFanOnly(request), {
+        creator: request.query.creator,
+        fanKey: request.params.fanId,
+      });
       reply.header('cache-control', 'no-store');
-      return fanPlanStateOf(
-        app.db,
-        { id: creator.id, name: creator.name, imageUrl: objectUrl(creator.profile_image_key) },
-        fan,
-      );
+      return state;
     },
   );
 
@@ -256,9 +248,8 @@ export async function fanPlansRoutes(app: FastifyInstance, opts: FanPlansRoutesO
   );
 
   r.post(calls.captureLead.path, { schema: calls.captureLead.schema }, async (request) => {
-    const creator = await onboarded(request.body.creator);
-    const fan = await ownFan(app.db, asFanOnly(request), creator.id, request.body.fanId);
-    await captureLead(app.db, fan.id, request.body.email);
+    const { creator, fanId: fanKey, email } = request.body;
+    await captureFanLead(ports, asFanOnly(request), { creator, fanKey, email });
     return { ok: true as const };
   });
 }
