@@ -39,12 +39,18 @@ if (!built) {
 }
 
 const children = [];
+// The api's young generation kept small, as in its image (infra/docker/api.Dockerfile).
+const flags = { 'apps/api/dist/server.js': ['--max-semi-space-size=8'] };
 const run = (file) => {
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, file)], {
-    cwd: root,
-    stdio: 'inherit',
-    env: process.env,
-  });
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', ...(flags[file] ?? []), path.join(root, file)],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: process.env,
+    },
+  );
   children.push(child);
   child.on('exit', (code, signal) => {
     // One part stopping stops the whole product.

@@ -210,6 +210,15 @@ async function main() {
     console.log(
       `    ratio to the api at rest (same run): ${(after / before).toFixed(2)}; ${(((after - before) * 1024) / Math.max(1, streams.opened)).toFixed(1)} KB a stream`,
     );
+    // BENCH_STREAMS_ONLY=1: stop after the memory figure (what each stream holds: run the api with
+    // BENCH_API_NODE_OPTIONS=--heapsnapshot-signal=SIGUSR2 and signal it before and after).
+    if (process.env.BENCH_STREAMS_ONLY) {
+      if (process.env.BENCH_API_NODE_OPTIONS?.includes('--heapsnapshot-signal')) {
+        api.kill('SIGUSR2');
+        await new Promise((r) => setTimeout(r, 30_000));
+      }
+      return;
+    }
 
     const bigCookie = `fp_session=${signed('bench-session-bigcreator')}`;
     // 4. An answer stored -> the fan's stream has it, with those streams open.

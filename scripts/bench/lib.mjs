@@ -71,6 +71,12 @@ export async function measureBareFastify() {
  * data directory, with fan rate limits lifted (every simulated fan comes from this one address).
  * Resolves once /readyz answers; stop() ends the process and drops the database.
  */
+/** The api's V8 flags as infra/docker/api.Dockerfile and scripts/start.mjs give them. */
+// BENCH_API_FLAGS replaces them (e.g. BENCH_API_FLAGS= for V8's defaults, to compare).
+export const API_NODE_FLAGS = (process.env.BENCH_API_FLAGS ?? '--max-semi-space-size=8')
+  .split(' ')
+  .filter(Boolean);
+
 export async function startBenchApi(name, env = {}) {
   const dbName = `fp_bench_${name}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: BASE_DB });
@@ -88,25 +94,30 @@ export async function startBenchApi(name, env = {}) {
     ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`]
     : [];
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [...profile, path.join(root, 'apps/api/dist/server.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: base,
-      DATA_DIR: dataDir,
-      DATABASE_URL: dbUrl.toString(),
-      LOG_LEVEL: 'warn',
-      ASK_RATE_LIMIT_PER_IP: '1000000',
-      FAN_READ_RATE_LIMIT_PER_IP: '1000000000',
-      // The benches open thousands of event streams from this one address.
-      LIVE_STREAMS_PER_IP: '1000000',
-      LIVE_STREAMS_PER_PROCESS: '1000000',
-      NEW_FANS_PER_IP: '1000000',
-      ...env,
+  // The api as its image starts it (infra/docker/api.Dockerfile: a small young generation).
+  const child = spawn(
+    process.execPath,
+    [...profile, ...API_NODE_FLAGS, path.join(root, 'apps/api/dist/server.js')],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_ORIGIN: base,
+        DATA_DIR: dataDir,
+        DATABASE_URL: dbUrl.toString(),
+        LOG_LEVEL: 'warn',
+        ASK_RATE_LIMIT_PER_IP: '1000000',
+        FAN_READ_RATE_LIMIT_PER_IP: '1000000000',
+        // The benches open thousands of event streams from this one address.
+        LIVE_STREAMS_PER_IP: '1000000',
+        LIVE_STREAMS_PER_PROCESS: '1000000',
+        NEW_FANS_PER_IP: '1000000',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const stop = async () => {
     if (child.exitCode === null) {
       child.kill('SIGTERM');

@@ -187,6 +187,18 @@ describe('infra/docker/api.Dockerfile', () => {
     expect(db.exports['./migrate-cli']?.default).toBe('./dist/migrate-cli.js');
     expect(db.files).toContain('dist');
   });
+
+  it('starts the api with the small young generation its memory figures were measured with', () => {
+    // docs/performance.md#idle-event-streams: ~75 MB less at rest; the manifests' stream count
+    // (infra/k8s/api.yaml) counts on it, and `pnpm start` and the benches start the api the same way.
+    const cmd = load('infra/docker/api.Dockerfile')
+      .stages.at(-1)!
+      .instructions.filter((i) => i.getKeyword() === 'CMD')
+      .map(args);
+    expect(cmd.at(-1)).toContain('--max-semi-space-size=8');
+    expect(readRepoFile('scripts/start.mjs')).toContain("'--max-semi-space-size=8'");
+    expect(readRepoFile('scripts/bench/lib.mjs')).toContain("'--max-semi-space-size=8'");
+  });
 });
 
 describe('infra/docker/web.Dockerfile', () => {
