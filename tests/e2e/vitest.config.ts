@@ -10,5 +10,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // expect.poll waits for the page's state; vitest's 1 s default is shorter than a loaded
+    // machine takes to load a page (fan.test's manifest link failed so in CI). A poll that names
+    // its own timeout keeps it.
+    expect: { poll: { timeout: 15_000 } },
   },
 });
