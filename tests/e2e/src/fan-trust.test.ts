@@ -188,10 +188,31 @@ describe('fan trust: the chat belongs to its browser', () => {
       .filter({ hasText: 'held by another browser' })
       .waitFor({ timeout: 15_000 });
     await oldContext.setOffline(true);
+    // The offline page's read of the chat log settles (answered by the worker or failed) before
+    // anything is asserted: the state it waits for, not a time.
+    const isChatlog = (request: { url(): string }) => request.url().includes('/api/chatlog/fan/');
+    const chatlogSettled = Promise.race([
+      oldPhone.waitForEvent('requestfinished', { predicate: isChatlog, timeout: 20_000 }),
+      oldPhone.waitForEvent('requestfailed', { predicate: isChatlog, timeout: 20_000 }),
+    ]);
     await oldPhone.reload();
     await oldPhone.getByRole('textbox', { name: 'Message' }).waitFor();
-    await oldPhone.waitForTimeout(1_000);
+    await chatlogSettled;
     expect(await oldPhone.getByText('Kept for offline reading').count()).toBe(0);
+    // And the worker's store itself holds no copy of the moved chat.
+    const keptCopies = await oldPhone.evaluate(async (text) => {
+      let found = 0;
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+          if (!request.url.includes('/api/chatlog/')) continue;
+          const body = await (await cache.match(request))?.text();
+          if (body?.includes(text)) found++;
+        }
+      }
+      return found;
+    }, 'Kept for offline reading');
+    expect(keptCopies).toBe(0);
     await oldContext.setOffline(false);
   });
 });

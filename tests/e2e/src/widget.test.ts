@@ -145,7 +145,8 @@ describe('website widget on a creator site (built api and widget)', () => {
     expect(box!.y + box!.height).toBeGreaterThan(800 - 40);
     // Nor does ours reach the page.
     expect(await page.locator('h1').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(124, 45, 18)');
-    await page.waitForTimeout(500);
+    // Whatever the launcher would fetch has gone out once the page's network is quiet.
+    await page.waitForLoadState('networkidle');
     expect(fromProduct.sort()).toEqual([`/api/widget/${creator.username}`, '/widget.js']);
     expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBe(0);
     mkdirSync(FAN_RESULTS_DIR, { recursive: true });
@@ -314,8 +315,13 @@ describe('website widget on a creator site (built api and widget)', () => {
     // Three questions a window per fan (ASK_RATE_LIMIT_PER_FAN=3); one was asked above.
     for (const text of ['Second question', 'Third question', 'Fourth question']) {
       await box.fill(text);
+      // Each question's call is answered (taken or refused) before the next is typed.
+      const answered = page.waitForResponse(
+        (response) => response.request().method() === 'POST' && response.url().includes('/api/ask'),
+        { timeout: 20_000 },
+      );
       await frame.getByRole('button', { name: 'Send message' }).click();
-      await page.waitForTimeout(300);
+      await answered;
     }
     // The specified failure text, and what to do about it in plain words.
     await frame.getByText('Message failed to send. Please try again.').waitFor({ timeout: 20_000 });
@@ -361,8 +367,9 @@ describe('website widget on a creator site (built api and widget)', () => {
           `Fanpilot widget: This chat is not enabled on ${otherOrigin}. The creator can add the site in Profile Settings.`,
         );
       expect(await page.locator('[data-fanpilot-widget]').count()).toBe(0);
-      // The browser refused the frame (frame-ancestors): it never shows the chat.
-      await page.waitForTimeout(1_000);
+      // The browser refused the frame (frame-ancestors): it never shows the chat. The page's load
+      // event waits for its frames, the refused one included.
+      await page.waitForLoadState('load');
       const direct = page.frames().find((f) => f.url().includes('/widget/'));
       const shown = direct ? await direct.getByRole('textbox', { name: 'Message' }).count() : 0;
       expect(shown).toBe(0);
