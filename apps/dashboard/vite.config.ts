@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from '../../vite.precompress.ts';
 import { browserSources } from '../../vitest.shared.ts';
+import { REACT_ON_PREACT } from './vite.preact.ts';
 
 /**
  * In `vite dev`, the api answers these paths. Run it with PORT=3001 and
@@ -12,7 +13,7 @@ const apiOrigin = process.env.API_ORIGIN ?? 'http://localhost:3001';
 const proxied = Object.fromEntries(['/api', '/auth', '/objects'].map((path) => [path, apiOrigin]));
 
 export default defineConfig({
-  resolve: browserSources,
+  resolve: { ...browserSources, alias: REACT_ON_PREACT },
   base: '/',
   plugins: [react(), tailwindcss(), precompress()],
   build: { outDir: 'dist', emptyOutDir: true },

@@ -9,6 +9,7 @@ import { Button, buttonClasses, dismissToast, toast } from '@fanpilot/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useLoaderData, useNavigate } from 'react-router';
+import { DocumentTitle } from '../components/DocumentTitle.tsx';
 import { textFieldClass } from '../components/field-classes.ts';
 import { Logo } from '../components/Logo.tsx';
 import { ProfileImageField, type UploadState } from '../components/signup/ProfileImageField.tsx';
@@ -166,7 +167,7 @@ export function CreatorSignupPage() {
 
   return (
     <div className="min-h-dvh bg-gradient-to-b from-brand-50 to-slate-50">
-      <title>{`${t.heading} · ${TEXT.productName}`}</title>
+      <DocumentTitle text={`${t.heading} · ${TEXT.productName}`} />
       <header className="mx-auto flex h-16 max-w-2xl items-center justify-between px-4 sm:px-6">
         <Logo />
         <a href="/auth/logout" className={buttonClasses('ghost', 'sm')}>

@@ -1,6 +1,7 @@
 import { toast } from '@fanpilot/ui';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { DocumentTitle } from '../components/DocumentTitle.tsx';
 import { CreditBanner } from '../components/dashboard/billing/CreditBanner.tsx';
 import { DashboardHeader } from '../components/dashboard/DashboardHeader.tsx';
 import { Sidebar } from '../components/dashboard/Sidebar.tsx';
@@ -66,7 +67,7 @@ export function DashboardPage() {
 
   return (
     <div className="min-h-dvh bg-slate-50">
-      <title>{`${label} · ${TEXT.productName}`}</title>
+      <DocumentTitle text={`${label} · ${TEXT.productName}`} />
       <DashboardHeader user={user} current={section} onSelect={select} />
       <div className="flex">
         <Sidebar current={section} onSelect={select} status={status} />

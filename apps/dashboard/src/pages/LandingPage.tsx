@@ -1,3 +1,4 @@
+import { DocumentTitle } from '../components/DocumentTitle.tsx';
 import { ClaimsSection } from '../components/landing/ClaimsSection.tsx';
 import { FaqSection } from '../components/landing/FaqSection.tsx';
 import { FeaturesSection } from '../components/landing/FeaturesSection.tsx';
@@ -13,7 +14,7 @@ import { TEXT } from '../texts.ts';
 export function LandingPage() {
   return (
     <div className="min-h-dvh bg-slate-50">
-      <title>{`${TEXT.productName} — ${TEXT.landing.hero.eyebrow}`}</title>
+      <DocumentTitle text={`${TEXT.productName} — ${TEXT.landing.hero.eyebrow}`} />
       <LandingHeader />
       <main id="main">
         <Hero />

@@ -1,5 +1,6 @@
 import { buttonClasses } from '@fanpilot/ui';
 import { useRouteError } from 'react-router';
+import { DocumentTitle } from '../components/DocumentTitle.tsx';
 import { TEXT } from '../texts.ts';
 
 /** A loader or page failed in a way nobody planned for (e.g. the api is down). */
@@ -11,7 +12,7 @@ export function RouteErrorPage() {
       id="main"
       className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center"
     >
-      <title>{`${TEXT.common.somethingWentWrong} · ${TEXT.productName}`}</title>
+      <DocumentTitle text={`${TEXT.common.somethingWentWrong} · ${TEXT.productName}`} />
       <h1 className="text-2xl font-bold">{TEXT.common.somethingWentWrong}</h1>
       <p className="text-slate-600">{TEXT.common.reloadHint}</p>
       <button type="button" className={buttonClasses()} onClick={() => window.location.reload()}>

@@ -26,7 +26,7 @@ export function AnnouncementsSection({ username, composerRef, headingRef }: Anno
   const history = useQuery(noticeHistoryQuery(username));
   return (
     <>
-      <SectionHeading ref={headingRef} title={t.heading} lead={t.lead} />
+      <SectionHeading headingRef={headingRef} title={t.heading} lead={t.lead} />
       <div className="grid gap-6 xl:grid-cols-2">
         <div className="space-y-6">
           <Card title={t.currentHeading} Icon={MegaphoneIcon}>

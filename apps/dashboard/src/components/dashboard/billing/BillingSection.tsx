@@ -25,7 +25,7 @@ export function BillingSection({
   const data = billing.data;
   return (
     <>
-      <SectionHeading ref={headingRef} title={t.heading} lead={t.lead} />
+      <SectionHeading headingRef={headingRef} title={t.heading} lead={t.lead} />
       {!data ? (
         <p role="status" className="text-sm text-slate-600">
           {TEXT.common.loading}

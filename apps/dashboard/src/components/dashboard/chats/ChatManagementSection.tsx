@@ -117,7 +117,7 @@ export function ChatManagementSection({
 
   return (
     <>
-      <SectionHeading ref={headingRef} title={t.heading} lead={t.lead} />
+      <SectionHeading headingRef={headingRef} title={t.heading} lead={t.lead} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <section
           aria-labelledby={`${filterId}-heading`}

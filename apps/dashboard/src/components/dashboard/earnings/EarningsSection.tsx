@@ -37,7 +37,7 @@ export function EarningsSection({
   }, []);
   return (
     <>
-      <SectionHeading ref={headingRef} title={t.heading} lead={t.lead} />
+      <SectionHeading headingRef={headingRef} title={t.heading} lead={t.lead} />
       {!plan.data ? (
         <p role="status" className="text-sm text-slate-600">
           {TEXT.common.loading}

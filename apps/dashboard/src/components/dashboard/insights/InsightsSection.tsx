@@ -58,7 +58,7 @@ export function InsightsSection({
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['creator', username, 'insights'] });
   return (
     <>
-      <SectionHeading ref={headingRef} title={t.heading} lead={t.lead} />
+      <SectionHeading headingRef={headingRef} title={t.heading} lead={t.lead} />
       <fieldset className="mb-6 flex flex-wrap items-center gap-2">
         <legend className="sr-only">{t.periodLabel}</legend>
         {INSIGHT_PERIOD_DAYS.map((days) => (

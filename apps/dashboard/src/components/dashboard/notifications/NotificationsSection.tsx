@@ -116,7 +116,7 @@ export function NotificationsSection({
 
   return (
     <>
-      <SectionHeading ref={headingRef} title={t.heading} lead={t.sectionLead} />
+      <SectionHeading headingRef={headingRef} title={t.heading} lead={t.sectionLead} />
       <Card title={t.cardHeading} Icon={ClockIcon} className="max-w-4xl">
         {!data || !form ? (
           <p role="status" className="text-sm text-slate-600">

@@ -88,7 +88,7 @@ export function DashboardOverview({
   return (
     <>
       <SectionHeading
-        ref={headingRef}
+        headingRef={headingRef}
         title={TEXT.shell.sections.dashboard}
         lead={firstVisit ? TEXT.dashboard.welcomeFirst(user.name) : TEXT.dashboard.welcome(user.name)}
       />

@@ -43,7 +43,7 @@ export function ProfileSettingsSection({
 }) {
   return (
     <>
-      <SectionHeading ref={headingRef} title={t.heading} lead={t.lead} />
+      <SectionHeading headingRef={headingRef} title={t.heading} lead={t.lead} />
       <div className="grid gap-6 xl:grid-cols-2">
         <ProfileImageCard user={user} />
         <Card title={t.accountHeading} Icon={UserIcon}>
