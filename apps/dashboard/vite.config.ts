@@ -16,6 +16,13 @@ export default defineConfig({
   resolve: { ...browserSources, alias: REACT_ON_PREACT },
   base: '/',
   plugins: [react(), tailwindcss(), precompress()],
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // Every browser the app targets (es2022) preloads modules itself; the polyfill would only add
+    // to the first screen (as in apps/fan-pwa).
+    modulePreload: { polyfill: false },
+  },
   server: { proxy: proxied },
 });

@@ -35,7 +35,7 @@ async function start() {
   root.render(
     <StrictMode>
       <App />
-      <Toasts eager />
+      <Toasts />
     </StrictMode>,
   );
 }
@@ -45,7 +45,7 @@ function renderLanding() {
     <StrictMode>
       <SkipLink />
       <LandingPage />
-      <Toasts eager={false} />
+      <Toasts />
     </StrictMode>,
   );
 }

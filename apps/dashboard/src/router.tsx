@@ -15,12 +15,16 @@ const signedIn = async () => {
   await import('./zod-without-eval.ts');
   return import('./signed-in.tsx');
 };
+const signup = async () => {
+  await import('./zod-without-eval.ts');
+  return import('./signed-in-signup.tsx');
+};
 const dashboardPage = async () => {
   const m = await signedIn();
   return { loader: m.dashboardLoader, Component: m.SignedInDashboard };
 };
 const creatorSignupPage = async () => {
-  const m = await signedIn();
+  const m = await signup();
   return { loader: m.creatorSignupLoader, Component: m.SignedInCreatorSignup };
 };
 

@@ -1,15 +1,11 @@
 // The signed-in half of the dashboard app, loaded only after the landing page (router.tsx): the
-// typed api client and its schemas, the query cache, the signed-in pages and their loaders.
-import { QueryClientProvider } from '@tanstack/react-query';
-import type { ComponentType } from 'react';
+// typed api client and its schemas, the query cache, the dashboard and its loader. The creator signup
+// page is its own chunk (signed-in-signup.tsx): a dashboard never loads it.
 import type { LoaderFunctionArgs } from 'react-router';
 import { initialSection, sectionEntry } from './components/dashboard/sections.ts';
-import { queryClient } from './lib/query-client.ts';
-import { CreatorSignupPage } from './pages/CreatorSignupPage.tsx';
+import { withQueryClient } from './lib/with-query-client.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
 import { dashboardLoader as loadDashboard } from './routes/loaders.ts';
-
-export { creatorSignupLoader } from './routes/loaders.ts';
 
 /** The dashboard's data, and beside it the code of the section the page opens on (record 0082). */
 export const dashboardLoader = (args: LoaderFunctionArgs) => {
@@ -19,14 +15,4 @@ export const dashboardLoader = (args: LoaderFunctionArgs) => {
   return loadDashboard(args);
 };
 
-const withQueryClient = (Page: ComponentType) =>
-  function SignedInPage() {
-    return (
-      <QueryClientProvider client={queryClient}>
-        <Page />
-      </QueryClientProvider>
-    );
-  };
-
 export const SignedInDashboard = withQueryClient(DashboardPage);
-export const SignedInCreatorSignup = withQueryClient(CreatorSignupPage);

@@ -1,6 +1,6 @@
+import { copyToClipboard } from '../../lib/clipboard.ts';
 import { creatorLinks } from '../../lib/destinations.ts';
 import { TEXT } from '../../texts.ts';
-import { copyToClipboard } from './ShareFanLink.tsx';
 
 const copyClasses =
   'ml-2 rounded-md border border-slate-300 px-2 py-0.5 text-xs font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';

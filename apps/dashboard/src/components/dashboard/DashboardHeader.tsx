@@ -1,10 +1,9 @@
 import type { CurrentUser } from '@fanpilot/contracts';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { TEXT } from '../../texts.ts';
 import { Logo } from '../Logo.tsx';
 import { MobileMenu } from './MobileMenu.tsx';
 import { ProfileAvatar } from './ProfileAvatar.tsx';
-import { ProfileModal } from './ProfileModal.tsx';
 import type { DashboardSection } from './sections.ts';
 
 interface DashboardHeaderProps {
@@ -13,8 +12,12 @@ interface DashboardHeaderProps {
   onSelect: (section: DashboardSection) => void;
 }
 
+// The profile modal (the creator's addresses) loads when first opened (issue 39).
+const ProfileModal = lazy(() => import('./ProfileModal.tsx').then((m) => ({ default: m.ProfileModal })));
+
 export function DashboardHeader({ user, current, onSelect }: DashboardHeaderProps) {
   const [profileOpen, setProfileOpen] = useState(false);
+  const [profileOpened, setProfileOpened] = useState(false);
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="flex h-16 items-center gap-3 px-4 sm:px-6">
@@ -30,7 +33,10 @@ export function DashboardHeader({ user, current, onSelect }: DashboardHeaderProp
           </p>
           <button
             type="button"
-            onClick={() => setProfileOpen(true)}
+            onClick={() => {
+              setProfileOpened(true);
+              setProfileOpen(true);
+            }}
             aria-label={TEXT.shell.profileButton}
             className="rounded-full"
           >
@@ -38,7 +44,11 @@ export function DashboardHeader({ user, current, onSelect }: DashboardHeaderProp
           </button>
         </div>
       </div>
-      <ProfileModal user={user} open={profileOpen} onOpenChange={setProfileOpen} />
+      {profileOpened && (
+        <Suspense fallback={null}>
+          <ProfileModal user={user} open={profileOpen} onOpenChange={setProfileOpen} />
+        </Suspense>
+      )}
     </header>
   );
 }

@@ -1,6 +1,6 @@
-import { Sheet } from '@fanpilot/ui';
 import { useRef, useState } from 'react';
 import { TEXT } from '../../texts.ts';
+import { Sheet } from '../dialogs.tsx';
 import { MenuIcon } from '../icons.tsx';
 import { SectionNav } from './SectionNav.tsx';
 import type { DashboardSection } from './sections.ts';

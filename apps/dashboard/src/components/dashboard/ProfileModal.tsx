@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@fanpilot/contracts';
-import { Modal } from '@fanpilot/ui';
 import { TEXT } from '../../texts.ts';
+import { Modal } from '../dialogs.tsx';
 import { CreatorLinks } from './CreatorLinks.tsx';
 import { ProfileAvatar } from './ProfileAvatar.tsx';
 

@@ -1,19 +1,8 @@
-import { toast } from '@fanpilot/ui';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { creatorLinks } from '../../lib/destinations.ts';
 import { TEXT } from '../../texts.ts';
 
 const t = TEXT.share;
-
-/** Copies `text`, saying so by toast (or that the browser refused). */
-export async function copyToClipboard(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast({ title: t.copied, description: text, variant: 'success' });
-  } catch {
-    toast({ title: t.copyFailed, description: text, variant: 'error' });
-  }
-}
 
 /** A PNG of the QR code for `url` as a data: URL (the page's CSP allows data: images). */
 async function qrPng(url: string): Promise<string> {
@@ -28,7 +17,25 @@ async function qrPng(url: string): Promise<string> {
 export function ShareFanLink({ username }: { username: string }) {
   const { pwa } = creatorLinks(username);
   const [qr, setQr] = useState<string | null>(null);
+  const [inView, setInView] = useState(false);
+  const box = useRef<HTMLDivElement | null>(null);
+  // The QR code's library (8.6 KB gzipped) loads when the card comes into view, not with the
+  // first screen (issue 39).
   useEffect(() => {
+    const el = box.current;
+    if (!el || inView) return;
+    if (typeof IntersectionObserver !== 'function') {
+      setInView(true);
+      return;
+    }
+    const seen = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setInView(true);
+    });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [inView]);
+  useEffect(() => {
+    if (!inView) return;
     let live = true;
     qrPng(pwa).then(
       (png) => live && setQr(png),
@@ -37,9 +44,9 @@ export function ShareFanLink({ username }: { username: string }) {
     return () => {
       live = false;
     };
-  }, [pwa]);
+  }, [pwa, inView]);
   return (
-    <div className="flex flex-col items-start gap-3 sm:flex-row sm:items-center">
+    <div ref={box} className="flex flex-col items-start gap-3 sm:flex-row sm:items-center">
       {qr ? (
         <img
           src={qr}

@@ -1,10 +1,11 @@
 import type { Correction } from '@fanpilot/contracts';
-import { Button, ConfirmDialog, toast } from '@fanpilot/ui';
+import { Button, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { correctionFansQuery, correctionsQuery, creatorPath } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
+import { ConfirmDialog } from '../../dialogs.tsx';
 import { BookmarkIcon, TrashIcon } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';

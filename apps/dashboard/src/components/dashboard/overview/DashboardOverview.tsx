@@ -1,5 +1,5 @@
 import type { CurrentUser, InboxStats, Message } from '@fanpilot/contracts';
-import { ConfirmDialog, toast } from '@fanpilot/ui';
+import { toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, type Ref, Suspense, useRef, useState } from 'react';
 import type { ResponseStatus } from '../../../hooks/useResponseStatus.ts';
@@ -7,21 +7,33 @@ import { api, serverMessage } from '../../../lib/api.ts';
 import { firstDashboardVisit } from '../../../lib/first-visit.ts';
 import { answererQuery, chatbotQuery, creatorPath, usageQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
+import { ConfirmDialog } from '../../dialogs.tsx';
 import { ExternalIcon } from '../../icons.tsx';
-import { CorrectionsCard } from '../answers/CorrectionsCard.tsx';
-import { PoorAnswersCard } from '../answers/PoorAnswersCard.tsx';
-import { TryChatbotCard } from '../answers/TryChatbotCard.tsx';
+import { WhenSeen } from '../../WhenSeen.tsx';
 import { Card } from '../Card.tsx';
-import { CreatorLinks } from '../CreatorLinks.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
-import { ShareFanLink } from '../ShareFanLink.tsx';
 import type { DashboardSection } from '../sections.ts';
 import { ChatbotStatusCard } from './ChatbotStatusCard.tsx';
 import { KnowledgeBaseCard } from './KnowledgeBaseCard.tsx';
-import { KnowledgeGapsCard } from './KnowledgeGapsCard.tsx';
 import { QuickActions } from './QuickActions.tsx';
 import { RecentActivityCard } from './RecentActivityCard.tsx';
 import { StatCards } from './StatCards.tsx';
+
+// The cards under the first screen load when scrolled near (WhenSeen, issue 39).
+const TryChatbotCard = lazy(() =>
+  import('../answers/TryChatbotCard.tsx').then((m) => ({ default: m.TryChatbotCard })),
+);
+const KnowledgeGapsCard = lazy(() =>
+  import('./KnowledgeGapsCard.tsx').then((m) => ({ default: m.KnowledgeGapsCard })),
+);
+const PoorAnswersCard = lazy(() =>
+  import('../answers/PoorAnswersCard.tsx').then((m) => ({ default: m.PoorAnswersCard })),
+);
+const CreatorLinks = lazy(() => import('../CreatorLinks.tsx').then((m) => ({ default: m.CreatorLinks })));
+const ShareFanLink = lazy(() => import('../ShareFanLink.tsx').then((m) => ({ default: m.ShareFanLink })));
+const CorrectionsCard = lazy(() =>
+  import('../answers/CorrectionsCard.tsx').then((m) => ({ default: m.CorrectionsCard })),
+);
 
 // The chatbot's modals load when first opened (record 0082): Add Knowledge brings the uploader.
 const CreateChatbotModal = lazy(() =>
@@ -121,16 +133,34 @@ export function DashboardOverview({
             onAddKnowledge={() => setModal('knowledge')}
           />
           <RecentActivityCard messages={messages} />
-          {chatbot.data && <TryChatbotCard username={user.username} />}
-          {chatbot.data && <KnowledgeGapsCard username={user.username} chatbotId={chatbot.data.id} />}
-          {chatbot.data && <PoorAnswersCard username={user.username} />}
-          {chatbot.data && <CorrectionsCard username={user.username} />}
+          {chatbot.data && (
+            <WhenSeen>
+              <TryChatbotCard username={user.username} />
+            </WhenSeen>
+          )}
+          {chatbot.data && (
+            <WhenSeen>
+              <KnowledgeGapsCard username={user.username} chatbotId={chatbot.data.id} />
+            </WhenSeen>
+          )}
+          {chatbot.data && (
+            <WhenSeen>
+              <PoorAnswersCard username={user.username} />
+            </WhenSeen>
+          )}
+          {chatbot.data && (
+            <WhenSeen>
+              <CorrectionsCard username={user.username} />
+            </WhenSeen>
+          )}
           {/* The product description (docs/product.md#dashboard-section): the profile modal and the dashboard show the /admin/{username} and /pwa/{username} addresses. */}
           <Card title={TEXT.profile.linksHeading} Icon={ExternalIcon} className="xl:col-span-2">
-            <div className="space-y-4">
-              <CreatorLinks username={user.username} />
-              <ShareFanLink username={user.username} />
-            </div>
+            <WhenSeen minHeight={220}>
+              <div className="space-y-4">
+                <CreatorLinks username={user.username} />
+                <ShareFanLink username={user.username} />
+              </div>
+            </WhenSeen>
           </Card>
         </div>
       </div>

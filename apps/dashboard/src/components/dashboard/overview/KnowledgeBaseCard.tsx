@@ -1,5 +1,5 @@
 import type { Chatbot, KnowledgeItem, KnowledgeStatus } from '@fanpilot/contracts';
-import { Button, ConfirmDialog, toast } from '@fanpilot/ui';
+import { Button, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
@@ -7,6 +7,7 @@ import { knowledgeLink, knowledgeSource, knowledgeTitle, progressTexts } from '.
 import { chatbotQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
 import { toastWhenFree } from '../../../lib/toast-when-free.ts';
 import { TEXT } from '../../../texts.ts';
+import { ConfirmDialog } from '../../dialogs.tsx';
 import {
   BookIcon,
   ExternalIcon,

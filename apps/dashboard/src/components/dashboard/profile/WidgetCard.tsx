@@ -9,11 +9,11 @@ import { Button, toast } from '@fanpilot/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
+import { copyToClipboard } from '../../../lib/clipboard.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { GlobeIcon } from '../../icons.tsx';
 import { Card } from '../Card.tsx';
-import { copyToClipboard } from '../ShareFanLink.tsx';
 
 const t = TEXT.widget;
 
