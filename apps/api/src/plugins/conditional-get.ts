@@ -3,6 +3,7 @@ import { isUuid } from '@fanpilot/contracts';
 import { mayFollowAsFan } from '@fanpilot/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import type { ChangeScope } from '../services/changes.ts';
 import { cachedFanTokenHash, type FanLite, type SessionLite } from './lookups.ts';
 
@@ -18,12 +19,18 @@ export type VersionedBy = (
 ) => Scopes | null | Promise<Scopes | null>;
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Versioned GETs' 200 answers by validator (record 0087). */
+    answerCache: LRUCache<string, CachedAnswer>;
+  }
   interface FastifyContextConfig {
     /** Answer unchanged polls with 304: the scopes this GET's answer depends on. */
     versionedBy?: VersionedBy;
   }
   interface FastifyRequest {
     etag?: string;
+    /** The answer was replayed from the answer cache (it is not stored again). */
+    replayed?: boolean;
   }
 }
 
@@ -44,12 +51,53 @@ export function matches(header: string | undefined, tag: string): boolean {
 
 const NOT_MODIFIED_HEADERS = { 'cache-control': 'private, no-cache', vary: 'Cookie' };
 
+/** A versioned GET's 200 answer, kept under its validator. */
+export interface CachedAnswer {
+  body: string | Buffer;
+  type: string;
+  /** The answer's own headers (the security headers among them), replayed with it. */
+  headers?: Record<string, string | string[]>;
+}
+
+/** Headers of one exchange, not of the answer: never replayed. */
+const PER_EXCHANGE = new Set([
+  'content-type',
+  'content-length',
+  'etag',
+  'cache-control',
+  'vary',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'set-cookie',
+  'x-request-id',
+]);
+
+/** The answer cache's bound: the bodies' bytes (record 0087). */
+export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+/** An answer larger than this is not kept (a page of a big inbox is read again). */
+const ANSWER_CACHE_MAX_ENTRY_BYTES = 512 * 1024;
+
 /**
  * Conditional GETs: a route's `versionedBy` names the scopes its answer depends on; their versions
  * (the change feed's, `app.changes`) make the validator. Needs `app.changes`.
  */
 export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
-  /** Sets the validator; answers 304 (and says so) when the client holds it. */
+  /**
+   * The 200 answers of versioned GETs by validator (record 0087). A validator names the address
+   * (query included), the versions of every scope the answer depends on and the 15-minute bucket,
+   * and is worked out before the route reads: an answer kept under it is at least as new as the
+   * versions it names, so a poll without If-None-Match whose data did not change is answered from
+   * here, as cheaply as a 304. Only a requester the route's own rule admits computes a validator.
+   */
+  const answers = new LRUCache<string, CachedAnswer>({
+    maxSize: ANSWER_CACHE_BYTES,
+    sizeCalculation: (entry) => Math.max(1, entry.body.length),
+  });
+  app.decorate('answerCache', answers);
+
+  /** Sets the validator; answers 304 (and says so) when the client holds it, else from the cache. */
   const answer = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -62,9 +110,18 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
     // The address too: a validator stands for this answer only, not for another call's.
     const tag = `W/"${hash('sha256', `${key}${bucket}`, 'base64url').slice(0, 22)}"`;
     request.etag = tag;
-    if (!matches(request.headers['if-none-match'], tag)) return false;
-    // Before the security headers are set: a 304 carries no document for them to apply to.
-    reply.code(304).headers(NOT_MODIFIED_HEADERS).header('etag', tag).send();
+    if (matches(request.headers['if-none-match'], tag)) {
+      // Before the security headers are set: a 304 carries no document for them to apply to.
+      reply.code(304).headers(NOT_MODIFIED_HEADERS).header('etag', tag).send();
+      return true;
+    }
+    const kept = answers.get(tag);
+    if (!kept) return false;
+    request.replayed = true;
+    // The same answer the route gave under this validator; onSend sets the validator headers and
+    // the security hooks theirs, as for any 200.
+    if (kept.headers) reply.headers(kept.headers);
+    reply.code(200).type(kept.type).send(kept.body);
     return true;
   };
 
@@ -104,6 +161,27 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
     if (request.etag && reply.statusCode === 200) {
       reply.headers(NOT_MODIFIED_HEADERS).header('etag', request.etag);
+      // Kept for the next poll without a validator: a whole body (not a stream), of a reply that
+      // sets no cookie (nothing of one requester's own is replayed to another).
+      if (
+        !request.replayed &&
+        (typeof payload === 'string' || Buffer.isBuffer(payload)) &&
+        payload.length <= ANSWER_CACHE_MAX_ENTRY_BYTES &&
+        !reply.hasHeader('set-cookie')
+      ) {
+        const type = reply.getHeader('content-type');
+        if (typeof type === 'string') {
+          const headers: Record<string, string | string[]> = {};
+          for (const [name, value] of Object.entries(reply.getHeaders())) {
+            if (PER_EXCHANGE.has(name) || value === undefined) continue;
+            headers[name] = Array.isArray(value) ? value : String(value);
+          }
+          // Kept encoded: a replay writes the bytes, not the string again (profiled: the string's
+          // encoding was the replay's largest cost).
+          const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+          answers.set(request.etag, { body, type, headers });
+        }
+      }
     }
     done(null, payload);
   });

@@ -145,6 +145,60 @@ describe('validators on polled reads', () => {
     }, 3_000);
   });
 
+  it('answers an unchanged poll without a validator from the answer cache, never across requesters', async () => {
+    const path = '/api/creators/username/val/messages';
+    const first = await get(t, path, cookie);
+    expect(first.status).toBe(200);
+    const tag = first.headers.get('etag')!;
+    const body = await first.text();
+    const kept = t.app.answerCache.get(tag);
+    expect(kept?.body.toString()).toBe(body);
+    // The next poll, with no If-None-Match, is the kept answer: shown by marking the kept copy.
+    t.app.answerCache.set(tag, { ...kept!, body: Buffer.from('{"messages":[],"marker":"replayed-marker"}') });
+    const again = await get(t, path, cookie);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('etag')).toBe(tag);
+    expect(again.headers.get('cache-control')).toBe('private, no-cache');
+    expect(again.headers.get('content-type')).toBe(kept!.type);
+    // The security hooks' headers are on a replayed answer too.
+    expect(again.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(again.headers.get('content-security-policy')).toBe(first.headers.get('content-security-policy'));
+    expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+    expect(await again.json()).toEqual({ messages: [], marker: 'replayed-marker' });
+    // Another creator, and no session at all, get the route's own refusal, not the kept answer.
+    expect((await get(t, path, otherCookie)).status).toBe(403);
+    expect((await get(t, path, '')).status).toBe(401);
+    const vics = await get(t, '/api/creators/username/vic/messages', otherCookie);
+    expect(vics.status).toBe(200);
+    expect(await vics.text()).not.toContain('replayed-marker');
+    // A change: the next poll is read again, under a new validator.
+    await new FanBrowser(t).ask('val', 'A question after the change');
+    const fresh = await eventually(async () => {
+      const res = await get(t, path, cookie);
+      return res.headers.get('etag') !== tag ? res : null;
+    }, 3_000);
+    const text = await fresh.text();
+    expect(text).not.toContain('replayed-marker');
+    expect(text).toContain('A question after the change');
+  });
+
+  it("keeps a fan's chat per fan: another browser gets no kept answer, and the cache is bounded", async () => {
+    const fan = new FanBrowser(t);
+    await fan.ask('val', 'Mine alone');
+    const path = `/api/chatlog/fan/${fan.fanId}?creator=val`;
+    const first = await get(t, path, fan.cookie);
+    expect(first.status).toBe(200);
+    expect(t.app.answerCache.has(first.headers.get('etag')!)).toBe(true);
+    // Another browser asking for this fan's chat is refused by the chat's own rule.
+    const other = new FanBrowser(t);
+    await other.ask('val', 'Someone else');
+    expect((await get(t, path, other.cookie)).status).toBe(403);
+    expect((await get(t, path, '')).status).not.toBe(200);
+    // The bound is on the bodies' bytes.
+    expect(t.app.answerCache.maxSize).toBe(32 * 1024 * 1024);
+    expect(t.app.answerCache.calculatedSize).toBeLessThanOrEqual(t.app.answerCache.maxSize);
+  });
+
   it("a fan's chat is 304 until its own conversation or the creator's public face changes", async () => {
     const fan = new FanBrowser(t);
     const other = new FanBrowser(t);

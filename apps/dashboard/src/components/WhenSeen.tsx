@@ -1,9 +1,20 @@
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 
+/** Runs `run` once the browser is idle (at the latest after `ms`); returns the cancel. */
+export function whenIdle(run: () => void, ms = 1_500): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(run, { timeout: ms });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(run, 1);
+  return () => window.clearTimeout(id);
+}
+
 /**
- * Renders `children` once its place has come near the viewport (its code, lazily imported, loads
- * then): what a first screen does not show does not weigh on it (issue 39). Until then a
- * placeholder of `minHeight` holds the place, so the page does not jump.
+ * Renders `children` (whose code is lazily imported) once the first screen is up: when the browser
+ * is next idle, or sooner when its place comes near the viewport. What a first screen does not show
+ * does not weigh on it (issue 39), and it is on the page moments later, for find-in-page and screen
+ * readers alike. Until then a placeholder of `minHeight` holds the place, so the page does not jump.
  */
 export function WhenSeen({
   children,
@@ -14,25 +25,26 @@ export function WhenSeen({
   minHeight?: number;
   className?: string;
 }) {
-  const [seen, setSeen] = useState(false);
+  const [ready, setReady] = useState(false);
   const place = useRef<HTMLDivElement | null>(null);
   useEffect(() => {
     const el = place.current;
-    if (seen || !el) return;
-    if (typeof IntersectionObserver !== 'function') {
-      setSeen(true);
-      return;
-    }
+    if (ready || !el) return;
+    const cancelIdle = whenIdle(() => setReady(true));
+    if (typeof IntersectionObserver !== 'function') return cancelIdle;
     const watch = new IntersectionObserver(
       (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setSeen(true);
+        if (entries.some((e) => e.isIntersecting)) setReady(true);
       },
       { rootMargin: '200px 0px' },
     );
     watch.observe(el);
-    return () => watch.disconnect();
-  }, [seen]);
+    return () => {
+      cancelIdle();
+      watch.disconnect();
+    };
+  }, [ready]);
   const placeholder = <div ref={place} className={className} style={{ minHeight }} aria-hidden="true" />;
-  if (!seen) return placeholder;
+  if (!ready) return placeholder;
   return <Suspense fallback={<div className={className} style={{ minHeight }} />}>{children}</Suspense>;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { creatorLinks } from '../../lib/destinations.ts';
 import { TEXT } from '../../texts.ts';
 
@@ -17,25 +17,9 @@ async function qrPng(url: string): Promise<string> {
 export function ShareFanLink({ username }: { username: string }) {
   const { pwa } = creatorLinks(username);
   const [qr, setQr] = useState<string | null>(null);
-  const [inView, setInView] = useState(false);
-  const box = useRef<HTMLDivElement | null>(null);
-  // The QR code's library (8.6 KB gzipped) loads when the card comes into view, not with the
-  // first screen (issue 39).
+  // The QR code's library (8.6 KB gzipped) loads once the first screen is up (the card sits under
+  // it, in WhenSeen), not with it (issue 39).
   useEffect(() => {
-    const el = box.current;
-    if (!el || inView) return;
-    if (typeof IntersectionObserver !== 'function') {
-      setInView(true);
-      return;
-    }
-    const seen = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setInView(true);
-    });
-    seen.observe(el);
-    return () => seen.disconnect();
-  }, [inView]);
-  useEffect(() => {
-    if (!inView) return;
     let live = true;
     qrPng(pwa).then(
       (png) => live && setQr(png),
@@ -44,9 +28,9 @@ export function ShareFanLink({ username }: { username: string }) {
     return () => {
       live = false;
     };
-  }, [pwa, inView]);
+  }, [pwa]);
   return (
-    <div ref={box} className="flex flex-col items-start gap-3 sm:flex-row sm:items-center">
+    <div className="flex flex-col items-start gap-3 sm:flex-row sm:items-center">
       {qr ? (
         <img
           src={qr}
