@@ -1,6 +1,6 @@
 // `react` for the dashboard's build: `preact/compat`, plus the two React 19 hooks React Router's
-// data router imports (vite.preact.ts).
-import compat, { useContext } from 'preact/compat';
+// data router imports, and a `useId` unique across lazily loaded trees (vite.preact.ts).
+import compat, { useContext, useState } from 'preact/compat';
 
 export * from 'preact/compat';
 
@@ -25,4 +25,16 @@ export function use(usable) {
   return useContext(usable);
 }
 
-export default { ...compat, useOptimistic, use };
+let lastId = 0;
+
+/**
+ * An id unique in the page and stable for the component's life. Preact's own derives ids from the
+ * component's place in its tree, and two components in separately loaded (lazy) trees can get the
+ * same one: a label then points at another page part's control (seen in the conversation's
+ * correction form). The dashboard renders only in the browser, so a counter is enough.
+ */
+export function useId() {
+  return useState(() => `fp${(++lastId).toString(36)}`)[0];
+}
+
+export default { ...compat, useOptimistic, use, useId };
