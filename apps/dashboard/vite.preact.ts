@@ -3,7 +3,7 @@ import path from 'node:path';
 // The dashboard runs on Preact's React compatibility layer (`preact/compat`), as the fan app does
 // (apps/fan-pwa/vite.preact.ts, records 0050 and 0082): React DOM alone is most of the first screen's
 // JavaScript. React Router's data router imports two React 19 hooks that `preact/compat` lacks;
-// `react-on-preact.js` adds them for the way this app uses the router (docs/decisions/0087-…).
+// `react-on-preact.js` adds them for the way this app uses the router (docs/decisions/0086-unchanged-answers-replayed-and-the-dashboard-on-preact.md).
 // Absolute paths: packages/ui, @tanstack/react-query and react-router import react from folders
 // that have no preact. The unit tests keep React.
 const here = (file: string) => path.resolve(import.meta.dirname, file);

@@ -20,7 +20,7 @@ export type VersionedBy = (
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Versioned GETs' 200 answers by validator (record 0087). */
+    /** Versioned GETs' 200 answers by validator (record 0086). */
     answerCache: LRUCache<string, CachedAnswer>;
   }
   interface FastifyContextConfig {
@@ -74,7 +74,7 @@ const PER_EXCHANGE = new Set([
   'x-request-id',
 ]);
 
-/** The answer cache's bound: the bodies' bytes (record 0087). */
+/** The answer cache's bound: the bodies' bytes (record 0086). */
 export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
 /** An answer larger than this is not kept (a page of a big inbox is read again). */
 const ANSWER_CACHE_MAX_ENTRY_BYTES = 512 * 1024;
@@ -85,7 +85,7 @@ const ANSWER_CACHE_MAX_ENTRY_BYTES = 512 * 1024;
  */
 export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
   /**
-   * The 200 answers of versioned GETs by validator (record 0087). A validator names the address
+   * The 200 answers of versioned GETs by validator (record 0086). A validator names the address
    * (query included), the versions of every scope the answer depends on and the 15-minute bucket,
    * and is worked out before the route reads: an answer kept under it is at least as new as the
    * versions it names, so a poll without If-None-Match whose data did not change is answered from
