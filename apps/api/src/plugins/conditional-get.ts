@@ -115,6 +115,10 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
       reply.code(304).headers(NOT_MODIFIED_HEADERS).header('etag', tag).send();
       return true;
     }
+    // A client that asks for a fresh answer (Cache-Control: no-cache, as a hard reload sends) gets
+    // the route's, which is kept again.
+    const wants = request.headers['cache-control'];
+    if (wants !== undefined && /no-cache|no-store/i.test(wants)) return false;
     const kept = answers.get(tag);
     if (!kept) return false;
     request.replayed = true;

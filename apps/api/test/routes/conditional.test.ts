@@ -165,6 +165,11 @@ describe('validators on polled reads', () => {
     expect(again.headers.get('content-security-policy')).toBe(first.headers.get('content-security-policy'));
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     expect(await again.json()).toEqual({ messages: [], marker: 'replayed-marker' });
+    // Asked for a fresh answer (a hard reload's Cache-Control: no-cache), the route answers again.
+    const fresh0 = await fetch(`${t.url}${path}`, { headers: { cookie, 'cache-control': 'no-cache' } });
+    expect(fresh0.status).toBe(200);
+    expect(await fresh0.text()).not.toContain('replayed-marker');
+    t.app.answerCache.set(tag, { ...kept!, body: Buffer.from('{"messages":[],"marker":"replayed-marker"}') });
     // Another creator, and no session at all, get the route's own refusal, not the kept answer.
     expect((await get(t, path, otherCookie)).status).toBe(403);
     expect((await get(t, path, '')).status).toBe(401);
