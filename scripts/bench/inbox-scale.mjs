@@ -312,7 +312,9 @@ async function main() {
         : []),
       ['latest 20 messages', '/api/creators/username/bigcreator/messages?limit=20'],
     ];
-    console.log(`  each dashboard query at this volume (HTTP, 100 reads each, no validators, Cache-Control: no-cache):`);
+    console.log(
+      `  each dashboard query at this volume (HTTP, 100 reads each, no validators, Cache-Control: no-cache):`,
+    );
     for (const [label, p] of queries) {
       const times = [];
       for (let i = 0; i < 100; i++) times.push((await get(p)).ms);

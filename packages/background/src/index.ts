@@ -140,6 +140,12 @@ export interface BackgroundLog {
   error: (obj: object, msg: string) => void;
 }
 
+/**
+ * Answers of this priority or more urgent (a creator's first and second waiting questions) run in
+ * the answer queue's first lane, beside the rest (record 0087).
+ */
+export const FIRST_LANE_PRIORITY = 2;
+
 /** How often the relay looks at the outbox when no NOTIFY woke it (a missed one, a lost connection). */
 const OUTBOX_POLL_MS = 2_000;
 /** The same without a LISTEN connection. */
@@ -192,6 +198,8 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): JobRunner 
     attempts: env.JOBS_ATTEMPTS,
     backoffMs: env.JOBS_BACKOFF_MS,
     retry: { ...answerRetryPolicy(env), [MAIL_QUEUE]: MAIL_RETRY },
+    // A creator's first two waiting questions go to the answers' first lane (record 0087).
+    lanes: { [ANSWER_QUEUE]: { upToPriority: FIRST_LANE_PRIORITY } },
     onError: (queue, error, data, final) => {
       log[final ? 'error' : 'warn']({ queue, reason: error.message, data, final }, 'job failed');
       const stored = handOver(queue, data, final);

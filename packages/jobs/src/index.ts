@@ -100,7 +100,17 @@ export interface JobRunnerOptions {
    * `down` once when an outage starts, and `up` with its length and how many errors it raised.
    */
   onConnection?: (event: ConnectionEvent) => void;
+  /**
+   * Per queue: a first lane (record 0087). Jobs of priority 1 to `upToPriority` (a creator's first
+   * waiting questions) go to a second BullMQ queue, `<name>~first`, consumed with the same handler
+   * and its own concurrency, so that one creator's flood (priorities beyond) never holds every slot
+   * another creator's first question needs. Counts, `idle` and errors speak of the queue's own name.
+   */
+  lanes?: Record<string, { upToPriority: number }>;
 }
+
+/** The first lane's queue of `name` (JobRunnerOptions.lanes). */
+export const firstLaneOf = (name: string) => `${name}~first`;
 
 export type ConnectionEvent =
   | { state: 'down'; error: Error }
@@ -226,15 +236,33 @@ function redisRunner(url: string, options: JobRunnerOptions): JobRunner {
     }
   };
 
+  /** The queues that hold `name`'s jobs: itself, and its first lane when it has one. */
+  const physical = (name: string) => (options.lanes?.[name] ? [name, firstLaneOf(name)] : [name]);
+  /** Where a job of `name` with this priority goes. */
+  const laneFor = (name: string, priority: number) => {
+    const lane = options.lanes?.[name];
+    return lane && priority >= 1 && priority <= lane.upToPriority ? firstLaneOf(name) : name;
+  };
+
   return {
     mode: 'redis',
     async enqueue(name, data, opts = {}) {
       const policy = options.retry?.[name];
       await produce(name, async () => {
-        const q = queue(name);
+        const target = laneFor(name, priorityOf(opts.priority));
+        const q = queue(target);
         if (opts.jobId && opts.replaceFailed) {
           const held = await q.getJob(safeId(opts.jobId));
           if (held && (await held.isFailed())) await held.remove();
+        }
+        // One job per id across the lanes: a job already waiting or running in the other lane
+        // (queued before with another priority) is that job.
+        if (opts.jobId && options.lanes?.[name]) {
+          for (const other of physical(name)) {
+            if (other === target) continue;
+            const held = await queue(other).getJob(safeId(opts.jobId));
+            if (held && !(await held.isFailed())) return;
+          }
         }
         await q.add(name, data, {
           ...(opts.jobId ? { jobId: safeId(opts.jobId) } : {}),
@@ -250,50 +278,23 @@ function redisRunner(url: string, options: JobRunnerOptions): JobRunner {
       });
     },
     work(handlers, opts = {}) {
-      for (const [name, handler] of Object.entries(handlers)) {
-        const worker = new Worker(
-          name,
-          async (job) => {
-            await (handler as JobHandler)(job.data, { attempt: job.attemptsMade + 1, jobId: job.id });
-          },
-          {
-            connection,
-            prefix,
-            concurrency: opts.concurrency ?? 2,
-            // A worker killed mid-job loses its lock; the job is then picked up again.
-            lockDuration: 60_000,
-            stalledInterval: 30_000,
-            maxStalledCount: 3,
-            settings: {
-              backoffStrategy: (attemptsMade: number) => {
-                const policy = options.retry?.[name];
-                return policy ? retryDelay(policy, attemptsMade) : backoffMs * 2 ** (attemptsMade - 1);
-              },
-            },
-          },
-        );
-        // Redis being away is an outage, reported once (onConnection), not a job failing.
-        worker.on('error', (err) => {
-          if (isConnectionError(err)) watch.failed(err);
-          else options.onError?.(name, err, undefined, false);
-        });
-        worker.on('ready', () => watch.ok());
-        worker.on('failed', (job, err) => {
-          const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1);
-          options.onError?.(name, err, job?.data, final);
-        });
-        workers.push(worker);
-      }
+      for (const [name, handler] of Object.entries(handlers))
+        for (const queueName of physical(name)) consume(name, queueName, handler, opts);
     },
     async pending(name) {
-      const counts = await produce(name, () =>
-        queue(name).getJobCounts('waiting', 'active', 'delayed', 'prioritized'),
-      );
-      return Object.values(counts).reduce((a, b) => a + b, 0);
+      let total = 0;
+      for (const queueName of physical(name)) {
+        const counts = await produce(name, () =>
+          queue(queueName).getJobCounts('waiting', 'active', 'delayed', 'prioritized'),
+        );
+        total += Object.values(counts).reduce((a, b) => a + b, 0);
+      }
+      return total;
     },
     async idle(opts = {}) {
+      const names = opts.queues ? opts.queues.flatMap(physical) : [...new Set(workers.map((w) => w.name))];
       await until(async () => {
-        for (const name of opts.queues ?? new Set(workers.map((w) => w.name))) {
+        for (const name of names) {
           const counts = await queue(name).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
           if (Object.values(counts).some((n) => n > 0)) return false;
         }
@@ -309,6 +310,47 @@ function redisRunner(url: string, options: JobRunnerOptions): JobRunner {
       await Promise.all([...queues.values()].map((q) => q.close()));
     },
   };
+
+  /** A BullMQ worker on `queueName`, running `name`'s handler (the queue itself or its first lane). */
+  function consume(
+    name: string,
+    queueName: string,
+    handler: JobHandler<never>,
+    opts: { concurrency?: number },
+  ) {
+    const worker = new Worker(
+      queueName,
+      async (job) => {
+        await (handler as JobHandler)(job.data, { attempt: job.attemptsMade + 1, jobId: job.id });
+      },
+      {
+        connection,
+        prefix,
+        concurrency: opts.concurrency ?? 2,
+        // A worker killed mid-job loses its lock; the job is then picked up again.
+        lockDuration: 60_000,
+        stalledInterval: 30_000,
+        maxStalledCount: 3,
+        settings: {
+          backoffStrategy: (attemptsMade: number) => {
+            const policy = options.retry?.[name];
+            return policy ? retryDelay(policy, attemptsMade) : backoffMs * 2 ** (attemptsMade - 1);
+          },
+        },
+      },
+    );
+    // Redis being away is an outage, reported once (onConnection), not a job failing.
+    worker.on('error', (err) => {
+      if (isConnectionError(err)) watch.failed(err);
+      else options.onError?.(name, err, undefined, false);
+    });
+    worker.on('ready', () => watch.ok());
+    worker.on('failed', (job, err) => {
+      const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1);
+      options.onError?.(name, err, job?.data, final);
+    });
+    workers.push(worker);
+  }
 }
 
 function inProcessRunner(options: JobRunnerOptions): JobRunner {

@@ -119,3 +119,79 @@ describe.each(modes)('job runner (%s)', (_mode, url) => {
     expect(order).toEqual(['none', 'e1', 'b1', 'e2', 'c2', 'e3', 'huge']);
   });
 });
+
+describe.runIf(redisUrl)('the first lane (record 0087, BullMQ)', () => {
+  let runner: JobRunner | undefined;
+  afterEach(async () => {
+    await runner?.close();
+    runner = undefined;
+  });
+
+  /** A handler whose jobs run until released, noting which started. */
+  const gated = () => {
+    const started: string[] = [];
+    const gates = new Map<string, () => void>();
+    const handler = (data: { id: string }) =>
+      new Promise<void>((resolve) => {
+        started.push(data.id);
+        gates.set(data.id, resolve);
+      });
+    const release = (id: string) => gates.get(id)?.();
+    const releaseAll = () => {
+      for (const open of gates.values()) open();
+    };
+    return { started, handler, release, releaseAll };
+  };
+
+  it("a creator's first question runs while another's flood holds every slot of the queue", async () => {
+    runner = createJobRunner({
+      redisUrl,
+      prefix: `t-${randomUUID()}`,
+      lanes: { answer: { upToPriority: 2 } },
+    });
+    const { started, handler, releaseAll } = gated();
+    runner.work({ answer: handler as never }, { concurrency: 2 });
+    // One creator's flood: its questions 3 to 12 (its first two would be in the lane too).
+    for (let k = 3; k <= 12; k++)
+      await runner.enqueue('answer', { id: `flood-${k}` }, { jobId: `flood-${k}`, priority: k });
+    await until(() => started.length === 2);
+    expect(started).toEqual(['flood-3', 'flood-4']);
+    // Both slots of the queue are held; another creator's first question still starts.
+    await runner.enqueue('answer', { id: 'other-1' }, { jobId: 'other-1', priority: 1 });
+    await until(() => started.includes('other-1'));
+    expect(started.filter((id) => id.startsWith('flood-'))).toHaveLength(2);
+    // Counts speak of the queue, both lanes together; all of it runs.
+    expect(await runner.pending('answer')).toBe(11);
+    const all = (async () => {
+      while (started.length < 11) {
+        releaseAll();
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      releaseAll();
+    })();
+    await all;
+    await runner.idle({ queues: ['answer'] });
+    expect(new Set(started).size).toBe(11);
+    expect(await runner.pending('answer')).toBe(0);
+  });
+
+  it('a job waiting in one lane is not queued again in the other under the same id', async () => {
+    runner = createJobRunner({
+      redisUrl,
+      prefix: `t-${randomUUID()}`,
+      lanes: { answer: { upToPriority: 2 } },
+    });
+    const { started, handler, releaseAll } = gated();
+    // Queued before any worker runs: first at priority 7 (the queue), then again at 1 (the lane).
+    await runner.enqueue('answer', { id: 'q' }, { jobId: 'q', priority: 7 });
+    await runner.enqueue('answer', { id: 'q' }, { jobId: 'q', priority: 1 });
+    await runner.enqueue('answer', { id: 'r' }, { jobId: 'r', priority: 1 });
+    await runner.enqueue('answer', { id: 'r' }, { jobId: 'r', priority: 9 });
+    expect(await runner.pending('answer')).toBe(2);
+    runner.work({ answer: handler as never }, { concurrency: 2 });
+    await until(() => started.length === 2);
+    releaseAll();
+    await runner.idle({ queues: ['answer'] });
+    expect(started.sort()).toEqual(['q', 'r']);
+  });
+});
