@@ -96,11 +96,16 @@ describe('insights daily counts', () => {
       'Do you sell merch at the tour?',
     ];
     const asked: { id: string; fan: number }[] = [];
+    // Today's questions are asked between midnight (UTC) and now, whatever the hour the test runs:
+    // an hour before now was yesterday in the first hour of the day (a sixth day counted).
+    const midnight = new Date();
+    midnight.setUTCHours(0, 0, 0, 0);
+    const earlierToday = midnight.getTime() + Math.floor((Date.now() - midnight.getTime()) / 2);
     for (let i = 0; i < 16; i++) {
       const fan = fans[i % fans.length]!;
       const id = await seedQuestion(db(), fan, bodies[i % bodies.length]!);
       // Spread over days (a created_at change moves the question's day: both days are recounted).
-      const askedAt = new Date(Date.now() - (i % 5) * DAY - 3_600_000);
+      const askedAt = new Date(earlierToday - (i % 5) * DAY);
       await sql`update messages set created_at = ${askedAt} where id = ${id}`.execute(db());
       asked.push({ id, fan: i % fans.length });
     }
