@@ -9,7 +9,7 @@ import {
 } from '@fanpilot/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../services/bounded-cache.ts';
 import type { ChangeFeed } from '../services/changes.ts';
 import { fanCookieOf, headerFanToken } from '../services/fan-identity.ts';
 
@@ -65,14 +65,14 @@ export interface FanLite {
  */
 export const lookupsPlugin = fp(async (app: FastifyInstance) => {
   const feed: ChangeFeed = app.changes;
-  const sessions = new LRUCache<string, SessionLite>({ max: 50_000 });
-  const creatorIds = new LRUCache<string, string>({ max: 50_000 });
-  const fans = new LRUCache<string, FanLite>({ max: 200_000 });
+  const sessions = boundedCache<string, SessionLite>(50_000);
+  const creatorIds = boundedCache<string, string>(50_000);
+  const fans = boundedCache<string, FanLite>(200_000);
   // Fan row id -> cache key, bounded like the fans themselves.
-  const fanKeys = new LRUCache<string, string>({ max: 200_000 });
-  const chatbotOwners = new LRUCache<string, string>({ max: 50_000 });
+  const fanKeys = boundedCache<string, string>(200_000);
+  const chatbotOwners = boundedCache<string, string>(50_000);
   // By the cookie as sent; refused cookies are remembered too (null).
-  const cookieHashes = new LRUCache<string, { hash: string | null }>({ max: 100_000 });
+  const cookieHashes = boundedCache<string, { hash: string | null }>(100_000);
 
   feed.onReset(() => {
     sessions.clear();

@@ -2,7 +2,8 @@ import { type ChangeNotice, type ChangeScope, type DraftNotice, decodeFeedNotice
 import { readChangeVersions } from '@fanpilot/core';
 import type { Database, DbHandle } from '@fanpilot/db';
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache } from './bounded-cache.ts';
 
 /**
  * The change feed as an api process sees it. The database announces every committed write
@@ -41,7 +42,7 @@ export class ChangeFeed {
     private readonly handle: Pick<DbHandle, 'listen'>,
     private readonly options: ChangeFeedOptions = {},
   ) {
-    this.versions = new LRUCache({ max: options.maxVersions ?? 200_000 });
+    this.versions = boundedCache(options.maxVersions ?? 200_000);
   }
 
   /** Changes whenever the feed is lost or regained; a cache fills an entry read under the same epoch. */

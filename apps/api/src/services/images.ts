@@ -1,7 +1,6 @@
 import type { ImageSize } from '@fanpilot/contracts';
 import { PENDING_UPLOAD_PREFIX } from '@fanpilot/storage';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { badRequest } from '../errors.ts';
 import type { Storage } from '../plugins/storage.ts';
 
@@ -39,6 +38,8 @@ const resizedMime = (size: ImageSize) => (size <= 96 ? 'image/webp' : 'image/png
 
 /** The image cut to a `size`-pixel square (centred, turned upright by its EXIF), as resizedMime says. */
 export async function resizeSquare(body: Buffer, size: ImageSize): Promise<Buffer> {
+  // libvips is loaded with the first image resized, not at start (the api's memory at rest).
+  const { default: sharp } = await import('sharp');
   const image = sharp(body, { animated: false, limitInputPixels: 50_000_000 })
     .rotate()
     .resize(size, size, { fit: 'cover', position: 'attention' });

@@ -1,9 +1,6 @@
 /// <reference path="../types.d.ts" />
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import mammoth from 'mammoth';
-import { PasswordException, PDFParse } from 'pdf-parse';
-import WordExtractor from 'word-extractor';
 import { IngestError, permanent } from './errors.ts';
 import type { KnowledgeFileKind } from './files.ts';
 import { decodePlainText, decodeText, tidy } from './text.ts';
@@ -58,7 +55,12 @@ const nonEmpty = (sections: Section[], what: string): Section[] => {
   return kept;
 };
 
+// The document parsers (pdf.js with its canvas binding, mammoth, word-extractor) are loaded when a
+// file of their kind is first read: a process that never parses one (an api beside its workers)
+// does not hold their code (issue 39: the api's memory at rest).
+
 export async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
+  const { PasswordException, PDFParse } = await import('pdf-parse');
   const parser = new PDFParse({ data: bytes });
   try {
     const result = await parser.getText();
@@ -126,6 +128,7 @@ export function checkZipBomb(bytes: Uint8Array, limits = ZIP_LIMITS): void {
 
 export async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
   checkZipBomb(bytes);
+  const { default: mammoth } = await import('mammoth');
   let text: string;
   try {
     const result = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
@@ -163,6 +166,7 @@ export async function extractDoc(bytes: Uint8Array): Promise<Extracted> {
   if (isEncryptedWord97(bytes)) {
     throw permanent('This document is password-protected. Remove the password and upload it again.');
   }
+  const { default: WordExtractor } = await import('word-extractor');
   let text: string;
   try {
     const doc = await new WordExtractor().extract(Buffer.from(bytes));
