@@ -46,6 +46,12 @@ describe('live event streams', () => {
     expect(s.status).toBe(200);
     expect(s.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(s.headers.get('x-accel-buffering')).toBe('no');
+    // A stream keeps the security headers that apply to it, not a document's (its header is held
+    // for as long as it is open).
+    expect(s.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(s.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(s.headers.get('content-security-policy')).toBeNull();
+    expect(s.headers.get('x-frame-options')).toBeNull();
 
     const fan = new FanBrowser(t);
     await fan.ask('liv', 'Hello there');

@@ -21,6 +21,13 @@ export interface EventsRoutesOptions {
 /** What a refused stream (429) is told to wait: about the time a closed tab's place takes to free. */
 export const STREAM_RETRY_AFTER_SECONDS = 30;
 
+/** The security headers an event stream keeps (the others apply to documents only). */
+const STREAM_HEADERS = new Set([
+  'x-content-type-options',
+  'cross-origin-resource-policy',
+  'strict-transport-security',
+]);
+
 const tooManyStreams = (message: string) =>
   new HttpError(429, 'too_many_streams', message, { 'retry-after': String(STREAM_RETRY_AFTER_SECONDS) });
 
@@ -39,6 +46,9 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
   // The same brake (and counter) as GET /api/chatlog/fan/*.
   const fanReads = fanReadLimiter(app, opts.fanReadsPerIpPerMinute);
 
+  /** A stream's event ids, made outside a handler so they hold its scopes only. */
+  const idFor = (scopes: Parameters<LiveHub['idFor']>[0]) => () => hub.idFor(scopes);
+
   /** The address's and the process's share; asked with nothing awaited before the stream is added. */
   const admit = (request: FastifyRequest) => {
     const refusal = hub.refusal(networkOf(request));
@@ -54,6 +64,12 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
   ) => {
     reply.hijack();
     const res = reply.raw;
+    // What only a document obeys (its policy, framing, referrer, …) is not sent with a stream of
+    // events: a stream keeps its header for as long as it is open (issue 39: the api's memory with
+    // 10,000 streams). Not sniffing it and who may read it stay.
+    for (const name of res.getHeaderNames()) {
+      if (!STREAM_HEADERS.has(name)) res.removeHeader(name);
+    }
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
@@ -90,19 +106,11 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
         throw tooManyStreams('Too many open dashboards. Close one and reload.');
       }
       admit(request);
-      open(
-        request,
-        reply,
-        startId,
-        () => hub.idFor(scopes),
-        (stream, resync) =>
-          hub.addDashboard(
-            creatorId,
-            stream,
-            { address: networkOf(request), sessionId: session.hash },
-            resync,
-            startId,
-          ),
+      // The closures below outlive this request (a stream's ids are worked out on each event), so
+      // they hold what they need, not the request (its logger, parameters, reply).
+      const follow = { address: networkOf(request), sessionId: session.hash };
+      open(request, reply, startId, idFor(scopes), (stream, resync) =>
+        hub.addDashboard(creatorId, stream, follow, resync, startId),
       );
     },
   );
@@ -137,20 +145,10 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
         throw tooManyStreams('Too many open chats for this conversation. Close one and reload.');
       }
       admit(request);
-      open(
-        request,
-        reply,
-        startId,
-        () => hub.idFor(scopes),
-        (stream, resync) =>
-          hub.addFanChat(
-            creatorId,
-            fan.id,
-            stream,
-            { address: networkOf(request), cookieHash: fan.cookieHash! },
-            resync,
-            startId,
-          ),
+      const follow = { address: networkOf(request), cookieHash: fan.cookieHash! };
+      const fanId = fan.id;
+      open(request, reply, startId, idFor(scopes), (stream, resync) =>
+        hub.addFanChat(creatorId, fanId, stream, follow, resync, startId),
       );
     },
   );
