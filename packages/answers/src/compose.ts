@@ -14,6 +14,7 @@ import {
   buildPrompt,
   contentText,
   type KnowledgeExcerpt,
+  type PromptMessage,
   withoutGapTag,
 } from './prompt.ts';
 
@@ -256,7 +257,9 @@ export async function composeAnswer(input: ComposeInput): Promise<ComposedAnswer
     ...(input.voice ? { voice: input.voice } : {}),
   });
   let written = '';
-  for await (const chunk of await model.stream(prompt)) {
+  // langchain makes its message objects from [role, text] pairs.
+  const messages = prompt.map((m): [PromptMessage['role'], string] => [m.role, m.content]);
+  for await (const chunk of await model.stream(messages)) {
     written += contentText(chunk.content);
     input.channel?.draft?.(withoutMarkers(withoutGapTag(written).text));
   }

@@ -22,8 +22,8 @@ describe('buildPrompt', () => {
 
   it('carries instructions, knowledge with sources, opening lines, history and the question, in order', () => {
     const messages = buildPrompt(base);
-    const roles = messages.map((m) => m.getType());
-    expect(roles).toEqual(['system', 'ai', 'human', 'ai', 'ai', 'human']);
+    const roles = messages.map((m) => m.role);
+    expect(roles).toEqual(['system', 'assistant', 'user', 'assistant', 'assistant', 'user']);
     const system = String(messages[0]!.content);
     expect(system.startsWith('Speak like a baking coach.')).toBe(true);
     expect(system).toContain('[1] Bread basics (https://coach.example/bread)\nFeed it twice a day.');
@@ -59,7 +59,7 @@ describe('buildPrompt', () => {
     expect(system).not.toContain('Bea is away');
     expect(answer).toContain('You are Crumb, the AI assistant of Bea.');
     // The chatbot's opening line is not the creator's; the conversation and the question stay.
-    expect(messages.map((m) => m.getType())).toEqual(['system', 'human', 'ai', 'ai', 'human']);
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'assistant', 'user']);
     expect(String(messages.at(-1)!.content)).toBe('How often do I feed my starter?');
   });
 

@@ -1,6 +1,5 @@
 import type { MessageFrom } from '@fanpilot/contracts';
 import { KNOWLEDGE_BUDGET_CHARS } from '@fanpilot/knowledge';
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 
 export interface KnowledgeExcerpt {
   title: string;
@@ -88,11 +87,21 @@ export function memoryBlock(memory: string[] | undefined): string[] {
 }
 
 /**
+ * A message of a prompt, as langchain's chat models take it (they make their message objects from
+ * it): plain data, so a process that builds no prompt never loads langchain (issue 39: the api's
+ * memory at rest).
+ */
+export interface PromptMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/**
  * The messages sent to the chat model: the creator's instructions and the house rules with the
  * retrieved knowledge as the system message, the chatbot's opening lines, the recent
  * conversation, then the fan's question.
  */
-export function buildPrompt(input: PromptInput): BaseMessage[] {
+export function buildPrompt(input: PromptInput): PromptMessage[] {
   const creator = input.creatorName;
   const draft = input.voice === 'creator';
   const system = draft
@@ -117,21 +126,22 @@ export function buildPrompt(input: PromptInput): BaseMessage[] {
         ...memoryBlock(input.memory),
       ].join('\n');
 
-  const messages: BaseMessage[] = [new SystemMessage(system)];
+  const said = (role: PromptMessage['role'], content: string): PromptMessage => ({ role, content });
+  const messages: PromptMessage[] = [said('system', system)];
   // The chatbot's opening lines are its own, not the creator's: a draft of the creator's reply goes without them.
   for (const line of draft ? [] : input.initialMessages) {
-    if (line.trim()) messages.push(new AIMessage(line.trim()));
+    if (line.trim()) messages.push(said('assistant', line.trim()));
   }
   for (const m of input.history) {
     const text = cut(m.text, HISTORY_MESSAGE_MAX_CHARS);
-    if (m.from === 'fan') messages.push(new HumanMessage(text));
-    else if (m.from === 'creator') messages.push(new AIMessage(`(${creator}, personally) ${text}`));
-    else messages.push(new AIMessage(text));
+    if (m.from === 'fan') messages.push(said('user', text));
+    else if (m.from === 'creator') messages.push(said('assistant', `(${creator}, personally) ${text}`));
+    else messages.push(said('assistant', text));
   }
   const attachmentNote = input.attachment
     ? `\n\n(The fan attached a file you cannot see: ${input.attachment.filename}, ${input.attachment.fileType}. ${creator} can open it.)`
     : '';
-  messages.push(new HumanMessage(`${input.question}${attachmentNote}`));
+  messages.push(said('user', `${input.question}${attachmentNote}`));
   return messages;
 }
 

@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { vector } from '@electric-sql/pglite-pgvector';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './types.ts';
@@ -19,8 +17,26 @@ const INT8_OID = 20;
  */
 export const PGLITE_SHARED_BUFFERS = '256MB';
 
-/** PGlite's own start-up parameters, which passing any replaces (kept as they are when unknown). */
-const PGLITE_START_PARAMS = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams;
+/**
+ * The embedded database, started on its first query. PGlite and its extensions are loaded then, so a
+ * process on PostgreSQL never loads them (issue 39: the api's memory at rest).
+ */
+async function startPglite(location: string): Promise<PGlite> {
+  const [{ PGlite }, { pg_trgm }, { vector }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite-pgvector'),
+  ]);
+  // PGlite's own start-up parameters, which passing any replaces (kept as they are when unknown).
+  const startParams = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams;
+  return new PGlite(location, {
+    extensions: { vector, pg_trgm },
+    parsers: { [INT8_OID]: (value: string) => value },
+    ...(startParams
+      ? { startParams: [...startParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] }
+      : {}),
+  });
+}
 
 export interface DbOptions {
   /** postgres://… ; unset means embedded PGlite under dataDir. */
@@ -109,7 +125,7 @@ async function listenOnPostgres(
 export function createDb(options: DbOptions): DbHandle {
   let db: Kysely<Database>;
   let kind: DbHandle['kind'];
-  let pgliteInstance: PGlite | null = null;
+  let pglite: (() => Promise<PGlite>) | null = null;
   if (options.databaseUrl) {
     kind = 'postgres';
     // A database that does not answer fails a request within 5 s (503) rather than holding it.
@@ -135,15 +151,12 @@ export function createDb(options: DbOptions): DbHandle {
       location = path.resolve(dataDir, 'pglite');
       mkdirSync(location, { recursive: true });
     }
-    const pglite = new PGlite(location, {
-      extensions: { vector, pg_trgm },
-      parsers: { [INT8_OID]: (value: string) => value },
-      ...(PGLITE_START_PARAMS
-        ? { startParams: [...PGLITE_START_PARAMS, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] }
-        : {}),
-    });
+    let started: Promise<PGlite> | null = null;
+    pglite = () => {
+      started ??= startPglite(location);
+      return started;
+    };
     db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
-    pgliteInstance = pglite;
   }
   let vectorKnown: boolean | undefined;
   return {
@@ -160,8 +173,8 @@ export function createDb(options: DbOptions): DbHandle {
     },
     async listen(channel, onMessage, onState = () => {}) {
       if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);
-      if (pgliteInstance) {
-        const stop = await pgliteInstance.listen(channel, onMessage);
+      if (pglite) {
+        const stop = await (await pglite()).listen(channel, onMessage);
         onState(true);
         return () => stop();
       }

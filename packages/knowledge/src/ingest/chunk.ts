@@ -1,5 +1,4 @@
 import type { ChunkDraft } from '@fanpilot/core';
-import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import type { Section } from './extract.ts';
 
 export type { ChunkDraft };
@@ -18,6 +17,9 @@ export async function chunkSections(
   base: Record<string, unknown>,
   options: ChunkOptions,
 ): Promise<ChunkDraft[]> {
+  // Loaded with the first file split: a process that never ingests (an api beside its workers) does
+  // not hold langchain (issue 39: the api's memory at rest).
+  const { RecursiveCharacterTextSplitter } = await import('@langchain/textsplitters');
   const splitter = new RecursiveCharacterTextSplitter({
     chunkSize: options.chunkSize,
     chunkOverlap: Math.min(options.chunkOverlap, Math.floor(options.chunkSize / 2)),

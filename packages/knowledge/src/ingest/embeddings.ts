@@ -1,4 +1,4 @@
-import { OpenAIEmbeddings } from '@langchain/openai';
+import type { OpenAIEmbeddings } from '@langchain/openai';
 import { LRUCache } from 'lru-cache';
 import { createLocalEmbedder } from './local-encoder.ts';
 
@@ -42,18 +42,30 @@ export function createEmbedder(env: EmbeddingEnv): Embedder | null {
   if (mode === 'off') return null;
   if (mode === 'local') return createLocalEmbedder();
   const model = env.EMBEDDING_MODEL || 'text-embedding-3-small';
-  const client = new OpenAIEmbeddings({
-    apiKey: env.OPENAI_API_KEY,
-    model,
-    batchSize: 256,
-    maxRetries: 2,
-    timeout: 30_000,
-    ...(env.OPENAI_BASE_URL ? { configuration: { baseURL: env.OPENAI_BASE_URL } } : {}),
-  });
+  // The client (langchain's and OpenAI's SDKs) is loaded with the first text embedded, not at start
+  // (issue 39: the api's memory at rest).
+  let client: Promise<OpenAIEmbeddings> | null = null;
+  const ready = () => {
+    client ??= import('@langchain/openai').then(
+      ({ OpenAIEmbeddings }) =>
+        new OpenAIEmbeddings({
+          apiKey: env.OPENAI_API_KEY,
+          model,
+          batchSize: 256,
+          maxRetries: 2,
+          timeout: 30_000,
+          ...(env.OPENAI_BASE_URL ? { configuration: { baseURL: env.OPENAI_BASE_URL } } : {}),
+        }),
+    );
+    client.catch(() => {
+      client = null;
+    });
+    return client;
+  };
   return {
     model,
-    embedDocuments: (texts) => client.embedDocuments(texts),
-    embedQuery: (text) => client.embedQuery(text),
+    embedDocuments: async (texts) => (await ready()).embedDocuments(texts),
+    embedQuery: async (text) => (await ready()).embedQuery(text),
   };
 }
 
