@@ -3,7 +3,9 @@
 // fans and 200,000 messages beside many small creators. Prints, beside a bare Fastify in the same run:
 //   1. the polling mix with validators (If-None-Match) sent: req/s as a share of bare, p50, p99;
 //   2. how many open dashboards (10 fans each) that rate carries;
-//   3. the api's memory with 10,000 idle event streams open (they stay open for what follows);
+//   3. the api's memory with 10,000 idle event streams open (they stay open for what follows), the
+//      api as deployed: S3 and Stripe outside its process (its memory on embedded defaults at rest
+//      is printed beside);
 //   4. answer stored -> the fan's event stream: p50, p95 (with those streams open);
 //   5. each dashboard query at this volume (p50, p99), over HTTP, no validators.
 // Sizes: BENCH_BIG_FANS, BENCH_BIG_MESSAGES, BENCH_SMALL_CREATORS, BENCH_DASHBOARDS, BENCH_STREAMS,
@@ -19,6 +21,7 @@ import {
   pg,
   shuffle,
   startBenchApi,
+  startOutsideServices,
 } from './lib.mjs';
 
 const BIG_FANS = Number(process.env.BENCH_BIG_FANS ?? 10_000);
@@ -165,8 +168,26 @@ async function openStreams(port, paths) {
   return { sockets, opened, failed };
 }
 
+/** The api's memory on embedded defaults (its object store and the local Stripe in-process), at rest. */
+async function embeddedRestMb() {
+  const embedded = await startBenchApi('inbox_embedded', {
+    REDIS_URL,
+    JOBS_PREFIX: `fp-bench-e-${Date.now()}`,
+  });
+  try {
+    await new Promise((r) => setTimeout(r, 8_000));
+    return rssMb(embedded.child.pid);
+  } finally {
+    await embedded.stop();
+  }
+}
+
 async function main() {
+  const embeddedAtRest = await embeddedRestMb();
+  // The api as deployed (infra/k8s): PostgreSQL, Redis, S3 and Stripe are services outside it.
+  const outside = await startOutsideServices();
   const running = await startBenchApi('inbox', {
+    ...outside.env,
     REDIS_URL,
     JOBS_PREFIX: `fp-bench-${Date.now()}`,
     SESSION_SECRET: SECRET,
@@ -177,6 +198,7 @@ async function main() {
   const cleanup = async () => {
     for (const s of sockets) s.destroy();
     await running.stop();
+    await outside.stop();
   };
   try {
     const atReady = rssMb(api.pid);
@@ -189,7 +211,7 @@ async function main() {
     // 3. Idle event streams: the big creator's fans.
     const before = rssMb(api.pid);
     console.log(
-      `  api memory: ${atReady.toFixed(0)} MB when ready, ${afterSeed.toFixed(0)} MB after the seed`,
+      `  api memory: ${atReady.toFixed(0)} MB when ready, ${afterSeed.toFixed(0)} MB after the seed (as deployed: S3 and Stripe outside the process; on embedded defaults, with its own object store and local Stripe, ${embeddedAtRest.toFixed(0)} MB at rest)`,
     );
     const streamPaths = [];
     for (let f = 1; f <= Math.min(STREAMS, BIG_FANS); f++) {
@@ -202,8 +224,16 @@ async function main() {
     const streams = await openStreams(port, streamPaths);
     sockets = streams.sockets;
     const openSeconds = (performance.now() - t0) / 1000;
-    await new Promise((r) => setTimeout(r, 2_000));
-    const after = rssMb(api.pid);
+    // Idle streams: the figure once the api has settled (V8 gives back what opening them left
+    // behind when its allocation rate falls): read every second for 20 s, the last reading.
+    const settled = [];
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      settled.push(rssMb(api.pid));
+    }
+    if (process.env.BENCH_STREAMS_TRACE)
+      console.log(`    rss each second: ${settled.map((v) => v.toFixed(0)).join(' ')}`);
+    const after = settled.at(-1);
     console.log(
       `  ${streams.opened.toLocaleString('en-US')} idle event streams open (${streams.failed} refused) in ${openSeconds.toFixed(1)} s: api memory ${after.toFixed(0)} MB (${before.toFixed(0)} MB before; target < 400 MB)`,
     );

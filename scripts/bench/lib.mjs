@@ -217,3 +217,40 @@ export async function signUpCreator(base, chatbotName) {
   );
   return { cookie, chatbotId: (await signup.json()).chatbot.id };
 }
+
+/**
+ * What a deployed api talks to instead of holding it in its own process (infra/k8s: S3 and Stripe
+ * are services outside): an object store (s3rver, as MinIO would be) and the loopback Stripe, both
+ * in the bench's process. Without them the api starts its embedded stand-ins in-process (s3rver,
+ * the local Stripe), which a deployment never runs. Returns the api's environment and stop().
+ */
+export async function startOutsideServices() {
+  const S3rver = requireFromApi('s3rver');
+  const directory = mkdtempSync(path.join(tmpdir(), 'fanpilot-bench-s3-'));
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: 'fanpilot' }],
+  });
+  const { port } = await s3.run();
+  const { startStripeService } = await import(path.join(root, 'packages/local-stripe/dist/index.js'));
+  const stripe = await startStripeService();
+  return {
+    env: {
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_BUCKET: 'fanpilot',
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+    },
+    stop: async () => {
+      await stripe.close();
+      await s3.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
