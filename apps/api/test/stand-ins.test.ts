@@ -57,3 +57,25 @@ describe('dev-only stand-ins', () => {
     expect(statics.has('fastify')).toBe(true);
   });
 });
+
+// What only a worker's jobs or the embedded database use (parsing files, resizing images, splitting
+// text, calling a model or an embeddings API, PGlite) is loaded on first use too, so an api beside
+// its workers on PostgreSQL does not hold it (issue 39: its memory at rest and with 10,000 streams).
+const ON_FIRST_USE = [
+  'pdf-parse',
+  'mammoth',
+  'word-extractor',
+  'sharp',
+  '@langchain/textsplitters',
+  '@langchain/openai',
+  '@electric-sql/pglite',
+];
+
+describe('heavy packages only some processes use', () => {
+  it('are loaded on first use, not when the server starts', async () => {
+    const { statics, dynamics } = await importsOf(entry);
+    expect(ON_FIRST_USE.filter((name) => statics.has(name))).toEqual([]);
+    expect(ON_FIRST_USE.filter((name) => !dynamics.has(name))).toEqual([]);
+    expect([...statics].filter((name) => name.startsWith('@langchain/'))).toEqual([]);
+  });
+});
