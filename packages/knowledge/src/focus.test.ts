@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FOCUS_CHARS, focusCandidates, sentenceSimilarity, sentencesOfText } from './focus.ts';
+import {
+  FOCUS_CHARS,
+  FOCUS_WHOLE_FIRST,
+  focusCandidates,
+  sentenceSimilarity,
+  sentencesOfText,
+} from './focus.ts';
 import type { Embedder } from './ingest/embeddings.ts';
 
 /** Vectors by concept: a text's vector counts its words of each concept (unit length). */
@@ -39,14 +45,40 @@ describe('the second stage: candidates ranked again by their best sentence', () 
     const embedder = conceptEmbedder('concepts-1');
     const long = `${filler(4)} Descaling: I run citric acid through the machine every two months. ${filler(4)}`;
     const short = 'Steam the milk until the jug is hot.';
-    const out = await focusCandidates(embedder, 'How do you get rid of limescale?', [
-      { content: short, score: 1 },
-      { content: long, score: 0.2 },
-    ]);
+    const out = await focusCandidates(
+      embedder,
+      'How do you get rid of limescale?',
+      [
+        { content: short, score: 1 },
+        { content: long, score: 0.2 },
+      ],
+      { wholeFirst: 0 },
+    );
     expect(out[0]!.wholeContent).toBe(long);
     expect(out[0]!.content).toContain('Descaling: I run citric acid through the machine every two months.');
     expect(out[0]!.content.length).toBeLessThanOrEqual(FOCUS_CHARS);
     expect(out[1]!.content).toBe(short);
+  });
+
+  it('hands the first FOCUS_WHOLE_FIRST candidates over whole and focuses the long ones after them', async () => {
+    const embedder = conceptEmbedder('concepts-4');
+    const long = (i: number) =>
+      `${filler(4)} Descaling ${i}: I run citric acid through the machine every ${i + 1} months. ${filler(4)}`;
+    const candidates = Array.from({ length: FOCUS_WHOLE_FIRST + 2 }, (_, i) => ({
+      content: long(i),
+      score: 1 - i / 10,
+    }));
+    const out = await focusCandidates(embedder, 'How do you get rid of limescale?', candidates);
+    expect(out.map((c) => c.wholeContent ?? c.content)).toEqual(candidates.map((c) => c.content));
+    for (const c of out.slice(0, FOCUS_WHOLE_FIRST)) {
+      expect(c.wholeContent).toBeUndefined();
+      expect(c.content.length).toBeGreaterThan(FOCUS_CHARS);
+    }
+    for (const c of out.slice(FOCUS_WHOLE_FIRST)) {
+      expect(c.wholeContent).toBeDefined();
+      expect(c.content).toContain('Descaling');
+      expect(c.content.length).toBeLessThanOrEqual(FOCUS_CHARS);
+    }
   });
 
   it('remembers sentence vectors: a second question encodes nothing new', async () => {

@@ -13,6 +13,13 @@ import type { Embedder } from './ingest/embeddings.ts';
 
 /** A chunk longer than this is split into sentences and focused on its best ones. */
 export const FOCUS_CHARS = 400;
+/**
+ * The first candidates after the second stage reach the prompt whole, not focused (issue 37, record
+ * 0088): on long pages the chunk the second stage ranks first often holds the answer in another
+ * sentence than its most similar one, which a 400-character window around that sentence cuts off.
+ * Five whole chunks take about 5,000 of the 8,000-character budget; the rest come focused.
+ */
+export const FOCUS_WHOLE_FIRST = 5;
 /** New texts one question may encode (the rest of the candidates keep their fused order). */
 export const FOCUS_MAX_NEW_TEXTS = 96;
 /** Weight of the fused score (vector + full-text coverage, 0…1.5) beside the best sentence's cosine. */
@@ -71,8 +78,9 @@ export interface FocusCandidate {
 
 /**
  * Candidates (best first by the fused ranking) ordered again by their best sentence's similarity to
- * the question plus FUSED_WEIGHT × their fused score; a long chunk's content becomes its best
- * sentence with its neighbours (up to FOCUS_CHARS), its whole text kept in `wholeContent`. A
+ * the question plus FUSED_WEIGHT × their fused score; past the first `wholeFirst` (FOCUS_WHOLE_FIRST),
+ * which keep their whole text, a long chunk's content becomes its best sentence with its neighbours
+ * (up to FOCUS_CHARS), its whole text kept in `wholeContent`. A
  * candidate whose sentences were not encoded (past FOCUS_MAX_NEW_TEXTS) keeps its place after the
  * scored ones. Without a question vector, the candidates as they are.
  */
@@ -80,6 +88,7 @@ export async function focusCandidates<T extends FocusCandidate>(
   embedder: Embedder,
   question: string,
   candidates: T[],
+  { wholeFirst = FOCUS_WHOLE_FIRST }: { wholeFirst?: number } = {},
 ): Promise<(T & { wholeContent?: string })[]> {
   if (candidates.length === 0) return candidates;
   let q: number[];
@@ -94,7 +103,7 @@ export async function focusCandidates<T extends FocusCandidate>(
   );
   const vectors = await cachedVectors(embedder, split.flat(), FOCUS_MAX_NEW_TEXTS);
   let at = 0;
-  const scored: { c: T & { wholeContent?: string }; score: number; rank: number }[] = [];
+  const scored: { c: T; focused: string | null; score: number; rank: number }[] = [];
   const unscored: (T & { wholeContent?: string })[] = [];
   for (const [rank, c] of candidates.entries()) {
     const sentences = split[rank]!;
@@ -109,14 +118,17 @@ export async function focusCandidates<T extends FocusCandidate>(
     }
     const best = sims.indexOf(Math.max(...sims));
     const focused = c.content.length > FOCUS_CHARS ? around(sentences, best, sims) : null;
-    scored.push({
-      c: focused && focused !== c.content ? { ...c, content: focused, wholeContent: c.content } : c,
-      score: sims[best]! + FUSED_WEIGHT * c.score,
-      rank,
-    });
+    scored.push({ c, focused, score: sims[best]! + FUSED_WEIGHT * c.score, rank });
   }
   scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
-  return [...scored.map((s) => s.c), ...unscored];
+  return [
+    ...scored.map(({ c, focused }, i) =>
+      i >= wholeFirst && focused && focused !== c.content
+        ? { ...c, content: focused, wholeContent: c.content }
+        : c,
+    ),
+    ...unscored,
+  ];
 }
 
 /** The best sentence with its neighbours, the more similar first, while within FOCUS_CHARS. */
