@@ -81,12 +81,31 @@ describe('the second stage: candidates ranked again by their best sentence', () 
     }
   });
 
+  it('ranks a long chunk higher when two neighbouring sentences together are nearer the question', async () => {
+    const embedder = conceptEmbedder('concepts-5');
+    // Each chunk's best sentence covers one of the question's two concepts; only in `together` does
+    // the next sentence cover the other.
+    const apart = `${filler(3)} Descaling: citric acid every two months. ${filler(3)} Milk: I steam it gently. ${filler(2)}`;
+    const together = `${filler(3)} Descaling: citric acid every two months. Milk: I steam it gently. ${filler(5)}`;
+    const out = await focusCandidates(
+      embedder,
+      'How often do you descale, and how do you steam the milk?',
+      [
+        { content: apart, score: 0.31 },
+        { content: together, score: 0.3 },
+      ],
+      { wholeFirst: 0 },
+    );
+    expect(out.map((c) => c.wholeContent)).toEqual([together, apart]);
+  });
+
   it('remembers sentence vectors: a second question encodes nothing new', async () => {
     const embedder = conceptEmbedder('concepts-2');
     const candidates = [{ content: `${filler(8)} Milk: steam it to 60 degrees.`, score: 0.5 }];
     await focusCandidates(embedder, 'How hot is the dairy?', candidates);
     const first = embedder.encoded.length;
-    expect(first).toBe(sentencesOfText(candidates[0]!.content).length);
+    // Its sentences, and each window of two neighbouring sentences.
+    expect(first).toBe(2 * sentencesOfText(candidates[0]!.content).length - 1);
     await focusCandidates(embedder, 'Which mill do you use?', candidates);
     expect(embedder.encoded.length).toBe(first);
   });

@@ -24,6 +24,12 @@ export const FOCUS_WHOLE_FIRST = 5;
 export const FOCUS_MAX_NEW_TEXTS = 96;
 /** Weight of the fused score (vector + full-text coverage, 0…1.5) beside the best sentence's cosine. */
 const FUSED_WEIGHT = 0.1;
+/**
+ * A long chunk's score moves this share of the way from its best sentence's cosine towards its best
+ * window of two neighbouring sentences', when the window is nearer the question (record 0088): an
+ * answer can be spread over two sentences, or a sentence read better beside the one before it.
+ */
+const PAIR_WEIGHT = 0.5;
 /** Sentence vectors remembered per process (about 2 KB each at 512 dimensions). */
 const CACHE_ENTRIES = 20_000;
 
@@ -101,7 +107,14 @@ export async function focusCandidates<T extends FocusCandidate>(
   const split = candidates.map((c) =>
     c.content.length > FOCUS_CHARS ? sentencesOfText(c.content) : [c.content.replace(/\s+/g, ' ').trim()],
   );
-  const vectors = await cachedVectors(embedder, split.flat(), FOCUS_MAX_NEW_TEXTS);
+  // Two neighbouring sentences of a long chunk as one text (after every sentence, so that on a cold
+  // cache the sentences are encoded first and a window without a vector is only left out).
+  const pairs = candidates.map((c, i) =>
+    c.content.length > FOCUS_CHARS ? split[i]!.slice(1).map((s, k) => `${split[i]![k]} ${s}`) : [],
+  );
+  const sentenceCount = split.reduce((n, s) => n + s.length, 0);
+  const vectors = await cachedVectors(embedder, [...split.flat(), ...pairs.flat()], FOCUS_MAX_NEW_TEXTS);
+  let pairAt = sentenceCount;
   let at = 0;
   const scored: { c: T; focused: string | null; score: number; rank: number }[] = [];
   const unscored: (T & { wholeContent?: string })[] = [];
@@ -118,7 +131,14 @@ export async function focusCandidates<T extends FocusCandidate>(
     }
     const best = sims.indexOf(Math.max(...sims));
     const focused = c.content.length > FOCUS_CHARS ? around(sentences, best, sims) : null;
-    scored.push({ c, focused, score: sims[best]! + FUSED_WEIGHT * c.score, rank });
+    let pairBest = Number.NEGATIVE_INFINITY;
+    for (const v of vectors.slice(pairAt, pairAt + pairs[rank]!.length)) {
+      if (v) pairBest = Math.max(pairBest, dot(v, q));
+    }
+    pairAt += pairs[rank]!.length;
+    // Halfway towards the best window of two sentences when that is nearer the question.
+    const sentenceScore = sims[best]! + PAIR_WEIGHT * Math.max(0, pairBest - sims[best]!);
+    scored.push({ c, focused, score: sentenceScore + FUSED_WEIGHT * c.score, rank });
   }
   scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
   return [
