@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   FOCUS_CHARS,
+  FOCUS_MAX_NEW_TEXTS,
   FOCUS_WHOLE_FIRST,
   focusCandidates,
   sentenceSimilarity,
@@ -97,6 +98,23 @@ describe('the second stage: candidates ranked again by their best sentence', () 
       { wholeFirst: 0 },
     );
     expect(out.map((c) => c.wholeContent)).toEqual([together, apart]);
+  });
+
+  it('reads each candidate its own windows when an earlier one could not be scored', async () => {
+    const embedder = conceptEmbedder('concepts-6');
+    const question = 'How often do you descale, and how do you steam the milk?';
+    const apart = `${filler(3)} Descaling: citric acid every two months. ${filler(3)} Milk: I steam it gently. ${filler(2)}`;
+    const together = `${filler(3)} Descaling: citric acid every two months. Milk: I steam it gently. ${filler(5)}`;
+    const known = [
+      { content: apart, score: 0.31 },
+      { content: together, score: 0.3 },
+    ];
+    await focusCandidates(embedder, question, known, { wholeFirst: 0 });
+    // More new sentences than one question may encode: this candidate keeps its place after the
+    // scored ones, and its windows are not the next candidates'.
+    const unknown = { content: filler(FOCUS_MAX_NEW_TEXTS + 10), score: 0.5 };
+    const out = await focusCandidates(embedder, question, [unknown, ...known], { wholeFirst: 0 });
+    expect(out.map((c) => c.wholeContent ?? c.content)).toEqual([together, apart, unknown.content]);
   });
 
   it('remembers sentence vectors: a second question encodes nothing new', async () => {

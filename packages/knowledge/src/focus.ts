@@ -126,6 +126,8 @@ export async function focusCandidates<T extends FocusCandidate>(
       return v ? dot(v, q) : Number.NaN;
     });
     at += sentences.length;
+    const windows = vectors.slice(pairAt, pairAt + pairs[rank]!.length);
+    pairAt += pairs[rank]!.length;
     if (sims.some(Number.isNaN) || sims.length === 0) {
       unscored.push(c);
       continue;
@@ -133,10 +135,7 @@ export async function focusCandidates<T extends FocusCandidate>(
     const best = sims.indexOf(Math.max(...sims));
     const focused = c.content.length > FOCUS_CHARS ? around(sentences, best, sims) : null;
     let pairBest = Number.NEGATIVE_INFINITY;
-    for (const v of vectors.slice(pairAt, pairAt + pairs[rank]!.length)) {
-      if (v) pairBest = Math.max(pairBest, dot(v, q));
-    }
-    pairAt += pairs[rank]!.length;
+    for (const v of windows) if (v) pairBest = Math.max(pairBest, dot(v, q));
     // Halfway towards the best window of two sentences when that is nearer the question.
     const sentenceScore = sims[best]! + PAIR_WEIGHT * Math.max(0, pairBest - sims[best]!);
     scored.push({ c, focused, score: sentenceScore + FUSED_WEIGHT * c.score, rank });
