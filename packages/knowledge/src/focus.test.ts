@@ -100,6 +100,22 @@ describe('the second stage: candidates ranked again by their best sentence', () 
     expect(out.map((c) => c.wholeContent)).toEqual([together, apart]);
   });
 
+  it('focuses a long chunk on its best two neighbouring sentences when together they are nearer the question', async () => {
+    const embedder = conceptEmbedder('concepts-7');
+    // The best sentence alone is the first "Milk" one (a tie, the earlier wins); the two sentences
+    // together far after it are nearer the question than either.
+    const chunk = `${filler(3)} Milk: steam it near the burr grinder. ${filler(8)} Descaling: citric acid. Milk and steam by the burr grinder. ${filler(3)}`;
+    const [out] = await focusCandidates(
+      embedder,
+      'How often do you descale, and how do you steam the milk?',
+      [{ content: chunk, score: 0.5 }],
+      { wholeFirst: 0 },
+    );
+    expect(out!.content).toContain('Descaling: citric acid. Milk and steam by the burr grinder.');
+    expect(out!.content).not.toContain('Milk: steam it near');
+    expect(out!.content.length).toBeLessThanOrEqual(FOCUS_CHARS);
+  });
+
   it('reads each candidate its own windows when an earlier one could not be scored', async () => {
     const embedder = conceptEmbedder('concepts-6');
     const question = 'How often do you descale, and how do you steam the milk?';

@@ -133,9 +133,19 @@ export async function focusCandidates<T extends FocusCandidate>(
       continue;
     }
     const best = sims.indexOf(Math.max(...sims));
-    const focused = c.content.length > FOCUS_CHARS ? around(sentences, best, sims) : null;
     let pairBest = Number.NEGATIVE_INFINITY;
-    for (const v of windows) if (v) pairBest = Math.max(pairBest, dot(v, q));
+    let pair = -1;
+    for (const [k, v] of windows.entries()) {
+      const sim = v ? dot(v, q) : Number.NEGATIVE_INFINITY;
+      if (sim > pairBest) [pairBest, pair] = [sim, k];
+    }
+    // Focused on the best window of two sentences when it is nearer the question than the best one.
+    const focused =
+      c.content.length <= FOCUS_CHARS
+        ? null
+        : pairBest > sims[best]!
+          ? around(sentences, pair, sims, pair + 1)
+          : around(sentences, best, sims);
     // Halfway towards the best window of two sentences when that is nearer the question.
     const sentenceScore = sims[best]! + PAIR_WEIGHT * Math.max(0, pairBest - sims[best]!);
     scored.push({ c, focused, score: sentenceScore + FUSED_WEIGHT * c.score, rank });
@@ -151,11 +161,14 @@ export async function focusCandidates<T extends FocusCandidate>(
   ];
 }
 
-/** The best sentence with its neighbours, the more similar first, while within FOCUS_CHARS. */
-function around(sentences: string[], best: number, sims: number[]): string {
+/**
+ * The best sentence (or sentences `best`…`until`) with its neighbours, the more similar first, while
+ * within FOCUS_CHARS.
+ */
+function around(sentences: string[], best: number, sims: number[], until = best): string {
   let from = best;
-  let to = best;
-  let length = sentences[best]!.length;
+  let to = until;
+  let length = sentences.slice(best, until + 1).join(' ').length;
   for (;;) {
     const before = from > 0 ? from - 1 : -1;
     const after = to < sentences.length - 1 ? to + 1 : -1;
