@@ -6,6 +6,8 @@ import {
   createEmbedder,
   createLocalEmbedder,
   type Embedder,
+  focusCandidates,
+  retrieve,
   retrievePassages,
   sentenceSimilarity,
   sentencesOfText,
@@ -17,6 +19,10 @@ import {
   COFFEE_UNRELATED,
   type CoffeeFact,
   coffeePage,
+  GUITAR_FACTS,
+  GUITAR_HELD_OUT,
+  GUITAR_TUNING,
+  GUITAR_UNRELATED,
   type LoopbackServer,
   RUNNING_FACTS,
   RUNNING_HELD_OUT,
@@ -84,6 +90,24 @@ const SETS: ParaphraseSet[] = [
         'Runners ask me how I train for a marathon, so here is my whole routine, week by week and from the first easy jog to race day. Lace up and read on.',
       ),
     pageTitle: 'My marathon training, part',
+  },
+  {
+    // Written after the running set, before any tuning of the round that added it (docs/knowledge.md,
+    // "Paraphrases, a third set: guitar practice").
+    name: 'guitar',
+    host: 'frets.example',
+    facts: GUITAR_FACTS,
+    tuning: GUITAR_TUNING,
+    heldOut: GUITAR_HELD_OUT,
+    unrelated: GUITAR_UNRELATED,
+    page: (facts, title) =>
+      coffeePage(
+        facts,
+        GUITAR_FACTS,
+        title,
+        'Players ask me how I practise the guitar at home, so here is my whole routine, from tuning up to the songs I keep in my fingers. Grab your guitar and read on.',
+      ),
+    pageTitle: 'How I practise the guitar, part',
   },
 ];
 
@@ -204,6 +228,7 @@ async function measure(db: Kysely<Database>, corpus: Corpus, embedder: Embedder)
     const passages = await retrievePassages(db, base);
     m.ms.push(performance.now() - started);
     if (passages.some(holds)) m.hybrid.add(fact);
+    else if (process.env.PARAPHRASE_DIAG) await missed(db, corpus, fact, embedder, holds);
     if ((await retrievePassages(db, { ...base, only: 'vector' })).some(holds)) m.encoder.add(fact);
     const right = (q: { from: number | null; text: string }) =>
       q.from !== null && holds(passages[q.from]!) && flat(q.text).includes(fact.answer);
@@ -214,6 +239,38 @@ async function measure(db: Kysely<Database>, corpus: Corpus, embedder: Embedder)
     if (right(offlineAnswer('Bea', fact.question, passages))) m.byWords.add(fact);
   }
   return m;
+}
+
+/**
+ * Diagnostics while tuning (PARAPHRASE_DIAG=1), for a fact whose answer missed the prompt: the right
+ * chunk's rank among the first stage's 48 candidates and after the second stage (-1: not among
+ * them), and whether the passage the second stage made of it still holds the answer.
+ */
+async function missed(
+  db: Kysely<Database>,
+  corpus: Corpus,
+  fact: CoffeeFact,
+  embedder: Embedder,
+  holds: (p: { content: string }) => boolean,
+) {
+  const ranked = await retrieve(db, {
+    chatbotId: corpus.chatbotId,
+    question: fact.question,
+    embedder,
+    limit: 48,
+  });
+  const focused = await focusCandidates(embedder, fact.question, ranked);
+  const at = focused.findIndex((c) => holds({ content: c.wholeContent ?? c.content }));
+  console.log(
+    `MISS ${JSON.stringify({
+      c: corpus.label,
+      tuning: corpus.set.tuning.includes(fact),
+      fused: ranked.findIndex(holds),
+      focused: at,
+      focusHolds: at >= 0 && holds(focused[at]!),
+      q: fact.question,
+    })}`,
+  );
 }
 
 /** Diagnostics while tuning (PARAPHRASE_DIAG=1): the sentence similarities the answerer sees. */
@@ -293,16 +350,18 @@ function report(label: string, set: ParaphraseSet, m: Measured) {
 
 /**
  * The floors asserted (share of the set into the prompt; facts quoted by the embedded answerer),
- * per corpus: what the second stage reaches (docs/knowledge.md, record 0080).
+ * per corpus: what the second stage reaches (docs/knowledge.md, records 0080 and 0088).
  */
 const FLOORS: Record<string, { prompt: number; answered: number }> = {
-  'coffee posts': { prompt: 0.9, answered: 5 },
-  'coffee long pages': { prompt: 0.6, answered: 5 },
-  'running posts': { prompt: 0.85, answered: 8 },
-  'running long pages': { prompt: 0.7, answered: 7 },
+  'coffee posts': { prompt: 0.9, answered: 6 },
+  'coffee long pages': { prompt: 0.71, answered: 6 },
+  'running posts': { prompt: 0.85, answered: 9 },
+  'running long pages': { prompt: 0.83, answered: 9 },
+  'guitar posts': { prompt: 0.87, answered: 4 },
+  'guitar long pages': { prompt: 0.75, answered: 3 },
 };
 
-describe('paraphrased questions among look-alikes (coffee and running sets), PGlite + pgvector', () => {
+describe('paraphrased questions among look-alikes (coffee, running and guitar sets), PGlite + pgvector', () => {
   let h: DbHandle;
   let corpora: Corpus[];
   const embedder = createLocalEmbedder();
@@ -318,6 +377,7 @@ describe('paraphrased questions among look-alikes (coffee and running sets), PGl
   it('are sets worth measuring: three look-alikes per fact, halves, unrelated questions', () => {
     expect(COFFEE_FACTS).toHaveLength(32);
     expect(RUNNING_FACTS).toHaveLength(24);
+    expect(GUITAR_FACTS).toHaveLength(24);
     for (const set of SETS) {
       expect(set.tuning.length + set.heldOut.length).toBe(set.facts.length);
       expect(new Set([...set.tuning, ...set.heldOut]).size).toBe(set.facts.length);

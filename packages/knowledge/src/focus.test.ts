@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { FOCUS_CHARS, focusCandidates, sentenceSimilarity, sentencesOfText } from './focus.ts';
+import {
+  FOCUS_CHARS,
+  FOCUS_MAX_NEW_TEXTS,
+  FOCUS_WHOLE_FIRST,
+  focusCandidates,
+  sentenceSimilarity,
+  sentencesOfText,
+} from './focus.ts';
 import type { Embedder } from './ingest/embeddings.ts';
 
 /** Vectors by concept: a text's vector counts its words of each concept (unit length). */
@@ -39,14 +46,91 @@ describe('the second stage: candidates ranked again by their best sentence', () 
     const embedder = conceptEmbedder('concepts-1');
     const long = `${filler(4)} Descaling: I run citric acid through the machine every two months. ${filler(4)}`;
     const short = 'Steam the milk until the jug is hot.';
-    const out = await focusCandidates(embedder, 'How do you get rid of limescale?', [
-      { content: short, score: 1 },
-      { content: long, score: 0.2 },
-    ]);
+    const out = await focusCandidates(
+      embedder,
+      'How do you get rid of limescale?',
+      [
+        { content: short, score: 1 },
+        { content: long, score: 0.2 },
+      ],
+      { wholeFirst: 0 },
+    );
     expect(out[0]!.wholeContent).toBe(long);
     expect(out[0]!.content).toContain('Descaling: I run citric acid through the machine every two months.');
     expect(out[0]!.content.length).toBeLessThanOrEqual(FOCUS_CHARS);
     expect(out[1]!.content).toBe(short);
+  });
+
+  it('hands the first FOCUS_WHOLE_FIRST candidates over whole and focuses the long ones after them', async () => {
+    const embedder = conceptEmbedder('concepts-4');
+    const long = (i: number) =>
+      `${filler(4)} Descaling ${i}: I run citric acid through the machine every ${i + 1} months. ${filler(4)}`;
+    const candidates = Array.from({ length: FOCUS_WHOLE_FIRST + 2 }, (_, i) => ({
+      content: long(i),
+      score: 1 - i / 10,
+    }));
+    const out = await focusCandidates(embedder, 'How do you get rid of limescale?', candidates);
+    expect(out.map((c) => c.wholeContent ?? c.content)).toEqual(candidates.map((c) => c.content));
+    for (const c of out.slice(0, FOCUS_WHOLE_FIRST)) {
+      expect(c.wholeContent).toBeUndefined();
+      expect(c.content.length).toBeGreaterThan(FOCUS_CHARS);
+    }
+    for (const c of out.slice(FOCUS_WHOLE_FIRST)) {
+      expect(c.wholeContent).toBeDefined();
+      expect(c.content).toContain('Descaling');
+      expect(c.content.length).toBeLessThanOrEqual(FOCUS_CHARS);
+    }
+  });
+
+  it('ranks a long chunk higher when two neighbouring sentences together are nearer the question', async () => {
+    const embedder = conceptEmbedder('concepts-5');
+    // Each chunk's best sentence covers one of the question's two concepts; only in `together` does
+    // the next sentence cover the other.
+    const apart = `${filler(3)} Descaling: citric acid every two months. ${filler(3)} Milk: I steam it gently. ${filler(2)}`;
+    const together = `${filler(3)} Descaling: citric acid every two months. Milk: I steam it gently. ${filler(5)}`;
+    const out = await focusCandidates(
+      embedder,
+      'How often do you descale, and how do you steam the milk?',
+      [
+        { content: apart, score: 0.31 },
+        { content: together, score: 0.3 },
+      ],
+      { wholeFirst: 0 },
+    );
+    expect(out.map((c) => c.wholeContent)).toEqual([together, apart]);
+  });
+
+  it('focuses a long chunk on its best two neighbouring sentences when together they are nearer the question', async () => {
+    const embedder = conceptEmbedder('concepts-7');
+    // The best sentence alone is the first "Milk" one (a tie, the earlier wins); the two sentences
+    // together far after it are nearer the question than either.
+    const chunk = `${filler(3)} Milk: steam it near the burr grinder. ${filler(8)} Descaling: citric acid. Milk and steam by the burr grinder. ${filler(3)}`;
+    const [out] = await focusCandidates(
+      embedder,
+      'How often do you descale, and how do you steam the milk?',
+      [{ content: chunk, score: 0.5 }],
+      { wholeFirst: 0 },
+    );
+    expect(out!.content).toContain('Descaling: citric acid. Milk and steam by the burr grinder.');
+    expect(out!.content).not.toContain('Milk: steam it near');
+    expect(out!.content.length).toBeLessThanOrEqual(FOCUS_CHARS);
+  });
+
+  it('reads each candidate its own windows when an earlier one could not be scored', async () => {
+    const embedder = conceptEmbedder('concepts-6');
+    const question = 'How often do you descale, and how do you steam the milk?';
+    const apart = `${filler(3)} Descaling: citric acid every two months. ${filler(3)} Milk: I steam it gently. ${filler(2)}`;
+    const together = `${filler(3)} Descaling: citric acid every two months. Milk: I steam it gently. ${filler(5)}`;
+    const known = [
+      { content: apart, score: 0.31 },
+      { content: together, score: 0.3 },
+    ];
+    await focusCandidates(embedder, question, known, { wholeFirst: 0 });
+    // More new sentences than one question may encode: this candidate keeps its place after the
+    // scored ones, and its windows are not the next candidates'.
+    const unknown = { content: filler(FOCUS_MAX_NEW_TEXTS + 10), score: 0.5 };
+    const out = await focusCandidates(embedder, question, [unknown, ...known], { wholeFirst: 0 });
+    expect(out.map((c) => c.wholeContent ?? c.content)).toEqual([together, apart, unknown.content]);
   });
 
   it('remembers sentence vectors: a second question encodes nothing new', async () => {
@@ -54,7 +138,8 @@ describe('the second stage: candidates ranked again by their best sentence', () 
     const candidates = [{ content: `${filler(8)} Milk: steam it to 60 degrees.`, score: 0.5 }];
     await focusCandidates(embedder, 'How hot is the dairy?', candidates);
     const first = embedder.encoded.length;
-    expect(first).toBe(sentencesOfText(candidates[0]!.content).length);
+    // Its sentences, and each window of two neighbouring sentences.
+    expect(first).toBe(2 * sentencesOfText(candidates[0]!.content).length - 1);
     await focusCandidates(embedder, 'Which mill do you use?', candidates);
     expect(embedder.encoded.length).toBe(first);
   });

@@ -13,10 +13,24 @@ import type { Embedder } from './ingest/embeddings.ts';
 
 /** A chunk longer than this is split into sentences and focused on its best ones. */
 export const FOCUS_CHARS = 400;
+/**
+ * The first candidates after the second stage reach the prompt whole, not focused (issue 37, record
+ * 0088): on long pages the chunk the second stage ranks first often holds the answer in another
+ * sentence than its most similar one, which a 400-character window around that sentence cuts off.
+ * Three whole chunks take about 3,000 of the 8,000-character budget; the rest come focused (five
+ * gained more on one set but left too little room on the repo's web pages, 38 → 37 of 40).
+ */
+export const FOCUS_WHOLE_FIRST = 3;
 /** New texts one question may encode (the rest of the candidates keep their fused order). */
 export const FOCUS_MAX_NEW_TEXTS = 96;
 /** Weight of the fused score (vector + full-text coverage, 0…1.5) beside the best sentence's cosine. */
 const FUSED_WEIGHT = 0.1;
+/**
+ * A long chunk's score moves this share of the way from its best sentence's cosine towards its best
+ * window of two neighbouring sentences', when the window is nearer the question (record 0088): an
+ * answer can be spread over two sentences, or a sentence read better beside the one before it.
+ */
+const PAIR_WEIGHT = 0.5;
 /** Sentence vectors remembered per process (about 2 KB each at 512 dimensions). */
 const CACHE_ENTRIES = 20_000;
 
@@ -71,8 +85,9 @@ export interface FocusCandidate {
 
 /**
  * Candidates (best first by the fused ranking) ordered again by their best sentence's similarity to
- * the question plus FUSED_WEIGHT × their fused score; a long chunk's content becomes its best
- * sentence with its neighbours (up to FOCUS_CHARS), its whole text kept in `wholeContent`. A
+ * the question plus FUSED_WEIGHT × their fused score; past the first `wholeFirst` (FOCUS_WHOLE_FIRST),
+ * which keep their whole text, a long chunk's content becomes its best sentence with its neighbours
+ * (up to FOCUS_CHARS), its whole text kept in `wholeContent`. A
  * candidate whose sentences were not encoded (past FOCUS_MAX_NEW_TEXTS) keeps its place after the
  * scored ones. Without a question vector, the candidates as they are.
  */
@@ -80,6 +95,7 @@ export async function focusCandidates<T extends FocusCandidate>(
   embedder: Embedder,
   question: string,
   candidates: T[],
+  { wholeFirst = FOCUS_WHOLE_FIRST }: { wholeFirst?: number } = {},
 ): Promise<(T & { wholeContent?: string })[]> {
   if (candidates.length === 0) return candidates;
   let q: number[];
@@ -92,9 +108,16 @@ export async function focusCandidates<T extends FocusCandidate>(
   const split = candidates.map((c) =>
     c.content.length > FOCUS_CHARS ? sentencesOfText(c.content) : [c.content.replace(/\s+/g, ' ').trim()],
   );
-  const vectors = await cachedVectors(embedder, split.flat(), FOCUS_MAX_NEW_TEXTS);
+  // Two neighbouring sentences of a long chunk as one text (after every sentence, so that on a cold
+  // cache the sentences are encoded first and a window without a vector is only left out).
+  const pairs = candidates.map((c, i) =>
+    c.content.length > FOCUS_CHARS ? split[i]!.slice(1).map((s, k) => `${split[i]![k]} ${s}`) : [],
+  );
+  const sentenceCount = split.reduce((n, s) => n + s.length, 0);
+  const vectors = await cachedVectors(embedder, [...split.flat(), ...pairs.flat()], FOCUS_MAX_NEW_TEXTS);
+  let pairAt = sentenceCount;
   let at = 0;
-  const scored: { c: T & { wholeContent?: string }; score: number; rank: number }[] = [];
+  const scored: { c: T; focused: string | null; score: number; rank: number }[] = [];
   const unscored: (T & { wholeContent?: string })[] = [];
   for (const [rank, c] of candidates.entries()) {
     const sentences = split[rank]!;
@@ -103,27 +126,49 @@ export async function focusCandidates<T extends FocusCandidate>(
       return v ? dot(v, q) : Number.NaN;
     });
     at += sentences.length;
+    const windows = vectors.slice(pairAt, pairAt + pairs[rank]!.length);
+    pairAt += pairs[rank]!.length;
     if (sims.some(Number.isNaN) || sims.length === 0) {
       unscored.push(c);
       continue;
     }
     const best = sims.indexOf(Math.max(...sims));
-    const focused = c.content.length > FOCUS_CHARS ? around(sentences, best, sims) : null;
-    scored.push({
-      c: focused && focused !== c.content ? { ...c, content: focused, wholeContent: c.content } : c,
-      score: sims[best]! + FUSED_WEIGHT * c.score,
-      rank,
-    });
+    let pairBest = Number.NEGATIVE_INFINITY;
+    let pair = -1;
+    for (const [k, v] of windows.entries()) {
+      const sim = v ? dot(v, q) : Number.NEGATIVE_INFINITY;
+      if (sim > pairBest) [pairBest, pair] = [sim, k];
+    }
+    // Focused on the best window of two sentences when it is nearer the question than the best one.
+    const focused =
+      c.content.length <= FOCUS_CHARS
+        ? null
+        : pairBest > sims[best]!
+          ? around(sentences, pair, sims, pair + 1)
+          : around(sentences, best, sims);
+    // Halfway towards the best window of two sentences when that is nearer the question.
+    const sentenceScore = sims[best]! + PAIR_WEIGHT * Math.max(0, pairBest - sims[best]!);
+    scored.push({ c, focused, score: sentenceScore + FUSED_WEIGHT * c.score, rank });
   }
   scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
-  return [...scored.map((s) => s.c), ...unscored];
+  return [
+    ...scored.map(({ c, focused }, i) =>
+      i >= wholeFirst && focused && focused !== c.content
+        ? { ...c, content: focused, wholeContent: c.content }
+        : c,
+    ),
+    ...unscored,
+  ];
 }
 
-/** The best sentence with its neighbours, the more similar first, while within FOCUS_CHARS. */
-function around(sentences: string[], best: number, sims: number[]): string {
+/**
+ * The best sentence (or sentences `best`…`until`) with its neighbours, the more similar first, while
+ * within FOCUS_CHARS.
+ */
+function around(sentences: string[], best: number, sims: number[], until = best): string {
   let from = best;
-  let to = best;
-  let length = sentences[best]!.length;
+  let to = until;
+  let length = sentences.slice(best, until + 1).join(' ').length;
   for (;;) {
     const before = from > 0 ? from - 1 : -1;
     const after = to < sentences.length - 1 ? to + 1 : -1;

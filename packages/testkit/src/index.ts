@@ -8,6 +8,7 @@ export * from './database.ts';
 export * from './fake-openai.ts';
 export * from './faults.ts';
 export * from './fixtures.ts';
+export * from './guitar-paraphrases.ts';
 export * from './lookalikes.ts';
 export * from './push-service.ts';
 export * from './running-paraphrases.ts';
