@@ -46,20 +46,23 @@ export function createEmbedder(env: EmbeddingEnv): Embedder | null {
   // (issue 39: the api's memory at rest).
   let client: Promise<OpenAIEmbeddings> | null = null;
   const ready = () => {
-    client ??= import('@langchain/openai').then(
-      ({ OpenAIEmbeddings }) =>
-        new OpenAIEmbeddings({
-          apiKey: env.OPENAI_API_KEY,
-          model,
-          batchSize: 256,
-          maxRetries: 2,
-          timeout: 30_000,
-          ...(env.OPENAI_BASE_URL ? { configuration: { baseURL: env.OPENAI_BASE_URL } } : {}),
-        }),
-    );
-    client.catch(() => {
-      client = null;
-    });
+    if (!client) {
+      client = import('@langchain/openai').then(
+        ({ OpenAIEmbeddings }) =>
+          new OpenAIEmbeddings({
+            apiKey: env.OPENAI_API_KEY,
+            model,
+            batchSize: 256,
+            maxRetries: 2,
+            timeout: 30_000,
+            ...(env.OPENAI_BASE_URL ? { configuration: { baseURL: env.OPENAI_BASE_URL } } : {}),
+          }),
+      );
+      // A failed load is tried again by the next text.
+      client.catch(() => {
+        client = null;
+      });
+    }
     return client;
   };
   return {
