@@ -1,14 +1,13 @@
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { loadVapidKeys, type VapidKeys } from '@fanpilot/background';
-import { type ErrorBody, KNOWLEDGE_FILE_MAX_BYTES } from '@fanpilot/contracts';
+import type { ErrorBody } from '@fanpilot/contracts';
 import type { DbHandle } from '@fanpilot/db';
 import type { JobRunner } from '@fanpilot/jobs';
 import type { IngestEnv } from '@fanpilot/knowledge';
 import { loadIngestEnv } from '@fanpilot/knowledge';
 import { type Mailer, mailModeOf } from '@fanpilot/mail';
 import cookie from '@fastify/cookie';
-import multipart from '@fastify/multipart';
 import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
@@ -214,10 +213,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rateLimitPlugin, {
     redisUrl: deps.config.env.REDIS_URL,
     nameSpace: `${deps.config.env.JOBS_PREFIX}-rl:`,
-  });
-  // Knowledge uploads: one file of at most 10 MB per request, checked again by the route.
-  await app.register(multipart, {
-    limits: { fileSize: KNOWLEDGE_FILE_MAX_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 64 * 1024 },
   });
 
   // Shutting down, the answers to requests still in flight close their connections, so that a

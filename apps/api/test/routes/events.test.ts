@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { type FakeOpenAI, startFakeOpenAI } from '@fanpilot/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -242,6 +244,71 @@ describe('the AI answer, streamed to the fan as it is written', () => {
     } finally {
       s.close();
       other.close();
+    }
+  });
+});
+
+/** Forces a full garbage collection (the flag set at run time, as --expose-gc would). */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
+/**
+ * An open stream holds what it needs to send events, not the request it was opened by: Fastify's
+ * request, its reply and the request's logger go with the handler (issue 39: 10,000 streams in one
+ * api process). Each object is followed by a weak reference taken as the request arrives.
+ */
+describe("an open stream keeps no hold on Fastify's request", () => {
+  let t: TestApp;
+  const requests: { path: string; ref: WeakRef<object> }[] = [];
+  const collected = async (path: string) => {
+    // A weak reference clears only after the turn that read it.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    const entry = requests.find((r) => r.path === path);
+    return entry !== undefined && entry.ref.deref() === undefined;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      onRoute: (route) => {
+        if (!route.url.startsWith('/api/events/')) return;
+        const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
+        route.onRequest = [
+          ...hooks,
+          (request, _reply, done) => {
+            requests.push({ path: request.url.split('?')[0]!, ref: new WeakRef(request) });
+            done();
+          },
+        ];
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("lets the dashboard's and the fan chat's requests go while their streams stay open", async () => {
+    const cookie = await onboard(t, 'gcd');
+    const dashboard = await openSse(`${t.url}/api/events/creators/gcd`, { cookie });
+    const fan = new FanBrowser(t);
+    await fan.ask('gcd', 'Hello there');
+    const chat = await openSse(`${t.url}/api/events/fans/${fan.fanId}?creator=gcd`, {
+      cookie: fan.cookie,
+    });
+    try {
+      expect(dashboard.status).toBe(200);
+      expect(chat.status).toBe(200);
+      await expect.poll(() => collected('/api/events/creators/gcd')).toBe(true);
+      await expect.poll(() => collected(`/api/events/fans/${fan.fanId}`)).toBe(true);
+      // Both streams still deliver.
+      await call(t, 'POST', '/api/toggle-status', cookie, { creator: 'gcd' });
+      await dashboard.next(kindIs('status'));
+      await chat.next(kindIs('status'));
+    } finally {
+      dashboard.close();
+      chat.close();
     }
   });
 });

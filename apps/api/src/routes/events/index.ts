@@ -8,6 +8,7 @@ import { followableConversation, knownCreatorId, mayFollowAsFan, sessionActsFor 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HttpError, unauthorized } from '../../errors.ts';
+import { redactUrl, requestLogLevel } from '../../logging.ts';
 import { cachedFanTokenHash } from '../../plugins/changes.ts';
 import { fanReadLimiter, networkOf } from '../../plugins/rate-limit.ts';
 import { type LiveHub, LiveStream } from '../../services/live.ts';
@@ -27,6 +28,47 @@ const STREAM_HEADERS = new Set([
   'cross-origin-resource-policy',
   'strict-transport-security',
 ]);
+
+/**
+ * Fastify's own listener on a response's end: its closing log line and onResponse hooks. It holds
+ * the request, the reply and the request's logger for as long as the response is open (for an event
+ * stream, for hours): about 4 KB a stream. A stream lets it go and writes its own closing line.
+ */
+const FASTIFY_RESPONSE_LISTENER = 'onResFinished';
+
+/**
+ * Drops Fastify's end-of-response listeners from a hijacked stream and returns the closing line to
+ * write when it ends: the same line the api's onResponse hook writes, from a few strings, not the
+ * request.
+ */
+function releaseFromFastify(request: FastifyRequest, reply: FastifyReply): () => void {
+  const res = reply.raw;
+  for (const event of ['finish', 'error'] as const) {
+    for (const listener of res.listeners(event)) {
+      if (listener.name === FASTIFY_RESPONSE_LISTENER) res.removeListener(event, listener as () => void);
+    }
+  }
+  const log = request.server.log as FastifyRequest['log'] & { isLevelEnabled?: (level: string) => boolean };
+  const level = requestLogLevel(request.method, 200);
+  if (log.isLevelEnabled?.(level) === false) return () => {};
+  const startedAt = performance.now() - reply.elapsedTime;
+  const reqId = request.id;
+  // What the logger's `req` serializer reads (logging.ts), as plain values.
+  const req = {
+    method: request.method,
+    url: request.url,
+    host: request.host,
+    ip: request.ip,
+    socket: { remotePort: request.socket.remotePort },
+  };
+  return () => {
+    const ms = Math.round(performance.now() - startedAt);
+    log[level](
+      { reqId, req, res: { statusCode: 200 }, responseTime: ms },
+      `GET ${redactUrl(req.url)} 200 (${ms} ms)`,
+    );
+  };
+}
 
 const tooManyStreams = (message: string) =>
   new HttpError(429, 'too_many_streams', message, { 'retry-after': String(STREAM_RETRY_AFTER_SECONDS) });
@@ -64,6 +106,7 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
   ) => {
     reply.hijack();
     const res = reply.raw;
+    const closingLine = releaseFromFastify(request, reply);
     // What only a document obeys (its policy, framing, referrer, …) is not sent with a stream of
     // events: a stream keeps its header for as long as it is open (issue 39: the api's memory with
     // 10,000 streams). Not sniffing it and who may read it stay.
@@ -85,7 +128,10 @@ export async function eventsRoutes(app: FastifyInstance, opts: EventsRoutesOptio
     const last = request.headers['last-event-id'];
     const detach = attach(stream, typeof last === 'string' && last !== startId);
     request.raw.on('close', detach);
-    res.on('close', detach);
+    res.once('close', () => {
+      detach();
+      closingLine();
+    });
   };
 
   r.get(

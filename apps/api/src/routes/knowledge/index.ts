@@ -14,6 +14,7 @@ import {
   updateKnowledge,
 } from '@fanpilot/core';
 import { type IngestEnv, ingestRunId } from '@fanpilot/knowledge';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { badRequest, HttpError, notFound } from '../../errors.ts';
@@ -80,43 +81,58 @@ export async function knowledgeRoutes(app: FastifyInstance, opts: { ingest: Inge
     },
   );
 
-  r.post(
-    calls.uploadKnowledgeFile.path,
-    { schema: calls.uploadKnowledgeFile.schema },
-    async (request, reply) => {
-      const who = await requester(request);
-      const { chatbotId } = await knowledgeTarget(ports, who, { chatbotId: request.params.id });
-      if (!request.isMultipart()) {
-        throw new HttpError(
-          415,
-          'unsupported_media_type',
-          'Send the file as multipart/form-data in the field "file".',
-        );
-      }
-      let part: Awaited<ReturnType<typeof request.file>>;
-      try {
-        part = await request.file({ limits: { fileSize: KNOWLEDGE_FILE_MAX_BYTES, files: 1 } });
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw knowledgeFileTooLarge();
-        throw badRequest('The upload could not be read. Please try again.', 'invalid_upload');
-      }
-      if (part) assertCleanMultipart(part);
-      if (part?.fieldname !== 'file') {
-        part?.file.resume();
-        throw badRequest('Choose a file to upload (form field "file").', 'no_file');
-      }
-      let bytes: Buffer;
-      try {
-        bytes = await part.toBuffer();
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw knowledgeFileTooLarge();
-        throw badRequest('The upload could not be read. Please try again.', 'invalid_upload');
-      }
-      if (part.file.truncated) throw knowledgeFileTooLarge();
-      const item = await addKnowledgeFile(ports, who, { chatbotId, bytes, fileName: part.filename || '' });
-      return reply.send(toKnowledgeItem(item));
-    },
-  );
+  // The one call that takes multipart/form-data, so @fastify/multipart is registered for it alone:
+  // its hooks (an onRequest adding a close listener that holds the request and its reply) run on no
+  // other request, and an event stream does not keep its request for hours (issue 39). A form sent
+  // to any other call is refused (415). One file of at most 10 MB, checked again below.
+  await app.register(async (upload) => {
+    await upload.register(multipart, {
+      limits: { fileSize: KNOWLEDGE_FILE_MAX_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 64 * 1024 },
+    });
+    upload
+      .withTypeProvider<ZodTypeProvider>()
+      .post(
+        calls.uploadKnowledgeFile.path,
+        { schema: calls.uploadKnowledgeFile.schema },
+        async (request, reply) => {
+          const who = await requester(request);
+          const { chatbotId } = await knowledgeTarget(ports, who, { chatbotId: request.params.id });
+          if (!request.isMultipart()) {
+            throw new HttpError(
+              415,
+              'unsupported_media_type',
+              'Send the file as multipart/form-data in the field "file".',
+            );
+          }
+          let part: Awaited<ReturnType<typeof request.file>>;
+          try {
+            part = await request.file({ limits: { fileSize: KNOWLEDGE_FILE_MAX_BYTES, files: 1 } });
+          } catch (err) {
+            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw knowledgeFileTooLarge();
+            throw badRequest('The upload could not be read. Please try again.', 'invalid_upload');
+          }
+          if (part) assertCleanMultipart(part);
+          if (part?.fieldname !== 'file') {
+            part?.file.resume();
+            throw badRequest('Choose a file to upload (form field "file").', 'no_file');
+          }
+          let bytes: Buffer;
+          try {
+            bytes = await part.toBuffer();
+          } catch (err) {
+            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw knowledgeFileTooLarge();
+            throw badRequest('The upload could not be read. Please try again.', 'invalid_upload');
+          }
+          if (part.file.truncated) throw knowledgeFileTooLarge();
+          const item = await addKnowledgeFile(ports, who, {
+            chatbotId,
+            bytes,
+            fileName: part.filename || '',
+          });
+          return reply.send(toKnowledgeItem(item));
+        },
+      );
+  });
 
   r.post(
     calls.addUploadedKnowledgeFile.path,
