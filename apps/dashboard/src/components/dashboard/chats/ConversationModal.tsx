@@ -36,6 +36,7 @@ import { TimeAgo } from '../common/TimeAgo.tsx';
 import { FanMemoryPanel } from './FanMemoryPanel.tsx';
 import { ReplyComposer, ReplyComposerButtons } from './ReplyComposer.tsx';
 import { ReplyDraftNote, useReplyDraft } from './ReplyDraft.tsx';
+import { CONVERSATION_TEXT } from './texts.ts';
 import { useSendToFan } from './useSendToFan.ts';
 
 interface ConversationModalProps {
@@ -45,7 +46,7 @@ interface ConversationModalProps {
   onOpenChange: (open: boolean) => void;
 }
 
-const t = TEXT.conversation;
+const t = CONVERSATION_TEXT;
 
 /** Scrolled this close to the top, the history loads the page of earlier messages. */
 const LOAD_EARLIER_AT_PX = 48;
