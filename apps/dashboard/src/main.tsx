@@ -5,7 +5,6 @@ import { PageLoading } from './components/PageLoading.tsx';
 import { SkipLink } from './components/SkipLink.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { loginErrorToast } from './lib/login-errors.ts';
-import { LandingPage } from './pages/LandingPage.tsx';
 import { signedInHome } from './routes/landing-loader.ts';
 import './styles.css';
 
@@ -20,14 +19,18 @@ const root = createRoot(element);
  */
 async function start() {
   if (window.location.pathname === '/') {
+    // The landing page is a chunk of its own, so that no signed-in page loads it (issue 39); it is
+    // fetched beside the question of who is signed in, so a signed-out visit waits no longer.
+    const landing = import('./pages/LandingPage.tsx');
+    landing.catch(() => {}); // A signed-in creator does not need it; a signed-out visit awaits it below.
     const loginError = loginErrorToast(new URLSearchParams(window.location.search));
     if (loginError) {
       toast({ ...loginError, variant: 'error' });
       window.history.replaceState(window.history.state, '', '/');
-      return renderLanding();
+      return renderLanding(await landing);
     }
     const home = await signedInHome();
-    if (!home) return renderLanding();
+    if (!home) return renderLanding(await landing);
     window.history.replaceState(window.history.state, '', home);
   }
   root.render(<PageLoading />);
@@ -40,7 +43,7 @@ async function start() {
   );
 }
 
-function renderLanding() {
+function renderLanding({ LandingPage }: typeof import('./pages/LandingPage.tsx')) {
   root.render(
     <StrictMode>
       <SkipLink />

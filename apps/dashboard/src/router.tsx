@@ -1,7 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { PageLoading } from './components/PageLoading.tsx';
 import { RootLayout } from './components/RootLayout.tsx';
-import { LandingPage } from './pages/LandingPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { RouteErrorPage } from './pages/RouteErrorPage.tsx';
 import { landingLoader } from './routes/landing-loader.ts';
@@ -19,6 +18,7 @@ const signup = async () => {
   await import('./zod-without-eval.ts');
   return import('./signed-in-signup.tsx');
 };
+const landingPage = async () => ({ Component: (await import('./pages/LandingPage.tsx')).LandingPage });
 const dashboardPage = async () => {
   const m = await signedIn();
   return { loader: m.dashboardLoader, Component: m.SignedInDashboard };
@@ -35,7 +35,7 @@ export const router = createBrowserRouter([
     ErrorBoundary: RouteErrorPage,
     HydrateFallback: PageLoading,
     children: [
-      { path: '/', loader: landingLoader, Component: LandingPage },
+      { path: '/', loader: landingLoader, lazy: landingPage },
       { path: '/creator-signup', lazy: creatorSignupPage },
       { path: '/dashboard/:username?', lazy: dashboardPage },
       { path: '/admin/:username?', lazy: dashboardPage },

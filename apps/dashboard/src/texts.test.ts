@@ -1,20 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import { ANNOUNCEMENTS_TEXT } from './components/dashboard/announcements/texts.ts';
+import { CHATS_TEXT } from './components/dashboard/chats/texts.ts';
+import { GAPS_TEXT } from './components/dashboard/overview/gaps-texts.ts';
 import { TEXT } from './texts.ts';
 
 describe('count texts agree with their number', () => {
   it('uses the singular for exactly one and the plural otherwise', () => {
-    expect(TEXT.chats.fanCount(1)).toBe('1 fan');
-    expect(TEXT.chats.fanCount(0)).toBe('0 fans');
-    expect(TEXT.chats.fanCount(2)).toBe('2 fans');
-    expect(TEXT.chats.waiting(1, 1)).toBe('1 message waiting from 1 fan');
-    expect(TEXT.chats.waiting(0, 0)).toBe('0 messages waiting from 0 fans');
-    expect(TEXT.chats.waiting(3, 1)).toBe('3 messages waiting from 1 fan');
-    expect(TEXT.chats.messageCount(1)).toBe('1 message');
-    expect(TEXT.announcements.delivered(1)).toBe('Delivered to 1 fan');
-    expect(TEXT.announcements.delivered(4)).toBe('Delivered to 4 fans');
-    expect(TEXT.announcements.pushed(1)).toBe('Pushed to 1 device');
-    expect(TEXT.gaps.sentTo(1)).toBe('Sent to 1 fan.');
-    expect(TEXT.gaps.sentTo(2)).toBe('Sent to 2 fans.');
+    expect(CHATS_TEXT.fanCount(1)).toBe('1 fan');
+    expect(CHATS_TEXT.fanCount(0)).toBe('0 fans');
+    expect(CHATS_TEXT.fanCount(2)).toBe('2 fans');
+    expect(CHATS_TEXT.waiting(1, 1)).toBe('1 message waiting from 1 fan');
+    expect(CHATS_TEXT.waiting(0, 0)).toBe('0 messages waiting from 0 fans');
+    expect(CHATS_TEXT.waiting(3, 1)).toBe('3 messages waiting from 1 fan');
+    expect(CHATS_TEXT.messageCount(1)).toBe('1 message');
+    expect(ANNOUNCEMENTS_TEXT.delivered(1)).toBe('Delivered to 1 fan');
+    expect(ANNOUNCEMENTS_TEXT.delivered(4)).toBe('Delivered to 4 fans');
+    expect(ANNOUNCEMENTS_TEXT.pushed(1)).toBe('Pushed to 1 device');
+    expect(GAPS_TEXT.sentTo(1)).toBe('Sent to 1 fan.');
+    expect(GAPS_TEXT.sentTo(2)).toBe('Sent to 2 fans.');
     expect(TEXT.newMessage.several(2)).toBe('2 new fan messages');
   });
 

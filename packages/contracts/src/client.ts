@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Calls } from './calls.ts';
-import { type ErrorBody, isErrorCode } from './errors.ts';
+import type { ErrorBody } from './error-body.ts';
+import { isErrorCode } from './errors.ts';
 import { type CallName, routes } from './routes.ts';
 
 /** A table of calls (routes.ts): each one's method and path. */

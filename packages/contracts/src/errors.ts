@@ -1,10 +1,11 @@
-import { z } from 'zod';
-
 /**
  * Every `error` code the api answers with (issue 35): a closed union clients switch on. A refusal
  * made by packages/core (DomainError) or by the api's edge (HttpError) must carry one of these, so a
  * new code is added here first and a client that branches on codes is checked by the compiler. The
  * `message` beside it is for people and may change; the code may not.
+ *
+ * This module loads no zod: the web apps' client (client.ts) imports it, and the fan app's first
+ * screen and the website widget's chat frame keep zod out. The body's schema is in error-body.ts.
  */
 export const errorCodes = [
   // generic refusals, by status
@@ -101,10 +102,6 @@ export type ErrorCode = (typeof errorCodes)[number];
 const CODES: ReadonlySet<string> = new Set(errorCodes);
 export const isErrorCode = (value: unknown): value is ErrorCode =>
   typeof value === 'string' && CODES.has(value);
-
-/** Every 4xx/5xx body the api sends. */
-export const errorBodySchema = z.object({ error: z.enum(errorCodes), message: z.string() });
-export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Sign-in redirect codes: /?error=<code> (docs/product.md#signing-in). */
 export const LOGIN_ERROR_CODES = [

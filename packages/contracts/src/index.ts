@@ -7,6 +7,7 @@ export * from './client.ts';
 export * from './constants.ts';
 export * from './creator.ts';
 export * from './embed.ts';
+export * from './error-body.ts';
 export * from './errors.ts';
 export * from './fan-plans.ts';
 export * from './fan-transfer.ts';

@@ -13,6 +13,7 @@ import { DocumentTitle } from '../components/DocumentTitle.tsx';
 import { textFieldClass } from '../components/field-classes.ts';
 import { Logo } from '../components/Logo.tsx';
 import { ProfileImageField, type UploadState } from '../components/signup/ProfileImageField.tsx';
+import { SIGNUP_TEXT, UPLOAD_TEXT } from '../components/signup/texts.ts';
 import { UsernameField, useUsernameVerdict } from '../components/signup/UsernameField.tsx';
 import { ApiError, api, serverMessage } from '../lib/api.ts';
 import { dashboardPath } from '../lib/destinations.ts';
@@ -21,7 +22,7 @@ import { chosenImageProblem, hasUploadsSegment, uploadFile } from '../lib/upload
 import type { creatorSignupLoader } from '../routes/loaders.ts';
 import { TEXT } from '../texts.ts';
 
-const t = TEXT.signup;
+const t = SIGNUP_TEXT;
 
 /** The signup's refusal of the chosen username (taken meanwhile, or a rule broken), in words. */
 function usernameRefusal(error: unknown): string | null {
@@ -135,7 +136,7 @@ export function CreatorSignupPage() {
     } catch {
       if (attempt !== latestUpload.current) return;
       setUploadState('failed');
-      toast({ title: TEXT.upload.failedTitle, description: TEXT.upload.failedDescription, variant: 'error' });
+      toast({ title: UPLOAD_TEXT.failedTitle, description: UPLOAD_TEXT.failedDescription, variant: 'error' });
     }
   }
 
@@ -151,7 +152,7 @@ export function CreatorSignupPage() {
     else if (!name) nameInput.current?.focus();
     if (missingImage || !name || usernameRefused || usernameError) return;
     if (!hasUploadsSegment(imageUrl)) {
-      toast({ title: TEXT.upload.invalidUrl, variant: 'error' });
+      toast({ title: UPLOAD_TEXT.invalidUrl, variant: 'error' });
       return;
     }
     signup.mutate({

@@ -8,13 +8,14 @@ import { HowItWorks } from '../components/landing/HowItWorks.tsx';
 import { LandingFooter } from '../components/landing/LandingFooter.tsx';
 import { LandingHeader } from '../components/landing/LandingHeader.tsx';
 import { PricingSection } from '../components/landing/PricingSection.tsx';
+import { LANDING_TEXT } from '../components/landing/texts.ts';
 import { TEXT } from '../texts.ts';
 
 /** `/`: sells Fanpilot to creators; every call to action starts Google sign-in. */
 export function LandingPage() {
   return (
     <div className="min-h-dvh bg-slate-50">
-      <DocumentTitle text={`${TEXT.productName} — ${TEXT.landing.hero.eyebrow}`} />
+      <DocumentTitle text={`${TEXT.productName} — ${LANDING_TEXT.hero.eyebrow}`} />
       <LandingHeader />
       <main id="main">
         <Hero />

@@ -1,6 +1,6 @@
-import { TEXT } from '../../texts.ts';
+import { LANDING_TEXT } from './texts.ts';
 
-const t = TEXT.landing.hero;
+const t = LANDING_TEXT.hero;
 
 /** An example exchange between a fan and the AI Coach, to show what fans get. */
 export function ChatPreview() {

@@ -1,6 +1,6 @@
-import { TEXT } from '../../texts.ts';
+import { LANDING_TEXT } from './texts.ts';
 
-const t = TEXT.landing.faq;
+const t = LANDING_TEXT.faq;
 
 export function FaqSection() {
   return (

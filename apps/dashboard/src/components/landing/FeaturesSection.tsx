@@ -1,7 +1,7 @@
-import { TEXT } from '../../texts.ts';
 import { BookIcon, ChatIcon, MegaphoneIcon, ToggleIcon } from '../icons.tsx';
+import { LANDING_TEXT } from './texts.ts';
 
-const t = TEXT.landing.features;
+const t = LANDING_TEXT.features;
 const icons = [ToggleIcon, ChatIcon, MegaphoneIcon, BookIcon];
 
 export function FeaturesSection() {

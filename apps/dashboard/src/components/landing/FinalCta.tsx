@@ -1,7 +1,7 @@
-import { TEXT } from '../../texts.ts';
 import { SignInButton } from './SignInButton.tsx';
+import { LANDING_TEXT } from './texts.ts';
 
-const t = TEXT.landing.finalCta;
+const t = LANDING_TEXT.finalCta;
 
 export function FinalCta() {
   return (

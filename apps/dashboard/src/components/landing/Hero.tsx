@@ -1,8 +1,8 @@
-import { TEXT } from '../../texts.ts';
 import { ChatPreview } from './ChatPreview.tsx';
 import { SignInButton } from './SignInButton.tsx';
+import { LANDING_TEXT } from './texts.ts';
 
-const t = TEXT.landing.hero;
+const t = LANDING_TEXT.hero;
 
 export function Hero() {
   return (

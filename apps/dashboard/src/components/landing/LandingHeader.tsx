@@ -1,11 +1,12 @@
 import { TEXT } from '../../texts.ts';
 import { Logo } from '../Logo.tsx';
 import { SignInButton } from './SignInButton.tsx';
+import { LANDING_TEXT } from './texts.ts';
 
 const links = [
-  { href: '#how-it-works', label: TEXT.landing.nav.howItWorks },
-  { href: '#pricing', label: TEXT.landing.nav.pricing },
-  { href: '#faq', label: TEXT.landing.nav.faq },
+  { href: '#how-it-works', label: LANDING_TEXT.nav.howItWorks },
+  { href: '#pricing', label: LANDING_TEXT.nav.pricing },
+  { href: '#faq', label: LANDING_TEXT.nav.faq },
 ];
 
 export function LandingHeader() {
@@ -15,7 +16,7 @@ export function LandingHeader() {
         <a href="/" className="rounded-lg" aria-label={TEXT.productName}>
           <Logo />
         </a>
-        <nav aria-label={TEXT.landing.nav.label} className="hidden md:block">
+        <nav aria-label={LANDING_TEXT.nav.label} className="hidden md:block">
           <ul className="flex items-center gap-1">
             {links.map((link) => (
               <li key={link.href}>
@@ -30,7 +31,7 @@ export function LandingHeader() {
           </ul>
         </nav>
         <SignInButton variant="secondary" size="sm">
-          {TEXT.landing.nav.signIn}
+          {LANDING_TEXT.nav.signIn}
         </SignInButton>
       </div>
     </header>

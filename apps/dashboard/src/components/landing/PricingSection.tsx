@@ -1,8 +1,8 @@
-import { TEXT } from '../../texts.ts';
 import { CheckIcon } from '../icons.tsx';
 import { SignInButton } from './SignInButton.tsx';
+import { LANDING_TEXT } from './texts.ts';
 
-const t = TEXT.landing.pricing;
+const t = LANDING_TEXT.pricing;
 
 export function PricingSection() {
   return (

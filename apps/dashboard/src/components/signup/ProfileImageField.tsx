@@ -1,9 +1,9 @@
 import { cn } from '@fanpilot/ui';
 import { useId, useRef, useState } from 'react';
 import { useObjectUrl } from '../../hooks/useObjectUrl.ts';
-import { TEXT } from '../../texts.ts';
 import { fileInputClass } from '../field-classes.ts';
 import { ImageIcon } from '../icons.tsx';
+import { SIGNUP_TEXT } from './texts.ts';
 
 export type UploadState = 'idle' | 'uploading' | 'uploaded' | 'failed';
 
@@ -18,7 +18,7 @@ interface ProfileImageFieldProps {
   onPreviewFailed?: () => void;
 }
 
-const t = TEXT.signup;
+const t = SIGNUP_TEXT;
 
 /** Picks one profile image, previews it and says how its upload is going. */
 export function ProfileImageField({

@@ -9,10 +9,10 @@ import { type Ref, useId } from 'react';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue.ts';
 import { api } from '../../lib/api.ts';
 import { pwaPath } from '../../lib/destinations.ts';
-import { TEXT } from '../../texts.ts';
 import { textFieldClass } from '../field-classes.ts';
+import { SIGNUP_TEXT } from './texts.ts';
 
-const t = TEXT.signup;
+const t = SIGNUP_TEXT;
 
 /** How long the name must stay the same before the api is asked whether it is free. */
 const CHECK_AFTER_MS = 300;

@@ -4,11 +4,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, type Ref, useId, useState } from 'react';
 import { api } from '../../../lib/api.ts';
 import { noticeHistoryQuery, noticeQuery } from '../../../lib/queries.ts';
-import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { Card } from '../Card.tsx';
+import { ANNOUNCEMENTS_TEXT } from './texts.ts';
 
-const t = TEXT.announcements;
+const t = ANNOUNCEMENTS_TEXT;
 
 /** Writes a notice to all fans. Enter sends; Shift+Enter adds a new line (docs/product.md#announcements). */
 interface AnnouncementComposerProps {

@@ -11,6 +11,7 @@ import { Badge } from '../common/Badge.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
 import { AnnouncementComposer } from './AnnouncementComposer.tsx';
+import { ANNOUNCEMENTS_TEXT } from './texts.ts';
 
 interface AnnouncementsSectionProps {
   username: string;
@@ -18,7 +19,7 @@ interface AnnouncementsSectionProps {
   headingRef?: Ref<HTMLHeadingElement>;
 }
 
-const t = TEXT.announcements;
+const t = ANNOUNCEMENTS_TEXT;
 
 /** Announcements: the current notice, the composer and the history of sent notices. */
 export function AnnouncementsSection({ username, composerRef, headingRef }: AnnouncementsSectionProps) {

@@ -1,7 +1,7 @@
 import type { Answerer } from '@fanpilot/contracts';
 import { TEXT } from '../../../texts.ts';
 
-const t = TEXT.answers;
+const t = TEXT.answerer;
 
 /**
  * Which model really answers fans: the chatbot's, when its provider's key is set; otherwise the

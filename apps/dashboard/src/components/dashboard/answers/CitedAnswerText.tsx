@@ -1,8 +1,8 @@
 import { isFileCitation, type MessageSource } from '@fanpilot/contracts';
 import { LinkifiedText } from '@fanpilot/ui/LinkifiedText';
-import { TEXT } from '../../../texts.ts';
+import { ANSWERS_TEXT } from './texts.ts';
 
-const t = TEXT.answers;
+const t = ANSWERS_TEXT;
 
 const marker =
   'ml-0.5 align-super text-[11px] font-semibold underline-offset-2 hover:underline focus-visible:outline-2';

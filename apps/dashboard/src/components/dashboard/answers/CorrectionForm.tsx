@@ -3,10 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { creatorPath } from '../../../lib/queries.ts';
-import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
+import { ANSWERS_TEXT } from './texts.ts';
 
-const t = TEXT.answers;
+const t = ANSWERS_TEXT;
 
 /**
  * The creator writes the right answer to a question the AI answered (docs/product.md#corrections):

@@ -9,8 +9,9 @@ import { ConfirmDialog } from '../../dialogs.tsx';
 import { BookmarkIcon, TrashIcon } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
+import { ANSWERS_TEXT } from './texts.ts';
 
-const t = TEXT.answers.list;
+const t = ANSWERS_TEXT.list;
 
 /**
  * The creator's corrections (docs/product.md#corrections): each question and its right answer, the

@@ -3,13 +3,13 @@ import { withoutCitationMarkers } from '@fanpilot/ui/citations';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { poorAnswersQuery } from '../../../lib/queries.ts';
-import { TEXT } from '../../../texts.ts';
 import { InboxIcon } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
 import { CorrectionForm } from './CorrectionForm.tsx';
+import { ANSWERS_TEXT } from './texts.ts';
 
-const t = TEXT.answers;
+const t = ANSWERS_TEXT;
 
 /** AI answers fans rated down, newest first, each with a way to correct it (docs/product.md#fans-rate-answers). */
 export function PoorAnswersCard({ username }: { username: string }) {

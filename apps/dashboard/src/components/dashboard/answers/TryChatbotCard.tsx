@@ -3,14 +3,15 @@ import { Button } from '@fanpilot/ui';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
-import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { BotIcon } from '../../icons.tsx';
 import { Card } from '../Card.tsx';
+import { CONVERSATION_TEXT } from '../chats/texts.ts';
 import { CitedAnswerText } from './CitedAnswerText.tsx';
 import { CorrectionForm } from './CorrectionForm.tsx';
+import { ANSWERS_TEXT } from './texts.ts';
 
-const t = TEXT.answers;
+const t = ANSWERS_TEXT;
 const p = t.playground;
 
 /**
@@ -75,7 +76,7 @@ export function TryChatbotCard({ username }: { username: string }) {
               />
             </p>
             {result.sources.length > 0 && (
-              <ul aria-label={TEXT.conversation.sources} className="mt-2 flex flex-wrap gap-1.5">
+              <ul aria-label={CONVERSATION_TEXT.sources} className="mt-2 flex flex-wrap gap-1.5">
                 {result.sources.map((s, i) => (
                   <li
                     key={`${i}-${s.title}`}

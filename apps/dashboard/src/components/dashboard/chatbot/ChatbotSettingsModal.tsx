@@ -17,6 +17,7 @@ import { answererQuery, chatbotQuery, usageQuery } from '../../../lib/queries.ts
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { AnswererNote } from '../answers/AnswererNote.tsx';
+import { CHATBOT_SETTINGS_TEXT, CREATE_CHATBOT_TEXT } from './texts.ts';
 
 interface ChatbotSettingsModalProps {
   username: string;
@@ -25,7 +26,7 @@ interface ChatbotSettingsModalProps {
   onOpenChange: (open: boolean) => void;
 }
 
-const t = TEXT.chatbotSettings;
+const t = CHATBOT_SETTINGS_TEXT;
 
 /** Chatbot Settings: name, instructions, model, temperature slider, initial messages and the daily AI budget. */
 export function ChatbotSettingsModal({ username, chatbot, open, onOpenChange }: ChatbotSettingsModalProps) {
@@ -74,7 +75,7 @@ function SettingsForm({
     event.preventDefault();
     if (save.isPending) return;
     if (!name.trim()) {
-      toast({ title: TEXT.createChatbot.nameRequired, variant: 'error' });
+      toast({ title: CREATE_CHATBOT_TEXT.nameRequired, variant: 'error' });
       return;
     }
     // Checked by hand, not with the contracts' zod schema: zod probes `new Function` when it loads,

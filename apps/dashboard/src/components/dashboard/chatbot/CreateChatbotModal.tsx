@@ -7,6 +7,7 @@ import { removeUrlRow, urlsToSend } from '../../../lib/url-rows.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { PlusIcon, TrashIcon } from '../../icons.tsx';
+import { CREATE_CHATBOT_TEXT } from './texts.ts';
 
 interface CreateChatbotModalProps {
   username: string;
@@ -14,7 +15,7 @@ interface CreateChatbotModalProps {
   onOpenChange: (open: boolean) => void;
 }
 
-const t = TEXT.createChatbot;
+const t = CREATE_CHATBOT_TEXT;
 
 /** Create AI Chatbot: a name and URL rows (blank rows dropped, at least one row always there). */
 export function CreateChatbotModal({ username, open, onOpenChange }: CreateChatbotModalProps) {

@@ -28,6 +28,7 @@ import { SectionHeading } from '../SectionHeading.tsx';
 import { ConversationModal } from './ConversationModal.tsx';
 import { ConversationRow } from './ConversationRow.tsx';
 import { RespondModal } from './RespondModal.tsx';
+import { CHATS_TEXT } from './texts.ts';
 
 /** The specified filter options; each asks the server for its own list. */
 export type ConversationFilter = 'all' | 'unread' | 'answered';
@@ -49,7 +50,7 @@ interface ChatManagementSectionProps {
   openFanId?: string | null;
 }
 
-const t = TEXT.chats;
+const t = CHATS_TEXT;
 
 /** Chat Management: every conversation, paged by the server, filtered and searched there; exact counts. */
 export function ChatManagementSection({

@@ -27,15 +27,16 @@ import {
 } from '../../../lib/inbox.ts';
 import { conversationQuery, fetchConversationPage } from '../../../lib/queries.ts';
 import type { ResponseMode } from '../../../lib/response-mode.ts';
-import { TEXT } from '../../../texts.ts';
 import { DownloadIcon, FileIcon, ImageIcon } from '../../icons.tsx';
 import { CitedAnswerText } from '../answers/CitedAnswerText.tsx';
 import { CorrectionForm } from '../answers/CorrectionForm.tsx';
+import { ANSWERS_TEXT } from '../answers/texts.ts';
 import { Badge } from '../common/Badge.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
 import { FanMemoryPanel } from './FanMemoryPanel.tsx';
 import { ReplyComposer, ReplyComposerButtons } from './ReplyComposer.tsx';
 import { ReplyDraftNote, useReplyDraft } from './ReplyDraft.tsx';
+import { CONVERSATION_TEXT } from './texts.ts';
 import { useSendToFan } from './useSendToFan.ts';
 
 interface ConversationModalProps {
@@ -45,7 +46,7 @@ interface ConversationModalProps {
   onOpenChange: (open: boolean) => void;
 }
 
-const t = TEXT.conversation;
+const t = CONVERSATION_TEXT;
 
 /** Scrolled this close to the top, the history loads the page of earlier messages. */
 const LOAD_EARLIER_AT_PX = 48;
@@ -386,7 +387,7 @@ export function MessageBubble({
           {isPending(message) && <Badge tone="warning">{t.awaiting}</Badge>}
           {message.rating && (
             <span data-testid="answer-rating" className="rounded-full bg-white/90 px-2 py-0.5 text-slate-900">
-              {message.rating.rating === 'up' ? TEXT.answers.ratedUp : TEXT.answers.ratedDown}
+              {message.rating.rating === 'up' ? ANSWERS_TEXT.ratedUp : ANSWERS_TEXT.ratedDown}
               {message.rating.comment ? `: “${message.rating.comment}”` : ''}
             </span>
           )}
@@ -394,11 +395,11 @@ export function MessageBubble({
             <button
               type="button"
               data-testid="correct-answer"
-              aria-label={TEXT.answers.correctLabel}
+              aria-label={ANSWERS_TEXT.correctLabel}
               onClick={() => onCorrect(message)}
               className="rounded-full bg-white/90 px-2 py-0.5 font-semibold text-brand-800 hover:bg-white"
             >
-              {TEXT.answers.correct}
+              {ANSWERS_TEXT.correct}
             </button>
           )}
         </div>

@@ -3,10 +3,11 @@ import { Button } from '@fanpilot/ui';
 import { useId } from 'react';
 import { truncate } from '../../../lib/format.ts';
 import { fanDisplayName } from '../../../lib/inbox.ts';
-import { TEXT } from '../../../texts.ts';
 import { ChatIcon, TrashIcon } from '../../icons.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
+import { WIDGET_TEXT } from '../profile/texts.ts';
+import { CHATS_TEXT, CONVERSATION_TEXT } from './texts.ts';
 
 interface ConversationRowProps {
   conversation: ConversationSummary;
@@ -15,7 +16,7 @@ interface ConversationRowProps {
   onDelete: () => void;
 }
 
-const t = TEXT.chats;
+const t = CHATS_TEXT;
 
 /** One conversation of Chat Management, as docs/product.md#chat-management lists it. */
 export function ConversationRow({ conversation, onChat, onRespond, onDelete }: ConversationRowProps) {
@@ -45,8 +46,8 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
             {pending && <Badge tone="warning">{t.pendingBadge(conversation.pendingCount)}</Badge>}
             <span className="text-xs text-slate-600">{t.messageCount(conversation.messageCount)}</span>
             {conversation.widgetSite && (
-              <span title={TEXT.widget.inboxSiteTitle(conversation.widgetSite)} data-testid="widget-site">
-                <Badge tone="neutral">{TEXT.widget.inboxSite(conversation.widgetSite)}</Badge>
+              <span title={WIDGET_TEXT.inboxSiteTitle(conversation.widgetSite)} data-testid="widget-site">
+                <Badge tone="neutral">{WIDGET_TEXT.inboxSite(conversation.widgetSite)}</Badge>
               </span>
             )}
           </div>
@@ -65,7 +66,7 @@ export function ConversationRow({ conversation, onChat, onRespond, onDelete }: C
           {reply && (
             <p className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words text-slate-700">
               <span className="font-semibold text-slate-900">
-                {reply.from === AI_SENDER ? TEXT.conversation.aiCoach : TEXT.conversation.creator}:
+                {reply.from === AI_SENDER ? CONVERSATION_TEXT.aiCoach : CONVERSATION_TEXT.creator}:
               </span>{' '}
               <span className="sr-only">({t.latestReply}) </span>
               {truncate(reply.message, CONVERSATION_REPLY_PREVIEW_CUT)}

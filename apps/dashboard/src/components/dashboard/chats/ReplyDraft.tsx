@@ -4,9 +4,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Dispatch, type SetStateAction, useEffect, useRef } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { responseStatusQuery } from '../../../lib/queries.ts';
-import { TEXT } from '../../../texts.ts';
+import { DRAFT_TEXT } from './texts.ts';
 
-const t = TEXT.draft;
+const t = DRAFT_TEXT;
 
 // Outside creatorPath: a send refreshes every creator read, and an answered question's draft is not re-asked.
 const replyDraftKey = (username: string, questionId: string) => ['replyDraft', username, questionId] as const;

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { TEXT } from '../../../texts.ts';
 import { ReplyComposer, ReplyComposerButtons } from './ReplyComposer.tsx';
 import { ReplyDraftNote, useReplyDraft } from './ReplyDraft.tsx';
+import { CONVERSATION_TEXT, RESPOND_TEXT } from './texts.ts';
 import { useSendToFan } from './useSendToFan.ts';
 
 interface RespondModalProps {
@@ -13,7 +14,7 @@ interface RespondModalProps {
   onOpenChange: (open: boolean) => void;
 }
 
-const t = TEXT.respond;
+const t = RESPOND_TEXT;
 
 /** 'Respond to Fan Question': the question, a response box, Cancel and Send Response (the answer call). */
 export function RespondModal({ username, question, onOpenChange }: RespondModalProps) {
@@ -65,7 +66,7 @@ function RespondForm({
           label={t.responseLabel}
           placeholder={t.placeholder}
           rows={4}
-          hint={TEXT.conversation.keyHint}
+          hint={CONVERSATION_TEXT.keyHint}
           pending={send.isPending}
           onSend={(value) =>
             send.mutate({

@@ -7,6 +7,7 @@ import { templatesQuery } from '../../../lib/queries.ts';
 import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { BookmarkIcon, TrashIcon } from '../../icons.tsx';
+import { TEMPLATES_TEXT } from './texts.ts';
 
 interface SavedRepliesProps {
   username: string;
@@ -15,7 +16,7 @@ interface SavedRepliesProps {
   onInsert: (content: string) => void;
 }
 
-const t = TEXT.templates;
+const t = TEMPLATES_TEXT;
 
 /** Saved replies (templates), one click away while answering: insert, save the current text, delete. */
 export function SavedReplies({ username, currentText, onInsert }: SavedRepliesProps) {

@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { creatorPath } from '../../../lib/queries.ts';
 import type { ResponseMode } from '../../../lib/response-mode.ts';
-import { TEXT } from '../../../texts.ts';
+import { CONVERSATION_TEXT } from './texts.ts';
 
-const t = TEXT.conversation;
+const t = CONVERSATION_TEXT;
 
 export class NoFanIdError extends Error {
   override name = 'NoFanIdError';

@@ -7,8 +7,9 @@ import { dollars } from '../../../lib/billing.ts';
 import { TEXT } from '../../../texts.ts';
 import { Card } from '../Card.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
+import { EARNINGS_TEXT } from './texts.ts';
 
-const t = TEXT.earnings;
+const t = EARNINGS_TEXT;
 
 /** Fans & Earnings (record 0043): payouts through Stripe Connect, the plan, earnings, fan emails. */
 export function EarningsSection({

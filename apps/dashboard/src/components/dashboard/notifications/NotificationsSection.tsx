@@ -10,12 +10,12 @@ import { askPushPermission, pushFailureText, pushStep } from '@fanpilot/ui/push-
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Ref, useEffect, useId, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
-import { TEXT } from '../../../texts.ts';
 import { ClockIcon } from '../../icons.tsx';
 import { Card } from '../Card.tsx';
 import { SectionHeading } from '../SectionHeading.tsx';
+import { NOTIFICATIONS_TEXT } from './texts.ts';
 
-const t = TEXT.notifications;
+const t = NOTIFICATIONS_TEXT;
 
 /** The service worker that shows pushes and opens their link (the fan app's: one per site). */
 const SW_URL = '/fan/sw.js';

@@ -4,13 +4,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { chatbotQuery, knowledgeGapsQuery, knowledgeProgressQuery } from '../../../lib/queries.ts';
-import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { InboxIcon } from '../../icons.tsx';
 import { Card, EmptyState } from '../Card.tsx';
 import { TimeAgo } from '../common/TimeAgo.tsx';
+import { GAPS_TEXT } from './gaps-texts.ts';
 
-const t = TEXT.gaps;
+const t = GAPS_TEXT;
 
 interface KnowledgeGapsCardProps {
   username: string;

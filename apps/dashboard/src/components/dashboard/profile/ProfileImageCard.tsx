@@ -8,6 +8,7 @@ import { chosenImageProblem, hasUploadsSegment, UploadError, uploadFile } from '
 import { TEXT } from '../../../texts.ts';
 import { fileInputClass } from '../../field-classes.ts';
 import { ImageIcon } from '../../icons.tsx';
+import { SIGNUP_TEXT, UPLOAD_TEXT } from '../../signup/texts.ts';
 import { Card } from '../Card.tsx';
 import { ProfileAvatar } from '../ProfileAvatar.tsx';
 
@@ -29,7 +30,7 @@ export function ProfileImageCard({ user }: { user: CurrentUser }) {
       } catch (cause) {
         throw new UploadError('upload failed', { cause });
       }
-      if (!url || !hasUploadsSegment(url)) throw new ImageProcessingError(TEXT.upload.invalidUrl);
+      if (!url || !hasUploadsSegment(url)) throw new ImageProcessingError(UPLOAD_TEXT.invalidUrl);
       try {
         return await api.call('updateProfileImage', {
           params: { username: user.username },
@@ -41,25 +42,25 @@ export function ProfileImageCard({ user }: { user: CurrentUser }) {
     },
     onSuccess: ({ creator }) => {
       queryClient.setQueryData(currentUserQuery.queryKey, { ...user, ...creator });
-      toast({ title: TEXT.upload.profileUpdated, variant: 'success' });
+      toast({ title: UPLOAD_TEXT.profileUpdated, variant: 'success' });
     },
     onError: (failure) => {
       if (failure instanceof UploadError) {
         toast({
-          title: TEXT.upload.failedTitle,
-          description: TEXT.upload.failedDescription,
+          title: UPLOAD_TEXT.failedTitle,
+          description: UPLOAD_TEXT.failedDescription,
           variant: 'error',
         });
       } else if (failure instanceof ProfileUpdateError) {
         toast({
-          title: TEXT.upload.profileUpdateFailedTitle,
-          description: TEXT.upload.profileUpdateFailedDescription,
+          title: UPLOAD_TEXT.profileUpdateFailedTitle,
+          description: UPLOAD_TEXT.profileUpdateFailedDescription,
           variant: 'error',
         });
       } else {
         toast({
-          title: TEXT.upload.processErrorTitle,
-          description: TEXT.upload.processErrorDescription,
+          title: UPLOAD_TEXT.processErrorTitle,
+          description: UPLOAD_TEXT.processErrorDescription,
           variant: 'error',
         });
       }
@@ -93,9 +94,9 @@ export function ProfileImageCard({ user }: { user: CurrentUser }) {
               const problem = await chosenImageProblem(file, PROFILE_IMAGE_MAX_BYTES_DASHBOARD);
               setError(
                 problem === 'too-large'
-                  ? TEXT.upload.dashboardTooLarge
+                  ? UPLOAD_TEXT.dashboardTooLarge
                   : problem === 'not-an-image'
-                    ? TEXT.signup.errors.notAnImage
+                    ? SIGNUP_TEXT.errors.notAnImage
                     : null,
               );
               if (!problem) change.mutate(file);

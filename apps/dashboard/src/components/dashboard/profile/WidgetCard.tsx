@@ -10,12 +10,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, serverMessage } from '../../../lib/api.ts';
 import { copyToClipboard } from '../../../lib/clipboard.ts';
-import { TEXT } from '../../../texts.ts';
 import { textFieldClass } from '../../field-classes.ts';
 import { GlobeIcon } from '../../icons.tsx';
 import { Card } from '../Card.tsx';
+import { WIDGET_TEXT } from './texts.ts';
 
-const t = TEXT.widget;
+const t = WIDGET_TEXT;
 
 /** The one line a creator puts on their site (docs/widget.md). */
 export function widgetSnippet(origin: string, username: string): string {

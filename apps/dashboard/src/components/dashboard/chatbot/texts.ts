@@ -1,0 +1,40 @@
+/** The chatbot's create and settings modals' words, apart from texts.ts so that they load with the modals (issue 39). */
+export const CREATE_CHATBOT_TEXT = {
+  title: 'Create AI Chatbot',
+  description: 'Name your chatbot and, if you like, give it web pages to learn from.',
+  nameLabel: 'Chatbot name',
+  namePlaceholder: 'e.g. Coach Mina',
+  urlsLegend: 'Knowledge URLs',
+  urlLabel: (n: number) => `URL ${n}`,
+  urlPlaceholder: 'https://example.com/page',
+  addUrl: 'Add another URL',
+  removeUrl: (n: number) => `Remove URL ${n}`,
+  submit: 'Create Chatbot',
+  creating: 'Creating…',
+  cancel: 'Cancel',
+  nameRequired: 'Please enter a chatbot name',
+  created: 'Chatbot created successfully!',
+  failed: 'Failed to create chatbot',
+  fallback: 'An error occurred',
+} as const;
+
+export const CHATBOT_SETTINGS_TEXT = {
+  title: 'Chatbot Settings',
+  name: 'Name',
+  instructions: 'Instructions',
+  instructionsHint: 'How your chatbot should behave and speak to fans.',
+  model: 'Model',
+  temperature: 'Temperature',
+  temperatureHint: 'Lower is more focused, higher is more creative.',
+  initialMessages: 'Initial messages',
+  initialMessagesHint: 'One message per line. The chatbot opens every conversation with these.',
+  dailyAiBudget: 'Daily AI answer budget',
+  dailyAiBudgetHint:
+    'The most questions your AI answers in a day (days start at midnight UTC), one credit each. Past it, questions wait for you.',
+  save: 'Save Settings',
+  saving: 'Saving…',
+  cancel: 'Cancel',
+  updated: 'Chatbot settings updated successfully!',
+  failed: 'Failed to update settings',
+  fallback: 'An error occurred',
+} as const;

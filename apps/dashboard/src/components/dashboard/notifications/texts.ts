@@ -1,0 +1,38 @@
+/** The Notifications section's words, apart from texts.ts so that they load with the section (issue 39). */
+export const NOTIFICATIONS_TEXT = {
+  heading: 'Notifications',
+  sectionLead: 'What you hear about, how, and when.',
+  cardHeading: 'Alerts and digest',
+  lead: (email: string) =>
+    `Alerts reach you by email at ${email} and by push on the browsers you turn on, grouped, with a link straight to the conversation.`,
+  loading: 'Loading your notification settings…',
+  loadFailed: 'Your notification settings could not be loaded.',
+  bounced: (email: string, reason: string) =>
+    `Email to ${email} bounced (${reason}). Alert emails are paused; save these settings to try again.`,
+  kind: 'Alert',
+  email: 'Email',
+  push: 'Push',
+  waitMinutes: 'Alert me when a question waits longer than (minutes)',
+  timeZone: 'Time zone',
+  quietHours: 'Quiet hours',
+  quietOn: 'Hold alerts during quiet hours',
+  quietFrom: 'Quiet from',
+  quietTo: 'Quiet until',
+  to: 'to',
+  quietNote: 'Alerts held during quiet hours are sent when they end.',
+  digest: 'Digest email',
+  digestHour: 'Digest time',
+  daily: 'Daily',
+  weekly: 'Weekly (Mondays)',
+  off: 'Off',
+  digestNote:
+    'New fans, questions, what the AI answered and handed over, top topics, gaps, ratings. Skipped when nothing happened.',
+  save: 'Save notifications',
+  saving: 'Saving…',
+  saved: 'Notification settings saved',
+  saveFailed: 'Notification settings could not be saved',
+  pushThisBrowser: 'Push alerts to this browser',
+  pushOn: 'Alerts will be pushed to this browser',
+  pushFailed: 'Push could not be turned on',
+  pushDevices: (n: number) => (n === 1 ? '1 browser receives pushes' : `${n} browsers receive pushes`),
+} as const;

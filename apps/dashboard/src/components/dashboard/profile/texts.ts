@@ -1,0 +1,31 @@
+/** The website widget's words (the Profile section's widget card, Chat Management's site badge), apart from texts.ts so that they load with those sections (issue 39). */
+export const WIDGET_TEXT = {
+  heading: 'Chat on your website',
+  lead: 'Put your chat on your own website with one line. Visitors open it from a button in the corner; their conversations arrive in your inbox, marked with the site.',
+  loading: 'Loading your widget…',
+  loadFailed: 'Your widget settings could not be loaded. Reload the page to try again.',
+  snippetLabel: 'Snippet for your website',
+  copySnippet: 'Copy snippet',
+  snippetAfterSite:
+    'Add the address of your website below and save: the snippet to paste appears here then. On a site that is not listed the chat does not show.',
+  refusedLabel: 'Sites where your widget was refused',
+  refused: (site: string) => `Your widget was refused on ${site} — add it to allowed sites`,
+  sitesLabel: 'Sites allowed to show your chat',
+  sitesNote: 'One address per line, like https://example.com. Only these sites can show the widget.',
+  notASite: (text: string) =>
+    `"${text.slice(0, 80)}" is not a site address. Write it like https://example.com.`,
+  colorLabel: 'Colour',
+  positionLabel: 'Position',
+  positions: { right: 'Bottom right', left: 'Bottom left' },
+  launcherTextLabel: 'Launcher text',
+  save: 'Save widget',
+  saving: 'Saving…',
+  saved: 'Widget saved',
+  saveFailed: 'The widget could not be saved',
+  saveFailedFallback: 'Please try again.',
+  previewLabel: 'Preview',
+  previewChat: 'Your chat opens here, above the button.',
+  emptyLauncher: 'Chat',
+  inboxSite: (site: string) => `via ${site.replace(/^https?:\/\//, '')}`,
+  inboxSiteTitle: (site: string) => `This fan wrote from the chat on ${site}`,
+} as const;
