@@ -40,7 +40,7 @@ if (!built) {
 
 const children = [];
 // The api's V8 heap kept small, as in its image (infra/docker/api.Dockerfile, record 0091).
-const flags = { 'apps/api/dist/server.js': ['--max-semi-space-size=8', '--optimize-for-size'] };
+const flags = { 'apps/api/dist/server.js': ['--max-semi-space-size=8', '--heap-growing-percent=20'] };
 const run = (file) => {
   const child = spawn(
     process.execPath,

@@ -195,7 +195,7 @@ describe('infra/docker/api.Dockerfile', () => {
       .stages.at(-1)!
       .instructions.filter((i) => i.getKeyword() === 'CMD')
       .map(args);
-    for (const flag of ['--max-semi-space-size=8', '--optimize-for-size']) {
+    for (const flag of ['--max-semi-space-size=8', '--heap-growing-percent=20']) {
       expect(cmd.at(-1)).toContain(flag);
       expect(readRepoFile('scripts/start.mjs')).toContain(`'${flag}'`);
       expect(readRepoFile('scripts/bench/lib.mjs')).toContain(flag);

@@ -185,7 +185,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     const env = Object.fromEntries(worker.env.map((e: { name: string; value: string }) => [e.name, e.value]));
     expect(env.WORKER_HEALTH_HOST).toBe('0.0.0.0');
     expect(String(worker.ports[0].containerPort)).toBe(env.WORKER_HEALTH_PORT);
-    // The api's streams fit its memory limit: ~140 MB at rest (the image's small V8 heap) and ~19 KB
+    // The api's streams fit its memory limit: ~160 MB at rest (the image's small V8 heap) and ~21 KB
     // a stream as measured (docs/deployment.md#capacity), counted here with room: 200 MB and 25 KB.
     const api = containersOf(find('Deployment', 'fanpilot-api'))[0];
     const apiEnv = Object.fromEntries(api.env.map((e: { name: string; value: string }) => [e.name, e.value]));
