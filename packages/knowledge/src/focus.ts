@@ -43,6 +43,28 @@ export function sentencesOfText(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
+/**
+ * Windows stored per long chunk at most (record 0090): a 1,000-character chunk has about seven; a
+ * chunk of many short lines (a transcript's, a table's) is not allowed to cost more than this.
+ */
+export const MAX_WINDOWS = 16;
+
+/**
+ * The windows of a chunk whose vectors are stored at ingestion (record 0090), so retrieval's first
+ * stage finds a long chunk by its best window: its two-sentence windows (each sentence with the next,
+ * as the second stage reads them), none for a chunk of at most FOCUS_CHARS (its own vector is as
+ * sharp), at most MAX_WINDOWS.
+ */
+export function windowTextsOf(content: string): string[] {
+  if (content.length <= FOCUS_CHARS) return [];
+  const sentences = sentencesOfText(content);
+  if (sentences.length < 2) return [];
+  return sentences
+    .slice(1)
+    .map((s, k) => `${sentences[k]} ${s}`)
+    .slice(0, MAX_WINDOWS);
+}
+
 const caches = new Map<string, LRUCache<string, Float32Array>>();
 
 /**
