@@ -62,10 +62,10 @@ describe("long chunks' windows (record 0090)", () => {
       )
     ).rows[0]!;
 
-  it('only long chunks have windows: two-sentence windows, bounded', () => {
+  it('only long chunks have windows: their sentences two by two, bounded', () => {
     expect(windowTextsOf('A short post. Two sentences.')).toEqual([]);
     const windows = windowTextsOf(LONG);
-    expect(windows.length).toBe(7);
+    expect(windows.length).toBe(4);
     expect(windows[0]).toBe(
       'Our studio van is painted bright orange so members can spot it from far away. It seats nine riders and their bags.',
     );
@@ -80,8 +80,8 @@ describe("long chunks' windows (record 0090)", () => {
     const b = (await seedCreator(h.db)).chatbotId;
     const itemA = await addItem(a, embedder, [LONG, 'A short post about vans.']);
     const itemB = await addItem(b, embedder, [LONG]);
-    expect(await windowsOf(itemA)).toEqual({ n: 7, dims: 8 });
-    expect(await windowsOf(itemB)).toEqual({ n: 7, dims: 8 });
+    expect(await windowsOf(itemA)).toEqual({ n: 4, dims: 8 });
+    expect(await windowsOf(itemB)).toEqual({ n: 4, dims: 8 });
     const owners = await sql<{ same: boolean }>`
       select bool_and(w.chatbot_id = c.chatbot_id) as same from chunk_windows w join chunks c on c.id = w.chunk_id`.execute(
       h.db,
@@ -122,12 +122,12 @@ describe("long chunks' windows (record 0090)", () => {
     // Stored before windows were: the sweep adds them once, with the same embedder.
     const added = await reembedStale(h.db, old);
     expect(added.items).toBeGreaterThanOrEqual(1);
-    expect(await windowsOf(before)).toEqual({ n: 7, dims: 8 });
+    expect(await windowsOf(before)).toEqual({ n: 4, dims: 8 });
     expect(await reembedStale(h.db, old)).toEqual({ items: 0, chunks: 0 });
     // Another embedder (another size): every window is replaced by the new embedder's.
     const next = lettersEmbedder('letters-6', 6);
     await reembedStale(h.db, next, { items: 100 });
-    expect(await windowsOf(before)).toEqual({ n: 7, dims: 6 });
+    expect(await windowsOf(before)).toEqual({ n: 4, dims: 6 });
     const sizes = await sql<{
       d: number;
     }>`select distinct vector_dims(embedding) as d from chunk_windows`.execute(h.db);
