@@ -6,6 +6,7 @@ import {
   createEmbedder,
   createLocalEmbedder,
   type Embedder,
+  embedChunks,
   focusCandidates,
   retrieve,
   retrievePassages,
@@ -125,7 +126,8 @@ interface Corpus {
 async function seed(db: Kysely<Database>, embedder: Embedder, set: ParaphraseSet): Promise<Corpus[]> {
   const store = async (chatbotId: string, items: { title: string; url: string; chunks: ChunkDraft[] }[]) => {
     const texts = items.flatMap((i) => i.chunks.map((c) => c.content));
-    const vectors = await embedder.embedDocuments(texts);
+    // As ingestion does: the chunks' vectors and their windows' (record 0090).
+    const { vectors, windows } = await embedChunks(embedder, texts);
     let at = 0;
     for (const it of items) {
       const id = randomUUID();
@@ -142,6 +144,7 @@ async function seed(db: Kysely<Database>, embedder: Embedder, set: ParaphraseSet
         run: null,
         chunks: it.chunks,
         embeddings: vectors.slice(at, at + it.chunks.length),
+        windows: windows.slice(at, at + it.chunks.length),
         title: it.title,
         contentHash: `seed:${embedder.model}`,
       });
@@ -350,15 +353,17 @@ function report(label: string, set: ParaphraseSet, m: Measured) {
 
 /**
  * The floors asserted (share of the set into the prompt; facts quoted by the embedded answerer),
- * per corpus: what the second stage reaches (docs/knowledge.md, records 0080 and 0088).
+ * per corpus: what the second stage reaches (docs/knowledge.md, records 0080, 0088 and 0090).
  */
 const FLOORS: Record<string, { prompt: number; answered: number }> = {
   'coffee posts': { prompt: 0.9, answered: 6 },
-  'coffee long pages': { prompt: 0.71, answered: 6 },
+  // Long pages with their chunks' two-sentence windows searched in the first stage (record 0090):
+  // 28/32, 22/24 and 22/24 (21/24 with the provider's embeddings, whose rounding breaks a tie).
+  'coffee long pages': { prompt: 0.87, answered: 6 },
   'running posts': { prompt: 0.85, answered: 9 },
-  'running long pages': { prompt: 0.83, answered: 9 },
+  'running long pages': { prompt: 0.91, answered: 9 },
   'guitar posts': { prompt: 0.87, answered: 4 },
-  'guitar long pages': { prompt: 0.75, answered: 3 },
+  'guitar long pages': { prompt: 0.87, answered: 4 },
 };
 
 describe('paraphrased questions among look-alikes (coffee, running and guitar sets), PGlite + pgvector', () => {

@@ -31,6 +31,12 @@ export interface StoreChunksInput {
   run: string | null;
   chunks: ChunkDraft[];
   embeddings: number[][] | null;
+  /**
+   * The vectors of each chunk's windows (record 0090; same order as `chunks`, none for a short
+   * chunk), made by the embedder of `embeddings`; stored only with them. Given (even empty), the item
+   * is marked `windowed`.
+   */
+  windows?: (number[][] | null | undefined)[] | null;
   title: string | null;
   /** What the chunks were made from (see the ingest handler); kept so a re-sync can skip work. */
   contentHash?: string | null;
@@ -88,13 +94,37 @@ export async function storeChunks(
       metadata: c.metadata,
       ...(vectors?.[from + i] ? { embedding: vectorLiteral(vectors[from + i]!) } : {}),
     }));
+  const windows = vectors && input.windows ? input.windows : null;
+  if (windows) {
+    const size = windows.find((w) => w?.[0])?.[0]?.length;
+    if (size) await ensureVectorIndex(db, size, 'chunk_windows').catch(() => {});
+  }
+  // A batch's windows, inserted by the statement that inserts its chunks (`added` returns their ids).
+  const windowsOf = (from: number, to: number) => {
+    if (!windows) return sql``;
+    const rows = windows
+      .slice(from, to)
+      .flatMap((w, i) =>
+        (w ?? []).map((v, k) => ({ chunk: from + i, ordinal: k, embedding: vectorLiteral(v) })),
+      );
+    if (rows.length === 0) return sql``;
+    return sql`, windowed as (
+        insert into chunk_windows (chunk_id, chatbot_id, ordinal, embedding)
+        select a.id, a.chatbot_id, w.ordinal, w.embedding::vector
+        from added a
+        join json_to_recordset(${JSON.stringify(rows)}::json) as w(chunk int, ordinal int, embedding text)
+          on w.chunk = a.ordinal
+        returning 1
+      )`;
+  };
   const now = new Date();
   const title = input.title ? sql`, title = ${clean(input.title).slice(0, 500)}` : sql``;
   const hash = sql`, content_hash = ${input.contentHash ?? null}`;
   const run = input.run;
   const owner = run ? sql` and (job_run = ${run} or job_run is null)` : sql``;
   const ready = sql`status = ${vectors ? 'active' : 'completed'}, error = null, processed_at = ${now},
-        updated_at = ${now}, started_at = null, chunk_count = ${input.chunks.length}${title}${hash}`;
+        updated_at = ${now}, started_at = null, chunk_count = ${input.chunks.length},
+        windowed = ${windows !== null}${title}${hash}`;
   // The embedding column is not in the typed schema: it exists only with pgvector.
   const embeddingColumn = vectors ? sql`, embedding` : sql``;
   const embeddingValue = vectors ? sql`, r.embedding::vector` : sql``;
@@ -123,8 +153,8 @@ export async function storeChunks(
         cross join (select count(*) as n from cleared) c
         cross join json_to_recordset(${JSON.stringify(rowsOf(0, input.chunks.length))}::json)
           as r(ordinal int, content text, metadata jsonb, embedding text)
-        returning 1
-      )
+        returning id, chatbot_id, ordinal
+      )${windowsOf(0, input.chunks.length)}
       select (select count(*) from owned)::int as owned, (select count(*) from added)::int as added`.execute(
       db,
     );
@@ -153,8 +183,8 @@ export async function storeChunks(
         from (${mine}) o
         cross join json_to_recordset(${JSON.stringify(rows)}::json)
           as r(ordinal int, content text, metadata jsonb, embedding text)
-        returning 1
-      ) select count(*)::int as n from added`.execute(db);
+        returning id, chatbot_id, ordinal
+      )${windowsOf(from, from + batchSize)} select count(*)::int as n from added`.execute(db);
     // Nothing written: a newer run owns the item, or it was deleted.
     if ((added.rows[0]?.n ?? 0) < rows.length) return outcome();
     await pause();
@@ -181,13 +211,19 @@ export async function replaceItemVectors(
     readHash: string | null;
     embedderId: string;
     vectors: { chunkId: string; vector: number[] }[];
+    /** Each long chunk's window vectors by the same embedder (record 0090); the old ones go either way. */
+    windows?: { chunkId: string; vectors: number[][] }[];
   },
 ): Promise<boolean> {
   const digest = input.readHash?.split(':')[0] || 'reembedded';
   return db.transaction().execute(async (trx) => {
     const still = await trx
       .updateTable('knowledge_items')
-      .set({ content_hash: `${digest}:${input.embedderId}`, status: 'active' })
+      .set({
+        content_hash: `${digest}:${input.embedderId}`,
+        status: 'active',
+        windowed: input.windows !== undefined,
+      })
       .where('id', '=', input.itemId)
       .where('status', 'in', ['completed', 'active'])
       .where((eb) =>
@@ -200,6 +236,17 @@ export async function replaceItemVectors(
       await sql`update chunks set embedding = v.embedding::vector
         from (values ${sql.join(part.map((r) => sql`(${r.chunkId}::bigint, ${vectorLiteral(r.vector)})`))}) as v(id, embedding)
         where chunks.id = v.id and chunks.knowledge_item_id = ${input.itemId}`.execute(trx);
+    }
+    await sql`delete from chunk_windows where chunk_id in (
+        select id from chunks where knowledge_item_id = ${input.itemId})`.execute(trx);
+    const windows = (input.windows ?? []).flatMap((w) =>
+      w.vectors.map((v, k) => sql`(${w.chunkId}::bigint, ${k}::int, ${vectorLiteral(v)})`),
+    );
+    for (let i = 0; i < windows.length; i += 200) {
+      await sql`insert into chunk_windows (chunk_id, chatbot_id, ordinal, embedding)
+        select c.id, c.chatbot_id, v.ordinal, v.embedding::vector
+        from (values ${sql.join(windows.slice(i, i + 200))}) as v(id, ordinal, embedding)
+        join chunks c on c.id = v.id and c.knowledge_item_id = ${input.itemId}`.execute(trx);
     }
     return true;
   });

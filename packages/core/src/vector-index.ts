@@ -6,7 +6,10 @@ export const HNSW_MAX_DIMENSIONS = 2000;
 
 const ensured = new WeakMap<object, Map<number, Promise<void>>>();
 
-const indexName = (dimensions: number) => `chunks_embedding_hnsw_${dimensions}`;
+/** The tables with an untyped pgvector `embedding` column: chunks, and long chunks' windows. */
+export type VectorTable = 'chunks' | 'chunk_windows';
+
+const indexName = (dimensions: number, table: VectorTable) => `${table}_embedding_hnsw_${dimensions}`;
 
 /**
  * An approximate nearest-neighbour (HNSW, cosine) index for embeddings of one size. The `embedding`
@@ -14,8 +17,13 @@ const indexName = (dimensions: number) => `chunks_embedding_hnsw_${dimensions}`;
  * partial to the rows of that size; retrieval queries the same expression (`typedEmbedding`). Made
  * once per size, when the first embeddings of that size are stored, concurrently so ingestion and
  * fans' questions are not blocked while it builds. Sizes past pgvector's limit stay exact (a scan).
+ * The windows of long chunks (`chunk_windows`, record 0090) have their own, on the same expression.
  */
-export function ensureVectorIndex(db: Kysely<Database>, dimensions: number): Promise<void> {
+export function ensureVectorIndex(
+  db: Kysely<Database>,
+  dimensions: number,
+  table: VectorTable = 'chunks',
+): Promise<void> {
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > HNSW_MAX_DIMENSIONS) {
     return Promise.resolve();
   }
@@ -24,15 +32,17 @@ export function ensureVectorIndex(db: Kysely<Database>, dimensions: number): Pro
     sizes = new Map();
     ensured.set(db, sizes);
   }
-  let done = sizes.get(dimensions);
+  const key = table === 'chunks' ? dimensions : -dimensions;
+  let done = sizes.get(key);
   if (!done) {
-    done = sql`create index concurrently if not exists ${sql.id(indexName(dimensions))} on chunks
+    done =
+      sql`create index concurrently if not exists ${sql.id(indexName(dimensions, table))} on ${sql.id(table)}
         using hnsw ((embedding::vector(${sql.lit(dimensions)})) vector_cosine_ops)
         where vector_dims(embedding) = ${sql.lit(dimensions)}`
-      .execute(db)
-      .then(() => undefined);
-    done.catch(() => sizes.delete(dimensions));
-    sizes.set(dimensions, done);
+        .execute(db)
+        .then(() => undefined);
+    done.catch(() => sizes.delete(key));
+    sizes.set(key, done);
   }
   return done;
 }

@@ -214,6 +214,59 @@ describe.each(targets)('data model on %s', (kind, make) => {
     expect(hits.map((h) => h.content)).toEqual(['Sourdough needs a lively starter.']);
   });
 
+  it("keeps long chunks' windows with their chunk and chatbot: a vector column only with pgvector, deleted with the chunk", async () => {
+    const { db } = handle;
+    const creator = await db
+      .insertInto('creators')
+      .values({ google_sub: 's5w', email: 'w@x.io', name: 'W', username: 'wendy', description: '' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const bot = await db
+      .insertInto('chatbots')
+      .values({
+        creator_id: creator.id,
+        name: 'B',
+        instructions: '',
+        model: 'gpt-4o',
+        temperature: 0.5,
+        initial_messages: '[]',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const item = await db
+      .insertInto('knowledge_items')
+      .values({ chatbot_id: bot.id, type: 'url', url: 'https://w.io' })
+      .returning(['id', 'windowed'])
+      .executeTakeFirstOrThrow();
+    expect(item.windowed).toBe(false);
+    const chunk = await db
+      .insertInto('chunks')
+      .values({
+        knowledge_item_id: item.id,
+        chatbot_id: bot.id,
+        ordinal: 0,
+        content: 'A. B.',
+        metadata: '{}',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('chunk_windows')
+      .values([0, 1].map((ordinal) => ({ chunk_id: chunk.id, chatbot_id: bot.id, ordinal })))
+      .execute();
+    const column = await sql<{ n: number }>`select count(*)::int as n from information_schema.columns
+      where table_name = 'chunk_windows' and column_name = 'embedding'`.execute(db);
+    // The same as chunks' embedding column: present where pgvector is (PGlite), absent on plain PostgreSQL.
+    expect(column.rows[0]?.n === 1).toBe(await handle.hasVector());
+    await db.deleteFrom('chunks').where('id', '=', chunk.id).execute();
+    const left = await db
+      .selectFrom('chunk_windows')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('chatbot_id', '=', bot.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(left.n)).toBe(0);
+  });
+
   it("keeps each fan's message counts, waiting questions and last activity, whoever writes", async () => {
     const { db } = handle;
     const creator = await db

@@ -47,6 +47,7 @@ import * as questionTopics from './migrations/2026-11-30T04-00_question_topics.t
 import * as fanCountersQuiet from './migrations/2026-11-30T06-00_fan_counters_quiet.ts';
 import * as pushMailJobs from './migrations/2026-11-30T07-00_push_mail_jobs.ts';
 import * as insightDays from './migrations/2026-11-30T08-00_insight_days.ts';
+import * as chunkWindows from './migrations/2026-11-30T09-00_chunk_windows.ts';
 import type { Database } from './types.ts';
 
 /** Every migration, in order. Listed statically so bundled apps carry them. */
@@ -98,6 +99,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T06-00_fan_counters_quiet': fanCountersQuiet,
   '2026-11-30T07-00_push_mail_jobs': pushMailJobs,
   '2026-11-30T08-00_insight_days': insightDays,
+  '2026-11-30T09-00_chunk_windows': chunkWindows,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {

@@ -51,6 +51,11 @@ export interface KnowledgeItemsTable {
   file_size: number | null;
   /** A hash of what the chunks were made from (and the embedding model), for re-syncs. */
   content_hash: string | null;
+  /**
+   * Whether its long chunks' windows were embedded with its chunks (record 0090); the re-embed sweep
+   * adds them to an active item stored before.
+   */
+  windowed: Generated<boolean>;
   title: string | null;
   status: Generated<'pending' | 'processing' | 'completed' | 'active' | 'failed'>;
   error: string | null;
@@ -81,6 +86,15 @@ export interface ChunksTable {
   /** Generated tsvector column; never written. */
   tsv: ColumnType<string, never, never>;
   created_at: CreatedAt;
+}
+
+/** A long chunk's two-sentence window (its vector, where pgvector exists, is not in the typed schema). */
+export interface ChunkWindowsTable {
+  id: Generated<string>;
+  chunk_id: string;
+  chatbot_id: string;
+  /** The window's place among its chunk's windows (0 first). */
+  ordinal: number;
 }
 
 export interface FansTable {
@@ -604,6 +618,7 @@ export interface Database {
   chatbots: ChatbotsTable;
   knowledge_items: KnowledgeItemsTable;
   chunks: ChunksTable;
+  chunk_windows: ChunkWindowsTable;
   fans: FansTable;
   fan_transfers: FanTransfersTable;
   messages: MessagesTable;

@@ -6,6 +6,7 @@ import { type Kysely, sql } from 'kysely';
 import { chunkSections } from '../src/ingest/chunk.ts';
 import type { Embedder } from '../src/ingest/embeddings.ts';
 import { extractHtml, extractPdf } from '../src/ingest/extract.ts';
+import { embedChunks } from '../src/ingest/windows.ts';
 import { HANDBOOK_PAGES, PARAPHRASE_FACTS, RECIPES } from './paraphrase-set.ts';
 
 /**
@@ -122,7 +123,9 @@ async function storeItems(
   embedder: Embedder | null,
 ) {
   const texts = items.flatMap((i) => i.chunks.map((c) => c.content));
-  const vectors = embedder ? await embedder.embedDocuments(texts) : null;
+  // As ingestion does: the chunks' vectors and their long chunks' windows' (record 0090).
+  const embedded = embedder ? await embedChunks(embedder, texts) : null;
+  const vectors = embedded?.vectors ?? null;
   let at = 0;
   for (const it of items) {
     const id = randomUUID();
@@ -135,12 +138,14 @@ async function storeItems(
       title: it.title,
     });
     const embeddings = vectors ? vectors.slice(at, at + it.chunks.length) : null;
+    const windows = embedded ? embedded.windows.slice(at, at + it.chunks.length) : null;
     at += it.chunks.length;
     await storeChunks(db, {
       itemId: id,
       run: null,
       chunks: it.chunks,
       embeddings,
+      windows,
       title: it.title,
       contentHash: `seed:${embedder && embeddings ? embedder.model : 'text'}`,
     });

@@ -43,6 +43,30 @@ export function sentencesOfText(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
+/**
+ * Windows stored per long chunk at most (record 0090): a 1,000-character chunk has about four; a
+ * chunk of many short lines (a transcript's, a table's) is not allowed to cost more than this.
+ */
+export const MAX_WINDOWS = 16;
+
+/**
+ * The windows of a chunk whose vectors are stored at ingestion (record 0090), so retrieval's first
+ * stage finds a long chunk by its best window: its sentences two by two (first and second, third and
+ * fourth, …; every neighbouring pair, as the second stage reads them, cost twice as much to encode for
+ * the same figures), none for a chunk of at most FOCUS_CHARS (its own vector is as sharp), at most
+ * MAX_WINDOWS.
+ */
+export function windowTextsOf(content: string): string[] {
+  if (content.length <= FOCUS_CHARS) return [];
+  const sentences = sentencesOfText(content);
+  if (sentences.length < 2) return [];
+  const windows: string[] = [];
+  for (let k = 0; k + 1 < sentences.length && windows.length < MAX_WINDOWS; k += 2) {
+    windows.push(`${sentences[k]} ${sentences[k + 1]}`);
+  }
+  return windows;
+}
+
 const caches = new Map<string, LRUCache<string, Float32Array>>();
 
 /**

@@ -14,5 +14,6 @@ export * from './ingest/queue.ts';
 export * from './ingest/reembed.ts';
 export * from './ingest/sitemap.ts';
 export * from './ingest/sweeper.ts';
+export * from './ingest/windows.ts';
 export * from './ingest/youtube.ts';
 export * from './retrieve.ts';

@@ -173,14 +173,28 @@ async function ranked(
       vector && embedder
         ? { query: vector, embedderId: embedder.model, efSearch: Math.max(80, pool + 32) }
         : null,
+    windows: true,
     limit: pool,
     exact: options.exact === true,
   });
-  if (!terms) return lists.vector.map((row) => ({ row, score: row.score }));
+  if (!terms) {
+    // By meaning alone: the chunks' vectors, with their windows' where they have them.
+    if (lists.windows.length === 0) return lists.vector.map((row) => ({ row, score: row.score }));
+    return fuse(lists.vector, { rows: [], coverage: () => 0 }, lists.windows);
+  }
   const text = textList(lists, terms, pool);
   if (lists.vector.length === 0) return text.rows.map((row) => ({ row, score: row.score }));
-  return fuse(lists.vector, text);
+  return fuse(lists.vector, text, lists.windows);
 }
+
+/**
+ * Weight of the window list (a long chunk by its best two-sentence window's similarity, min-max
+ * normalised like the vector list) beside the chunk-vector list's 1 (record 0090); the two are
+ * averaged, so the meaning part of the fused score keeps its 0…1 range.
+ */
+const WINDOW_WEIGHT = 1;
+/** Windows read from their index per chunk a list keeps: several of one chunk's windows are near. */
+const WINDOW_ROWS_PER_CHUNK = 4;
 
 /**
  * Fuses the vector list with the full-text list by score, never by rank alone:
@@ -193,15 +207,27 @@ async function ranked(
  *   matched nothing telling hardly counts, one whose best row holds every telling word counts fully.
  *
  * fused = vector + TEXT_WEIGHT × confidence × coverage. A row on one list only scores 0 on the other.
+ * Where long chunks have windows (record 0090), `vector` is the mean of the chunk's normalised
+ * similarity and its best window's (each list min-max normalised over its own pool).
  */
-function fuse(vector: Row[], text: TextList): { row: Row; score: number }[] {
-  const top = Number(vector[0]?.score ?? 0);
-  const bottom = Number(vector[vector.length - 1]?.score ?? 0);
-  const range = top - bottom;
+function fuse(vector: Row[], text: TextList, windows: Row[] = []): { row: Row; score: number }[] {
   const fused = new Map<string, { row: Row; score: number }>();
-  for (const row of vector) {
-    const v = range > 1e-9 ? (Number(row.score) - bottom) / range : 1;
-    fused.set(String(row.chunkId), { row, score: v });
+  // By meaning: the chunk's normalised similarity and its best window's, averaged (weights 1 and
+  // WINDOW_WEIGHT), so the meaning part keeps its 0…1 range beside the full-text list's.
+  const meaning = windows.length > 0 ? 1 + WINDOW_WEIGHT : 1;
+  for (const [list, weight] of [
+    [vector, 1 / meaning],
+    [windows, WINDOW_WEIGHT / meaning],
+  ] as const) {
+    const top = Number(list[0]?.score ?? 0);
+    const bottom = Number(list[list.length - 1]?.score ?? 0);
+    const range = top - bottom;
+    for (const row of list) {
+      const id = String(row.chunkId);
+      const entry = fused.get(id) ?? { row, score: 0 };
+      entry.score += weight * (range > 1e-9 ? (Number(row.score) - bottom) / range : 1);
+      fused.set(id, entry);
+    }
   }
   const confidence = text.rows.reduce((best, row) => Math.max(best, text.coverage(row)), 0) ** 2;
   for (const row of text.rows) {
@@ -433,6 +459,8 @@ interface RankedLists {
   some: Row[];
   /** The nearest passages by meaning, most similar first. */
   vector: Row[];
+  /** The passages whose windows are nearest by meaning, by their best window, most similar first. */
+  windows: Row[];
 }
 
 /**
@@ -449,6 +477,8 @@ async function rankedLists(
     chatbotId: string;
     terms: TextTerms | null;
     vector: { query: number[]; embedderId: string; efSearch: number } | null;
+    /** Also the window list (record 0090), with the vector. */
+    windows?: boolean;
     limit: number;
     exact: boolean;
   },
@@ -474,8 +504,15 @@ async function rankedLists(
   if (vector) {
     const settings = input.exact ? {} : { efSearch: vector.efSearch };
     lists.push(sql`(${nearestChunkIds(chatbotId, vector.query, limit, vector.embedderId, settings)})`);
+    if (input.windows) {
+      const rows = limit * WINDOW_ROWS_PER_CHUNK;
+      const windowSettings = input.exact ? {} : { efSearch: Math.max(vector.efSearch, rows + 32) };
+      lists.push(
+        sql`(${nearestWindowChunkIds(chatbotId, vector.query, limit, rows, vector.embedderId, windowSettings)})`,
+      );
+    }
   }
-  const found: RankedLists = { every: [], some: [], vector: [] };
+  const found: RankedLists = { every: [], some: [], vector: [], windows: [] };
   if (lists.length === 0) return found;
   // A chunk's coverage: the weights of the question's words it holds, each word a one-lexeme query
   // (a binary search in the chunk's tsvector), for the chunks on a full-text list only.
@@ -516,12 +553,19 @@ async function rankedLists(
         score: Number(scores[i]),
         covered: Number(chunk.covered),
       };
-      (list === 0 ? found.every : list === 1 ? found.some : found.vector).push(row);
+      (list === 0 ? found.every : list === 1 ? found.some : list === 2 ? found.vector : found.windows).push(
+        row,
+      );
     }
   }
   // Best first, then by id (relaxed_order may hand the vector list back slightly out of order).
   const order = (a: Row, b: Row) => b.score - a.score || Number(a.chunkId) - Number(b.chunkId);
-  return { every: found.every.sort(order), some: found.some.sort(order), vector: found.vector.sort(order) };
+  return {
+    every: found.every.sort(order),
+    some: found.some.sort(order),
+    vector: found.vector.sort(order),
+    windows: found.windows.sort(order),
+  };
 }
 
 interface TextList {
@@ -717,6 +761,48 @@ export function nearestChunkIds(
       and vector_dims(c.embedding) = ${sql.lit(dimensions)}
       and k.status in ('completed', 'active') ${made}
     order by ${embedding} <=> ${target}, c.id
+    limit ${limit}`;
+}
+
+/**
+ * The window list of `rankedLists` (record 0090): the `rows` windows of a chatbot's ready chunks
+ * nearest to a vector (through the windows' HNSW index of its size, as `nearestChunkIds`), as
+ * `(list 3, chunk id, best window's similarity)`, at most `limit` chunks. A window is scoped by its
+ * own chatbot column and its chunk's item, like the chunks' list.
+ */
+export function nearestWindowChunkIds(
+  chatbotId: string,
+  query: number[],
+  limit: number,
+  rows: number,
+  embedderId?: string,
+  options: { efSearch?: number } = {},
+) {
+  const dimensions = query.length;
+  const embedding = sql`w.${typedEmbedding(dimensions)}`;
+  const settings = options.efSearch
+    ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true),
+        set_config('hnsw.ef_search', ${String(options.efSearch)}, true)`
+    : sql``;
+  const made = embedderId
+    ? sql`and (k.content_hash is null or k.content_hash like ${`%:${embedderId.replace(/[\\%_]/g, (c) => `\\${c}`)}`})`
+    : sql``;
+  const target = sql`(select v from wtarget)`;
+  return sql`with wtarget as materialized (
+      select ${vectorLiteral(query)}::vector(${sql.lit(dimensions)}) as v${settings}),
+    near as (
+      select w.chunk_id, (1 - (${embedding} <=> ${target}))::float8 as score
+      from chunk_windows w
+      join chunks c on c.id = w.chunk_id
+      join knowledge_items k on k.id = c.knowledge_item_id
+      where w.chatbot_id = ${chatbotId} and c.chatbot_id = ${chatbotId} and w.embedding is not null
+        and vector_dims(w.embedding) = ${sql.lit(dimensions)}
+        and k.status in ('completed', 'active') ${made}
+      order by ${embedding} <=> ${target}, w.id
+      limit ${rows})
+    select 3 as list, chunk_id as id, max(score) as score
+    from near group by chunk_id
+    order by score desc, chunk_id
     limit ${limit}`;
 }
 

@@ -15,6 +15,7 @@ import {
 } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { windowTextsOf } from '../focus.ts';
 import { retrieve } from '../retrieve.ts';
 import { loadIngestEnv } from './config.ts';
 import { createEmbedder } from './embeddings.ts';
@@ -65,6 +66,14 @@ describe('ingest handler (PGlite, loopback sites)', () => {
       '/static': {
         body: articlePage('Static page', [
           'This page never changes: the studio opens at seven and the sauna is kept at 83 degrees.',
+        ]),
+      },
+      '/fleet': {
+        body: articlePage('Our fleet', [
+          'Our studio van is an automobile painted bright orange so members can spot it from far away in the lot. It seats nine riders and their bags.',
+          'The second vehicle is a small electric car we use for errands in town. It charges overnight in the garage behind the studio.',
+          'Every Friday the coach washes both of them by hand before the weekend trips. Members are welcome to help and get a free coffee for it.',
+          'We bought the van second hand from a school in the next town. It still has the old school crest on the back door.',
         ]),
       },
       '/cars': {
@@ -512,6 +521,38 @@ describe('ingest handler (PGlite, loopback sites)', () => {
     const hits = await retrieve(h.db, { chatbotId, question: 'car', embedder });
     expect(hits[0]).toMatchObject({ knowledgeItemId: id, title: 'Vehicles' });
     expect(hits[0]?.content).toContain('automobile');
+  });
+
+  it("stores a long chunk's two-sentence windows with its vectors, and deletes them with the item (record 0090)", async () => {
+    const id = await addItem({ type: 'url', url: local('/fleet') });
+    await embeddingIngest({ knowledgeItemId: id, run: id }, ctx);
+    expect(await item(id)).toMatchObject({ status: 'active', windowed: true });
+    const stored = await chunks(id);
+    const expected = stored.reduce((n, c) => n + windowTextsOf(c.content).length, 0);
+    expect(expected).toBeGreaterThan(2);
+    const windowsOf = async () =>
+      (
+        await sql<{ n: number; dims: number | null; chatbots: string[] }>`
+          select count(*)::int as n, max(vector_dims(w.embedding)) as dims,
+            array_agg(distinct w.chatbot_id::text) as chatbots
+          from chunk_windows w join chunks c on c.id = w.chunk_id
+          where c.knowledge_item_id = ${id}`.execute(h.db)
+      ).rows[0]!;
+    expect(await windowsOf()).toMatchObject({ n: expected, chatbots: [chatbotId] });
+    // A second run replaces them with its chunks, never duplicates them.
+    await h.db
+      .updateTable('knowledge_items')
+      .set({ status: 'pending', content_hash: null })
+      .where('id', '=', id)
+      .execute();
+    await embeddingIngest({ knowledgeItemId: id, run: id }, ctx);
+    expect((await windowsOf()).n).toBe(expected);
+    // Deleted with their item (its chunks).
+    await h.db.deleteFrom('knowledge_items').where('id', '=', id).execute();
+    const left = await sql<{ n: number }>`select count(*)::int as n from chunk_windows w
+      where not exists (select 1 from chunks c where c.id = w.chunk_id)`.execute(h.db);
+    expect(left.rows[0]?.n).toBe(0);
+    expect((await windowsOf()).n).toBe(0);
   });
 
   it('sweeps items stuck in processing: re-queued under a new run, or failed after their attempts', async () => {

@@ -26,6 +26,7 @@ import {
 import { digestOf, type ParseResult } from './parse-task.ts';
 import { createParserPool, type ParserPool } from './pool.ts';
 import { parseSitemap } from './sitemap.ts';
+import { embedChunks } from './windows.ts';
 
 type Robot = ReturnType<typeof robotsParser>;
 
@@ -331,14 +332,20 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
         return;
       }
       let embeddings: number[][] | null = null;
+      let windows: number[][][] | null = null;
       // Without a vector column (plain PostgreSQL) vectors would not be stored: no time spent on them.
       if (embedder && (await hasVectorColumn(db))) {
         try {
-          embeddings = await embedder.embedDocuments(outcome.chunks.map((c) => c.content));
+          // The chunks' vectors and their windows' (record 0090), in one call.
+          ({ vectors: embeddings, windows } = await embedChunks(
+            embedder,
+            outcome.chunks.map((c) => c.content),
+          ));
         } catch (err) {
           // Full-text search still works; the item is completed rather than active.
           deps.logger?.warn({ item: item.id, err: (err as Error).message }, 'embedding failed');
           embeddings = null;
+          windows = null;
         }
       }
       const stored = await storeChunks(db, {
@@ -346,6 +353,7 @@ export function createIngestHandler(deps: IngestDeps): IngestHandler {
         run,
         chunks: outcome.chunks,
         embeddings,
+        windows,
         title: item.type === 'file' ? null : outcome.title,
         contentHash: `${digest}:${embeddings && embedder ? embedder.model : 'text'}`,
       });

@@ -88,6 +88,14 @@ describe('changing the embedder re-embeds in the background', () => {
     const dims = await sql<{ d: number }>`select distinct vector_dims(embedding) as d from chunks
       where knowledge_item_id = ${item.id}`.execute(h.db);
     expect(dims.rows).toEqual([{ d: 512 }]);
+    // The long chunks' windows (record 0090) are the new embedder's as well.
+    const windows = await sql<{ n: number; d: number }>`
+      select count(*)::int as n, max(vector_dims(w.embedding)) as d
+      from chunk_windows w join chunks c on c.id = w.chunk_id where c.knowledge_item_id = ${item.id}`.execute(
+      h.db,
+    );
+    expect(windows.rows[0]!.n).toBeGreaterThan(60);
+    expect(windows.rows[0]!.d).toBe(512);
     // After: the vector list is the local encoder's own, and it answers on its own too.
     const vectorOnly = await retrieve(h.db, {
       chatbotId,

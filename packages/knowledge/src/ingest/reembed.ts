@@ -3,6 +3,7 @@ import type { Database } from '@fanpilot/db';
 import { runEvery } from '@fanpilot/jobs';
 import type { Kysely } from 'kysely';
 import type { Embedder } from './embeddings.ts';
+import { embedChunks } from './windows.ts';
 
 /**
  * Which embedder made an item's vectors: the suffix of its content hash (`<sha256>:<embedder>`, set by
@@ -27,7 +28,8 @@ export interface ReembedOptions {
  * Retrieval keeps working meanwhile: vectors of another size are never compared with the question's
  * (each size has its own index), an item's vectors are used only when its embedder is the one asking,
  * and full-text search covers every item throughout. An item that is re-synced meanwhile is left to
- * its new run. Returns how many items and chunks it re-embedded.
+ * its new run. Active items stored before long chunks' windows were (record 0090) are re-embedded
+ * once with them. Returns how many items and chunks it re-embedded.
  */
 export async function reembedStale(
   db: Kysely<Database>,
@@ -44,6 +46,8 @@ export async function reembedStale(
       eb.or([
         eb('content_hash', 'is', null),
         eb('content_hash', 'not like', `%:${escapeLike(embedder.model)}`),
+        // Stored before windows were (record 0090): re-embedded once to add them.
+        eb.and([eb('status', '=', 'active'), eb('windowed', '=', false)]),
       ]),
     )
     .orderBy('id')
@@ -58,18 +62,32 @@ export async function reembedStale(
       .where('knowledge_item_id', '=', item.id)
       .orderBy('ordinal')
       .execute();
-    const vectors = rows.length > 0 ? await embedder.embedDocuments(rows.map((r) => r.content)) : [];
+    const { vectors, windows } =
+      rows.length > 0
+        ? await embedChunks(
+            embedder,
+            rows.map((r) => r.content),
+          )
+        : { vectors: [], windows: [] };
     const dimensions = vectors[0]?.length ?? 0;
     const done = await replaceItemVectors(db, {
       itemId: item.id,
       readHash: item.content_hash,
       embedderId: embedder.model,
       vectors: rows.map((r, i) => ({ chunkId: String(r.id), vector: vectors[i] ?? [] })),
+      windows: rows.flatMap((r, i) =>
+        windows[i]?.length ? [{ chunkId: String(r.id), vectors: windows[i]! }] : [],
+      ),
     });
     if (done) {
       items++;
       chunks += rows.length;
-      if (dimensions > 0) await ensureVectorIndex(db, dimensions).catch(() => undefined);
+      if (dimensions > 0) {
+        await ensureVectorIndex(db, dimensions).catch(() => undefined);
+        if (windows.some((w) => w.length > 0)) {
+          await ensureVectorIndex(db, dimensions, 'chunk_windows').catch(() => undefined);
+        }
+      }
     }
     await pause();
   }
