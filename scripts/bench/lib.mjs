@@ -73,7 +73,9 @@ export async function measureBareFastify() {
  */
 /** The api's V8 flags as infra/docker/api.Dockerfile and scripts/start.mjs give them. */
 // BENCH_API_FLAGS replaces them (e.g. BENCH_API_FLAGS= for V8's defaults, to compare).
-export const API_NODE_FLAGS = (process.env.BENCH_API_FLAGS ?? '--max-semi-space-size=8 --heap-growing-percent=20')
+export const API_NODE_FLAGS = (
+  process.env.BENCH_API_FLAGS ?? '--max-semi-space-size=8 --heap-growing-percent=20'
+)
   .split(' ')
   .filter(Boolean);
 
