@@ -32,7 +32,8 @@ const STREAM_HEADERS = new Set([
 /**
  * Fastify's own listener on a response's end: its closing log line and onResponse hooks. It holds
  * the request, the reply and the request's logger for as long as the response is open (for an event
- * stream, for hours): about 4 KB a stream. A stream lets it go and writes its own closing line.
+ * stream, for hours): with multipart's listener, 1.7 KB of heap a stream (record 0091). A stream lets
+ * it go and writes its own closing line.
  */
 const FASTIFY_RESPONSE_LISTENER = 'onResFinished';
 
