@@ -721,6 +721,23 @@ export async function tellingLexemes(
 }
 
 /**
+ * The HNSW index (packages/core/src/vector-index.ts) walked further when the chatbot and status
+ * filters drop its nearest rows (iterative scan), instead of answering with fewer than asked for:
+ * settings read in the statement's one-row CTE.
+ */
+const hnswSettings = (efSearch: number | undefined) =>
+  efSearch
+    ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true),
+        set_config('hnsw.ef_search', ${String(efSearch)}, true)`
+    : sql``;
+
+/** Only vectors this embedder made; items stored before their embedder was recorded count as its. */
+const madeBy = (embedderId: string | undefined) =>
+  embedderId
+    ? sql`and (k.content_hash is null or k.content_hash like ${`%:${embedderId.replace(/[\\%_]/g, (c) => `\\${c}`)}`})`
+    : sql``;
+
+/**
  * The vector list of `rankedLists`: a chatbot's ready chunks nearest to a vector (cosine), as
  * `(list 2, id, score)`, through the HNSW index of the vector's size: the cast and the size
  * condition are the index's own expression and predicate.
@@ -740,16 +757,8 @@ export function nearestChunkIds(
 ) {
   const dimensions = query.length;
   const embedding = sql`c.${typedEmbedding(dimensions)}`;
-  // The HNSW index (packages/core/src/vector-index.ts) is walked further when the chatbot and status
-  // filters drop its nearest rows (iterative scan), instead of answering with fewer than asked for.
-  const settings = options.efSearch
-    ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true),
-        set_config('hnsw.ef_search', ${String(options.efSearch)}, true)`
-    : sql``;
-  // Items stored before their embedder was recorded count as this embedder's until re-embedded.
-  const made = embedderId
-    ? sql`and (k.content_hash is null or k.content_hash like ${`%:${embedderId.replace(/[\\%_]/g, (c) => `\\${c}`)}`})`
-    : sql``;
+  const settings = hnswSettings(options.efSearch);
+  const made = madeBy(embedderId);
   // The vector is read once (parsing 384 numbers costs more than the rest of the statement's
   // set-up), in a one-row CTE that the ordering and the score read as a constant.
   const target = sql`(select v from target)`;
@@ -780,13 +789,8 @@ export function nearestWindowChunkIds(
 ) {
   const dimensions = query.length;
   const embedding = sql`w.${typedEmbedding(dimensions)}`;
-  const settings = options.efSearch
-    ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true),
-        set_config('hnsw.ef_search', ${String(options.efSearch)}, true)`
-    : sql``;
-  const made = embedderId
-    ? sql`and (k.content_hash is null or k.content_hash like ${`%:${embedderId.replace(/[\\%_]/g, (c) => `\\${c}`)}`})`
-    : sql``;
+  const settings = hnswSettings(options.efSearch);
+  const made = madeBy(embedderId);
   const target = sql`(select v from wtarget)`;
   return sql`with wtarget as materialized (
       select ${vectorLiteral(query)}::vector(${sql.lit(dimensions)}) as v${settings}),
