@@ -109,7 +109,15 @@ export interface TestAppOptions {
   databaseUrlVia?: (url: string) => Promise<string>;
   /** A second api process on another test app's database (its `databaseUrl`); the first one drops it. */
   joinDatabase?: string;
+  /** The api's change feed hears each notice this long after it is sent, in order (a lagging listener). */
+  feedLagMs?: number;
 }
+
+/** `listen` whose messages arrive `ms` late, in the order they were sent. */
+const lagging =
+  (listen: DbHandle['listen'], ms: number): DbHandle['listen'] =>
+  (channel, onMessage, onState) =>
+    listen(channel, (payload) => setTimeout(() => onMessage(payload), ms), onState);
 
 /**
  * The api on a real port, against PostgreSQL (TEST_DATABASE_URL) or PGlite, local S3 and a local
@@ -188,7 +196,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const mailer = createMailer({ ...env, PUBLIC_ORIGIN: config.publicOrigin });
   const app = await buildApp({
     config,
-    db,
+    db: options.feedLagMs ? { ...db, listen: lagging(db.listen, options.feedLagMs) } : db,
     storage,
     jobs,
     logger: false,

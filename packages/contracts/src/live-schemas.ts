@@ -12,7 +12,10 @@ import { LIVE_CHANGE_KINDS } from './live.ts';
  *   mirrors it for tests, `decodeChangeNotice` reads it in every api process;
  * - a draft notice, `d:fan id:question id:0|1:text`, an AI answer as it is being written, sent by
  *   the process writing it (`encodeDraftNotice`, packages/answers) to every api process
- *   (`decodeFeedNotice`), which passes it to the fan's open chats.
+ *   (`decodeFeedNotice`), which passes it to the fan's open chats;
+ * - a fence notice, `x:token`, sent by an api process after a write it answered: when it hears its
+ *   own fence back, it has heard every change committed before it (PostgreSQL delivers
+ *   notifications in commit order), so the writer's next read sees its write (read your own writes).
  */
 
 // Marked pure: a bundle that reads none of them (the fan app's service worker) leaves them out.
@@ -114,10 +117,26 @@ export function decodeChangeNotice(payload: string): ChangeNotice | null {
   return read.success ? read.data : null;
 }
 
-/** Whatever arrives on the change feed's channel, told apart; null for what is neither. */
-export type FeedNotice = { type: 'draft'; draft: DraftNotice } | { type: 'change'; change: ChangeNotice };
+const FENCE_PREFIX = 'x:';
+const FENCE_TOKEN = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/** A fence's NOTIFY payload (`token`: letters, digits, `_.-`, at most 100). */
+export function encodeFenceNotice(token: string): string {
+  if (!FENCE_TOKEN.test(token)) throw new Error(`not a fence token: ${token}`);
+  return `${FENCE_PREFIX}${token}`;
+}
+
+/** Whatever arrives on the change feed's channel, told apart; null for what is none of them. */
+export type FeedNotice =
+  | { type: 'draft'; draft: DraftNotice }
+  | { type: 'change'; change: ChangeNotice }
+  | { type: 'fence'; token: string };
 
 export function decodeFeedNotice(payload: string): FeedNotice | null {
+  if (payload.startsWith(FENCE_PREFIX)) {
+    const token = payload.slice(FENCE_PREFIX.length);
+    return FENCE_TOKEN.test(token) ? { type: 'fence', token } : null;
+  }
   if (payload.startsWith(DRAFT_PREFIX)) {
     const draft = decodeDraftNotice(payload);
     return draft ? { type: 'draft', draft } : null;

@@ -16,6 +16,7 @@ import {
   decodeFeedNotice,
   encodeChangeNotice,
   encodeDraftNotice,
+  encodeFenceNotice,
   liveChangeSchema,
   liveDraftSchema,
   liveEventSchema,
@@ -208,6 +209,16 @@ describe('draft notices (NOTIFY between processes)', () => {
       expect(decodeDraftNotice(payload), payload).toBeNull();
     }
     expect(decodeFeedNotice(`d:${FAN}:${QUESTION}:2:text`)).toBeNull();
+  });
+});
+
+describe('fence notices (an api process catching up with its own writes)', () => {
+  it('read back as sent; a token with anything but letters, digits and _.- is refused', () => {
+    expect(decodeFeedNotice(encodeFenceNotice('p1a2b.17'))).toEqual({ type: 'fence', token: 'p1a2b.17' });
+    for (const token of ['', 'a:b', 'a b', 'x'.repeat(101), 'é']) {
+      expect(() => encodeFenceNotice(token), token).toThrow();
+      expect(decodeFeedNotice(`x:${token}`), token).toBeNull();
+    }
   });
 });
 

@@ -74,6 +74,9 @@ const PER_EXCHANGE = new Set([
   'x-request-id',
 ]);
 
+/** Methods whose answer waits for the change feed to catch up with the write (read your own writes). */
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** The answer cache's bound: the bodies' bytes (record 0086). */
 export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
 /** An answer larger than this is not kept (a page of a big inbox is read again). */
@@ -161,6 +164,13 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
       },
       (err: Error) => done(err),
     );
+  });
+  // Read your own writes: the answer to a write waits until this process has heard the changes
+  // committed before it, so the writer's next poll (a list refetched after a delete) gets a
+  // validator past its write, never an answer kept from before it (the change feed's fence).
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (WRITES.has(request.method) && reply.statusCode < 400) await app.changes.caughtUp();
+    return payload;
   });
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
     if (request.etag && reply.statusCode === 200) {

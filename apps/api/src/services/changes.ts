@@ -1,7 +1,14 @@
-import { type ChangeNotice, type ChangeScope, type DraftNotice, decodeFeedNotice } from '@fanpilot/contracts';
+import { randomBytes } from 'node:crypto';
+import {
+  type ChangeNotice,
+  type ChangeScope,
+  type DraftNotice,
+  decodeFeedNotice,
+  encodeFenceNotice,
+} from '@fanpilot/contracts';
 import { readChangeVersions } from '@fanpilot/core';
 import type { Database, DbHandle } from '@fanpilot/db';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { LRUCache } from 'lru-cache';
 import { boundedCache } from './bounded-cache.ts';
 
@@ -24,6 +31,8 @@ export type Draft = DraftNotice;
 export interface ChangeFeedOptions {
   /** Versions kept in memory (least recently used dropped first). */
   maxVersions?: number;
+  /** How long `caughtUp` waits for its fence before it gives up (the write's answer is not held longer). */
+  fenceTimeoutMs?: number;
   log?: { warn: (o: object, m: string) => void; info: (o: object, m: string) => void };
 }
 
@@ -36,6 +45,12 @@ export class ChangeFeed {
   /** Bumped whenever the feed is lost or regained: a read begun before is not cached after. */
   private epoch = 0;
   private stop: (() => Promise<void>) | null = null;
+  /** This process's fences: sent, not yet heard back, by token. */
+  private readonly fences = new Map<string, () => void>();
+  /** Callers waiting for the next fence, which is not sent yet (one fence serves a tick's writes). */
+  private nextFence: (() => void)[] | null = null;
+  private readonly fencePrefix = `${process.pid}-${randomBytes(4).toString('hex')}.`;
+  private fenceCount = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -65,8 +80,61 @@ export class ChangeFeed {
 
   async close(): Promise<void> {
     this.live = false;
+    this.releaseFences();
     await this.stop?.();
     this.stop = null;
+  }
+
+  /**
+   * Resolves once this process has heard every change committed before the call: the answer to a
+   * write waits for it, so the writer's next read (a list refetched after a delete) is never
+   * answered from the versions heard before its own write. A fence notice goes round the database
+   * (NOTIFY delivers in commit order); writes answered in the same tick share one. While the feed
+   * is not heard nothing is kept from it, so there is nothing to wait for; after `fenceTimeoutMs`
+   * (a stalled listening connection) the wait gives up rather than hold the answer.
+   */
+  caughtUp(): Promise<void> {
+    if (!this.live) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      if (this.nextFence) {
+        this.nextFence.push(resolve);
+        return;
+      }
+      this.nextFence = [resolve];
+      setImmediate(() => this.sendFence());
+    });
+  }
+
+  private sendFence() {
+    const waiters = this.nextFence ?? [];
+    this.nextFence = null;
+    if (!this.live || waiters.length === 0) {
+      for (const resolve of waiters) resolve();
+      return;
+    }
+    const token = `${this.fencePrefix}${++this.fenceCount}`;
+    const heard = () => {
+      clearTimeout(timer);
+      this.fences.delete(token);
+      for (const resolve of waiters) resolve();
+    };
+    const timer = setTimeout(() => {
+      this.options.log?.warn({ token }, 'change feed fence not heard back in time');
+      heard();
+    }, this.options.fenceTimeoutMs ?? 2_000);
+    this.fences.set(token, heard);
+    sql`select pg_notify('fp_changes', ${encodeFenceNotice(token)})`.execute(this.db).catch((err: Error) => {
+      this.options.log?.warn({ err: err.message }, 'change feed fence not sent');
+      heard();
+    });
+  }
+
+  /** Lets every waiting fence go (the feed lost, regained or closed: nothing heard before is kept). */
+  private releaseFences() {
+    for (const heard of [...this.fences.values()]) heard();
+    const waiting = this.nextFence;
+    this.nextFence = null;
+    for (const resolve of waiting ?? []) resolve();
   }
 
   private setLive(up: boolean) {
@@ -76,6 +144,7 @@ export class ChangeFeed {
     this.versions.clear();
     this.live = up;
     this.epoch++;
+    this.releaseFences();
     for (const reset of this.resetListeners) reset();
     if (up) this.options.log?.info({}, 'change feed listening');
     else this.options.log?.warn({}, 'change feed lost; validators read from the database until it is back');
@@ -84,6 +153,11 @@ export class ChangeFeed {
   private receive(payload: string) {
     const notice = decodeFeedNotice(payload);
     if (!notice) return;
+    if (notice.type === 'fence') {
+      // Another process's fences are theirs.
+      this.fences.get(notice.token)?.();
+      return;
+    }
     if (notice.type === 'draft') {
       for (const listener of this.draftListeners) listener(notice.draft);
       return;
