@@ -168,9 +168,10 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
   // Read your own writes: the answer to a write waits until this process has heard the changes
   // committed before it, so the writer's next poll (a list refetched after a delete) gets a
   // validator past its write, never an answer kept from before it (the change feed's fence).
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (WRITES.has(request.method) && reply.statusCode < 400) await app.changes.caughtUp();
-    return payload;
+  // A callback hook: a GET (every poll) passes through without a promise.
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+    if (!WRITES.has(request.method) || reply.statusCode >= 400) return done(null, payload);
+    app.changes.caughtUp().then(() => done(null, payload));
   });
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
     if (request.etag && reply.statusCode === 200) {
