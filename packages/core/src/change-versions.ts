@@ -1,3 +1,5 @@
+import { encodeFenceNotice } from '@fanpilot/contracts';
+import { sql } from 'kysely';
 import type { Db } from './db.ts';
 
 // The change feed's versions (migration 2026-11-23T11-00_change_feed): written by triggers only,
@@ -19,4 +21,12 @@ export async function readChangeVersions(
     )
     .execute();
   return new Map(rows.map((r) => [`${r.scope}:${r.id}`, String(r.version)]));
+}
+
+/**
+ * Sends a fence notice on the change feed's channel (record 0092): the api process that sent it
+ * has heard every change committed before, once it hears the token back.
+ */
+export async function sendChangeFence(db: Db, token: string): Promise<void> {
+  await sql`select pg_notify('fp_changes', ${encodeFenceNotice(token)})`.execute(db);
 }

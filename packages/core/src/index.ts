@@ -55,7 +55,7 @@ export {
   discardPurchase,
   ownPurchase,
 } from './billing.ts';
-export { readChangeVersions } from './change-versions.ts';
+export { readChangeVersions, sendChangeFence } from './change-versions.ts';
 export {
   chatbotOwnerId,
   chatbotsRepository,

@@ -1,14 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type ChangeNotice,
-  type ChangeScope,
-  type DraftNotice,
-  decodeFeedNotice,
-  encodeFenceNotice,
-} from '@fanpilot/contracts';
-import { readChangeVersions } from '@fanpilot/core';
+import { type ChangeNotice, type ChangeScope, type DraftNotice, decodeFeedNotice } from '@fanpilot/contracts';
+import { readChangeVersions, sendChangeFence } from '@fanpilot/core';
 import type { Database, DbHandle } from '@fanpilot/db';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { LRUCache } from 'lru-cache';
 import { boundedCache } from './bounded-cache.ts';
 
@@ -123,7 +117,7 @@ export class ChangeFeed {
       heard();
     }, this.options.fenceTimeoutMs ?? 2_000);
     this.fences.set(token, heard);
-    sql`select pg_notify('fp_changes', ${encodeFenceNotice(token)})`.execute(this.db).catch((err: Error) => {
+    sendChangeFence(this.db, token).catch((err: Error) => {
       this.options.log?.warn({ err: err.message }, 'change feed fence not sent');
       heard();
     });
