@@ -144,6 +144,43 @@ describe('the second stage: candidates ranked again by their best sentence', () 
     expect(embedder.encoded.length).toBe(first);
   });
 
+  it('encodes what one question may not when the embedder is idle, once, and remembers it', async () => {
+    const base = conceptEmbedder('concepts-idle');
+    const idle: string[][] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const embedder: Embedder = {
+      ...base,
+      embedWhenIdle: async (texts) => {
+        idle.push(texts);
+        await released;
+        return base.embedDocuments(texts);
+      },
+    };
+    const big = { content: filler(FOCUS_MAX_NEW_TEXTS + 10), score: 0.5 };
+    const texts = 2 * sentencesOfText(big.content).length - 1;
+    await focusCandidates(embedder, 'Which mill do you use?', [big]);
+    expect(base.encoded).toHaveLength(FOCUS_MAX_NEW_TEXTS);
+    // The rest is queued to be encoded when idle, and asked for again meanwhile it is not queued twice.
+    expect(idle).toHaveLength(1);
+    expect(idle[0]!.length).toBeLessThanOrEqual(4);
+    await focusCandidates(embedder, 'Which burr grinder?', [big]);
+    expect(idle).toHaveLength(1);
+    release();
+    // Once idle, the rest is encoded; what a question encoded itself is not again, but for a batch
+    // already handed over (at most one while a question encodes, plus the one that was waiting).
+    const known = async () => {
+      const before = base.encoded.length;
+      await focusCandidates(embedder, 'How coarse is the grind?', [big, { content: 'Milk.', score: 0.9 }]);
+      return base.encoded.length === before;
+    };
+    await expect.poll(known).toBe(true);
+    expect(base.encoded.length).toBeLessThanOrEqual(texts + 1 + 2 * 4);
+    expect(new Set(base.encoded).size).toBe(texts + 1);
+  });
+
   it('keeps the order when the embedder fails, and gives the answerer cosines by sentence', async () => {
     const failing: Embedder = {
       model: 'failing',

@@ -69,21 +69,58 @@ export function windowTextsOf(content: string): string[] {
 
 const caches = new Map<string, LRUCache<string, Float32Array>>();
 
+function cacheOf(embedder: Pick<Embedder, 'model'>): LRUCache<string, Float32Array> {
+  let cache = caches.get(embedder.model);
+  if (!cache) {
+    cache = new LRUCache({ max: CACHE_ENTRIES });
+    caches.set(embedder.model, cache);
+  }
+  return cache;
+}
+
+/** The text the second stage encodes for a chunk of at most FOCUS_CHARS: its content on one line. */
+export const shortFocusText = (content: string) => content.replace(/\s+/g, ' ').trim();
+
+/** Which of `texts` the second stage has no vector of yet (by `embedder`). */
+export function unknownTexts(embedder: Pick<Embedder, 'model'>, texts: string[]): string[] {
+  const cache = cacheOf(embedder);
+  return texts.filter((t) => !cache.has(t));
+}
+
+/**
+ * Vectors made by `embedder` elsewhere (stored at ingestion: a short chunk's own, a long chunk's
+ * windows), remembered as the second stage's own, so it does not encode those texts again.
+ */
+export function rememberVectors(embedder: Pick<Embedder, 'model'>, entries: [string, ArrayLike<number>][]) {
+  const cache = cacheOf(embedder);
+  for (const [text, vector] of entries) if (vector.length > 0) cache.set(text, Float32Array.from(vector));
+}
+/** Texts being encoded when idle, by embedder: asked for again meanwhile, they are not queued twice. */
+const idleQueued = new Map<string, Set<string>>();
+/**
+ * Texts one embedder may have waiting to be encoded when idle: a question's leftovers beyond this
+ * are left to the questions after it.
+ */
+export const IDLE_MAX_QUEUED = 2_000;
+
 /**
  * The vectors of `texts` by `embedder`, from the cache where it has them; at most `maxNew` texts are
  * encoded (in one call), the others come back undefined. Failing embedders give undefined too.
+ * Where the embedder can encode when idle (the local encoder), the texts past `maxNew` are encoded
+ * then and remembered, so a library's sentences are known after its first questions, not after
+ * dozens (a cold library's questions each paid `maxNew` encodings; docs/performance.md).
  */
 export async function cachedVectors(
   embedder: Embedder,
   texts: string[],
   maxNew = Number.POSITIVE_INFINITY,
 ): Promise<(Float32Array | undefined)[]> {
-  let cache = caches.get(embedder.model);
-  if (!cache) {
-    cache = new LRUCache({ max: CACHE_ENTRIES });
-    caches.set(embedder.model, cache);
+  const cache = cacheOf(embedder);
+  const unknown = [...new Set(texts.filter((t) => !cache.has(t)))];
+  const missing = unknown.slice(0, Math.max(0, maxNew));
+  if (unknown.length > missing.length && embedder.embedWhenIdle) {
+    encodeWhenIdle(embedder, cache, unknown.slice(missing.length));
   }
-  const missing = [...new Set(texts.filter((t) => !cache.has(t)))].slice(0, Math.max(0, maxNew));
   if (missing.length > 0) {
     try {
       const vectors = await embedder.embedDocuments(missing);
@@ -93,6 +130,37 @@ export async function cachedVectors(
     }
   }
   return texts.map((t) => cache.get(t));
+}
+
+/** Texts per call of `embedWhenIdle`: the cache is read again before each (a question may have encoded them). */
+const IDLE_BATCH = 4;
+
+/** Queues `texts` (not already queued) to be encoded when `embedder` is idle, then remembered. */
+function encodeWhenIdle(embedder: Embedder, cache: LRUCache<string, Float32Array>, texts: string[]) {
+  let queued = idleQueued.get(embedder.model);
+  if (!queued) {
+    queued = new Set();
+    idleQueued.set(embedder.model, queued);
+  }
+  const waiting = queued;
+  const fresh = texts.filter((t) => !waiting.has(t)).slice(0, Math.max(0, IDLE_MAX_QUEUED - waiting.size));
+  if (fresh.length === 0) return;
+  for (const t of fresh) waiting.add(t);
+  void (async () => {
+    for (let i = 0; i < fresh.length; i += IDLE_BATCH) {
+      const batch = fresh.slice(i, i + IDLE_BATCH).filter((t) => !cache.has(t));
+      if (batch.length === 0) continue;
+      try {
+        const vectors = await embedder.embedWhenIdle!(batch);
+        for (const [k, v] of vectors.entries()) if (v?.length) cache.set(batch[k]!, Float32Array.from(v));
+      } catch {
+        // Not encoded: a later question asks for them again.
+        break;
+      }
+    }
+  })().finally(() => {
+    for (const t of fresh) waiting.delete(t);
+  });
 }
 
 export const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
@@ -130,7 +198,7 @@ export async function focusCandidates<T extends FocusCandidate>(
   }
   if (!q.length) return candidates;
   const split = candidates.map((c) =>
-    c.content.length > FOCUS_CHARS ? sentencesOfText(c.content) : [c.content.replace(/\s+/g, ' ').trim()],
+    c.content.length > FOCUS_CHARS ? sentencesOfText(c.content) : [shortFocusText(c.content)],
   );
   // Two neighbouring sentences of a long chunk as one text (after every sentence, so that on a cold
   // cache the sentences are encoded first and a window without a vector is only left out).

@@ -1,7 +1,14 @@
 import { hasVectorColumn, typedEmbedding } from '@fanpilot/core';
 import type { Database } from '@fanpilot/db';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { focusCandidates } from './focus.ts';
+import {
+  FOCUS_CHARS,
+  focusCandidates,
+  rememberVectors,
+  shortFocusText,
+  unknownTexts,
+  windowTextsOf,
+} from './focus.ts';
 import { type Embedder, vectorLiteral } from './ingest/embeddings.ts';
 
 export interface RetrievedChunk {
@@ -268,6 +275,7 @@ export async function retrievePassages(
   // best sentence, long ones cut to the sentences around it, so more of them fit the budget.
   const ranked = await retrieve(db, { ...options, limit: options.limit ?? FOCUS_CANDIDATES });
   const question = options.question.trim();
+  await rememberStoredVectors(db, embedder, ranked);
   const focused = await focusCandidates(embedder, question, ranked);
   const whole = new Map(
     focused.flatMap((c) => (c.wholeContent ? [[c.chunkId, c.wholeContent] as const] : [])),
@@ -281,6 +289,52 @@ export async function retrievePassages(
     const own = whole.get(p.chunkId);
     return own ? { ...p, citedContent: own } : p;
   });
+}
+
+/**
+ * Hands the second stage the vectors ingestion stored for texts it would otherwise encode: a short
+ * chunk's own vector (its text is the chunk's), and a long chunk's windows of two sentences (record
+ * 0090: the same texts as its pairs 1–2, 3–4, …). On a library's first questions in a process these
+ * were most of the second stage's time (the local encoder takes 20–30 ms a text). One statement,
+ * only for candidates with a text not known yet; without vector columns, nothing.
+ */
+async function rememberStoredVectors(
+  db: Kysely<Database>,
+  embedder: Embedder,
+  candidates: RetrievedChunk[],
+): Promise<void> {
+  const short = new Map<string, string>();
+  const long = new Map<string, string[]>();
+  for (const c of candidates) {
+    if (c.content.length <= FOCUS_CHARS) {
+      const text = shortFocusText(c.content);
+      if (unknownTexts(embedder, [text]).length > 0) short.set(c.chunkId, text);
+    } else {
+      const windows = windowTextsOf(c.content);
+      if (unknownTexts(embedder, windows).length > 0) long.set(c.chunkId, windows);
+    }
+  }
+  if ((short.size === 0 && long.size === 0) || !(await hasVectorColumn(db))) return;
+  const made = madeBy(embedder.model);
+  try {
+    const r = await sql<{ id: string; ordinal: number | null; v: string }>`
+      select c.id::text as id, null::int as ordinal, c.embedding::text as v
+      from chunks c join knowledge_items k on k.id = c.knowledge_item_id
+      where c.id = any(${[...short.keys()]}::bigint[]) and c.embedding is not null ${made}
+      union all
+      select w.chunk_id::text as id, w.ordinal, w.embedding::text as v
+      from chunk_windows w join chunks c on c.id = w.chunk_id
+        join knowledge_items k on k.id = c.knowledge_item_id
+      where w.chunk_id = any(${[...long.keys()]}::bigint[]) and w.embedding is not null ${made}`.execute(db);
+    const entries: [string, number[]][] = [];
+    for (const row of r.rows) {
+      const text = row.ordinal === null ? short.get(row.id) : long.get(row.id)?.[row.ordinal];
+      if (text !== undefined) entries.push([text, JSON.parse(row.v) as number[]]);
+    }
+    rememberVectors(embedder, entries);
+  } catch {
+    // Not read (a table without its vectors): the second stage encodes them, as before.
+  }
 }
 
 /**

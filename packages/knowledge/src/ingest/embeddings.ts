@@ -11,6 +11,12 @@ export interface Embedder {
   model: string;
   embedDocuments: (texts: string[]) => Promise<number[][]>;
   embedQuery: (text: string) => Promise<number[]>;
+  /**
+   * Encodes texts while the embedder has nothing else to do, a few at a time and after any other
+   * call (the local encoder's threads). Only an embedder that costs nothing but idle time has it: a
+   * provider's would spend tokens on texts nobody asked for.
+   */
+  embedWhenIdle?: (texts: string[]) => Promise<number[][]>;
 }
 
 export interface EmbeddingEnv {

@@ -135,8 +135,47 @@ function onThread(t: EncoderThread, texts: string[]): Promise<number[][]> {
 const byLength = (texts: string[]) =>
   texts.map((_, i) => i).sort((a, b) => texts[b]!.length - texts[a]!.length || a - b);
 
+/** Calls of `encodeOnThreads` under way: work encoded when idle waits for none. */
+let foreground = 0;
+let foregroundDone: (() => void)[] = [];
+const noForeground = (): Promise<void> =>
+  foreground === 0 ? Promise.resolve() : new Promise((resolve) => foregroundDone.push(resolve));
+
 /** Encodes many texts on the encoder threads, each thread taking the next batch when done. */
 async function encodeOnThreads(texts: string[]): Promise<number[][]> {
+  foreground++;
+  try {
+    return await encodeBatches(texts);
+  } finally {
+    foreground--;
+    if (foreground === 0) {
+      const waiting = foregroundDone;
+      foregroundDone = [];
+      for (const resolve of waiting) resolve();
+    }
+  }
+}
+
+/** Work encoded when idle runs one call at a time, on one thread: one chain for the process. */
+let idleChain: Promise<unknown> = Promise.resolve();
+
+/**
+ * Encodes a few texts when no other call is under way, on one thread, after every call that was
+ * waiting: the caller sends small batches (focus.ts sends four), so foreground work (a question's
+ * sentences, a document) never waits behind it for more than one of them.
+ */
+function encodeWhenIdle(texts: string[]): Promise<number[][]> {
+  const run = async () => {
+    await noForeground();
+    const [thread] = encoderThreads();
+    return onThread(thread!, texts);
+  };
+  const result = idleChain.then(run, run);
+  idleChain = result.catch(() => {});
+  return result;
+}
+
+async function encodeBatches(texts: string[]): Promise<number[][]> {
   const out: number[][] = new Array(texts.length);
   const order = byLength(texts);
   let next = 0;
@@ -162,5 +201,6 @@ export function createLocalEmbedder(): Embedder {
     model: LOCAL_ENCODER_ID,
     embedDocuments: (texts) => (texts.length <= 2 ? encodeLocally(texts) : encodeOnThreads(texts)),
     embedQuery: async (text) => (await encodeLocally([text]))[0] ?? [],
+    embedWhenIdle: encodeWhenIdle,
   };
 }
