@@ -3,6 +3,7 @@ import {
   FOCUS_CHARS,
   FOCUS_MAX_NEW_TEXTS,
   FOCUS_WHOLE_FIRST,
+  FOCUS_WHOLE_FUSED,
   focusCandidates,
   sentenceSimilarity,
   sentencesOfText,
@@ -53,7 +54,7 @@ describe('the second stage: candidates ranked again by their best sentence', () 
         { content: short, score: 1 },
         { content: long, score: 0.2 },
       ],
-      { wholeFirst: 0 },
+      { wholeFirst: 0, wholeFused: 0 },
     );
     expect(out[0]!.wholeContent).toBe(long);
     expect(out[0]!.content).toContain('Descaling: I run citric acid through the machine every two months.');
@@ -82,6 +83,36 @@ describe('the second stage: candidates ranked again by their best sentence', () 
     }
   });
 
+  it("hands the fused ranking's first candidate over whole wherever the second stage ranks it", async () => {
+    const embedder = conceptEmbedder('concepts-8');
+    const question = 'How do you get rid of limescale?';
+    // First by the fused score, but its sentences are further from the question than the others'.
+    const fusedFirst = {
+      content: `${filler(4)} Milk: I steam it until the jug is hot, then descale nothing. ${filler(4)}`,
+      score: 1,
+    };
+    const others = Array.from({ length: FOCUS_WHOLE_FIRST + 1 }, (_, i) => ({
+      content: `${filler(4)} Descaling ${i}: citric acid against limescale every ${i + 1} months. ${filler(4)}`,
+      score: 0.5 - i / 10,
+    }));
+    const out = await focusCandidates(embedder, question, [fusedFirst, ...others]);
+    expect(FOCUS_WHOLE_FUSED).toBe(1);
+    // The second stage puts it last, past the whole first ones: whole all the same.
+    expect(out.map((c) => c.wholeContent ?? c.content)).toEqual([
+      ...others.map((c) => c.content),
+      fusedFirst.content,
+    ]);
+    expect(out.at(-1)!.content).toBe(fusedFirst.content);
+    expect(out.at(-1)!.wholeContent).toBeUndefined();
+    // The others past FOCUS_WHOLE_FIRST are focused as before.
+    expect(out[FOCUS_WHOLE_FIRST]!.wholeContent).toBe(others[FOCUS_WHOLE_FIRST]!.content);
+    expect(out[FOCUS_WHOLE_FIRST]!.content.length).toBeLessThanOrEqual(FOCUS_CHARS);
+    // Without the rule it would have been cut to its best sentence's neighbourhood.
+    const without = await focusCandidates(embedder, question, [fusedFirst, ...others], { wholeFused: 0 });
+    expect(without.at(-1)!.wholeContent).toBe(fusedFirst.content);
+    expect(without.at(-1)!.content.length).toBeLessThanOrEqual(FOCUS_CHARS);
+  });
+
   it('ranks a long chunk higher when two neighbouring sentences together are nearer the question', async () => {
     const embedder = conceptEmbedder('concepts-5');
     // Each chunk's best sentence covers one of the question's two concepts; only in `together` does
@@ -95,7 +126,7 @@ describe('the second stage: candidates ranked again by their best sentence', () 
         { content: apart, score: 0.31 },
         { content: together, score: 0.3 },
       ],
-      { wholeFirst: 0 },
+      { wholeFirst: 0, wholeFused: 0 },
     );
     expect(out.map((c) => c.wholeContent)).toEqual([together, apart]);
   });
@@ -109,7 +140,7 @@ describe('the second stage: candidates ranked again by their best sentence', () 
       embedder,
       'How often do you descale, and how do you steam the milk?',
       [{ content: chunk, score: 0.5 }],
-      { wholeFirst: 0 },
+      { wholeFirst: 0, wholeFused: 0 },
     );
     expect(out!.content).toContain('Descaling: citric acid. Milk and steam by the burr grinder.');
     expect(out!.content).not.toContain('Milk: steam it near');
@@ -125,11 +156,14 @@ describe('the second stage: candidates ranked again by their best sentence', () 
       { content: apart, score: 0.31 },
       { content: together, score: 0.3 },
     ];
-    await focusCandidates(embedder, question, known, { wholeFirst: 0 });
+    await focusCandidates(embedder, question, known, { wholeFirst: 0, wholeFused: 0 });
     // More new sentences than one question may encode: this candidate keeps its place after the
     // scored ones, and its windows are not the next candidates'.
     const unknown = { content: filler(FOCUS_MAX_NEW_TEXTS + 10), score: 0.5 };
-    const out = await focusCandidates(embedder, question, [unknown, ...known], { wholeFirst: 0 });
+    const out = await focusCandidates(embedder, question, [unknown, ...known], {
+      wholeFirst: 0,
+      wholeFused: 0,
+    });
     expect(out.map((c) => c.wholeContent ?? c.content)).toEqual([together, apart, unknown.content]);
   });
 

@@ -21,6 +21,14 @@ export const FOCUS_CHARS = 400;
  * gained more on one set but left too little room on the repo's web pages, 38 → 37 of 40).
  */
 export const FOCUS_WHOLE_FIRST = 3;
+/**
+ * The fused ranking's first candidate reaches the prompt whole too, wherever the second stage puts
+ * it (issue 37, 29 November): the chunk's own vector, its windows and the question's words agreed on
+ * it, and a focus on its most similar sentence can cut off the one that answers (coffee long pages:
+ * "Why does the foamy layer on top of my shot disappear so fast?", first by the fused score, eighth
+ * after the second stage and focused on another sentence). At most one more whole chunk of the budget.
+ */
+export const FOCUS_WHOLE_FUSED = 1;
 /** New texts one question may encode (the rest of the candidates keep their fused order). */
 export const FOCUS_MAX_NEW_TEXTS = 96;
 /** Weight of the fused score (vector + full-text coverage, 0…1.5) beside the best sentence's cosine. */
@@ -178,7 +186,8 @@ export interface FocusCandidate {
 /**
  * Candidates (best first by the fused ranking) ordered again by their best sentence's similarity to
  * the question plus FUSED_WEIGHT × their fused score; past the first `wholeFirst` (FOCUS_WHOLE_FIRST),
- * which keep their whole text, a long chunk's content becomes its best sentence with its neighbours
+ * which keep their whole text, as do the fused ranking's first `wholeFused` (FOCUS_WHOLE_FUSED)
+ * wherever they land, a long chunk's content becomes its best sentence with its neighbours
  * (up to FOCUS_CHARS), its whole text kept in `wholeContent`. A
  * candidate whose sentences were not encoded (past FOCUS_MAX_NEW_TEXTS) keeps its place after the
  * scored ones. Without a question vector, the candidates as they are.
@@ -187,7 +196,10 @@ export async function focusCandidates<T extends FocusCandidate>(
   embedder: Embedder,
   question: string,
   candidates: T[],
-  { wholeFirst = FOCUS_WHOLE_FIRST }: { wholeFirst?: number } = {},
+  {
+    wholeFirst = FOCUS_WHOLE_FIRST,
+    wholeFused = FOCUS_WHOLE_FUSED,
+  }: { wholeFirst?: number; wholeFused?: number } = {},
 ): Promise<(T & { wholeContent?: string })[]> {
   if (candidates.length === 0) return candidates;
   let q: number[];
@@ -244,8 +256,8 @@ export async function focusCandidates<T extends FocusCandidate>(
   }
   scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
   return [
-    ...scored.map(({ c, focused }, i) =>
-      i >= wholeFirst && focused && focused !== c.content
+    ...scored.map(({ c, focused, rank }, i) =>
+      i >= wholeFirst && rank >= wholeFused && focused && focused !== c.content
         ? { ...c, content: focused, wholeContent: c.content }
         : c,
     ),
