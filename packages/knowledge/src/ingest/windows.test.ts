@@ -3,8 +3,8 @@ import { createDb, type DbHandle, migrateToLatest } from '@fanpilot/db';
 import { seedCreator } from '@fanpilot/testkit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { windowTextsOf } from '../focus.ts';
-import { nearestWindowChunkIds, retrieve } from '../retrieve.ts';
+import { sentencesOfText, windowTextsOf } from '../focus.ts';
+import { nearestWindowChunkIds, retrieve, retrievePassages } from '../retrieve.ts';
 import type { Embedder } from './embeddings.ts';
 import { reembedStale } from './reembed.ts';
 import { embedChunks } from './windows.ts';
@@ -112,6 +112,31 @@ describe("long chunks' windows (record 0090)", () => {
     });
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.every((c) => c.knowledgeItemId === itemA)).toBe(true);
+  });
+
+  it("give the second stage their vectors: a short chunk's and a long chunk's windows are not encoded again", async () => {
+    const letters = lettersEmbedder('letters-stored', 8);
+    const encoded: string[] = [];
+    const embedder: Embedder = {
+      ...letters,
+      embedDocuments: async (texts) => {
+        encoded.push(...texts);
+        return letters.embedDocuments(texts);
+      },
+    };
+    const short = 'A short post about the orange van and its nine seats.';
+    const chatbotId = (await seedCreator(h.db)).chatbotId;
+    await addItem(chatbotId, embedder, [LONG, short]);
+    encoded.length = 0;
+    const passages = await retrievePassages(h.db, {
+      chatbotId,
+      question: 'How many riders fit in the van?',
+      embedder,
+    });
+    expect(passages.length).toBeGreaterThan(0);
+    // The second stage ran: the long chunk's sentences were encoded, its windows and the post were not.
+    expect(encoded).toEqual(expect.arrayContaining(sentencesOfText(LONG)));
+    for (const text of [...windowTextsOf(LONG), short]) expect(encoded).not.toContain(text);
   });
 
   it('are added once to items stored before them, and re-embedded when the embedder changes', async () => {
