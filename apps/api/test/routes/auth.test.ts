@@ -198,6 +198,8 @@ describe('sign-in with the OpenID provider', () => {
       .updateTable('sessions')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .execute();
+    // Written here, not through the api: wait until its process has heard it from the change feed.
+    await t.app.changes.caughtUp();
     expect((await fetch(`${t.url}/api/auth/user`, { headers: { cookie } })).status).toBe(401);
   });
 });

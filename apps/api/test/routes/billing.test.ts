@@ -171,6 +171,8 @@ describe('credits bought with Stripe', () => {
       .insertInto('credit_ledger')
       .values({ creator_id: creator.id, delta: -balance, reason: 'adjustment' })
       .execute();
+    // Written here, not through the api: wait until its process has heard it from the change feed.
+    await t.app.changes.caughtUp();
     expect((await billing(other, 'cy')).state).toBe('out');
 
     const fan = new FanBrowser(t);

@@ -418,6 +418,8 @@ describe('chatbot and knowledge calls', () => {
       .set({ status: 'failed', error: 'The site could not be found.' })
       .where('id', '=', item.id)
       .execute();
+    // Written here, not through the api: wait until its process has heard it from the change feed.
+    await t.app.changes.caughtUp();
     const progress = (await (
       await send(t, 'GET', `/api/chatbots/${owner.chatbotId}/knowledge/progress`, owner.cookie)
     ).json()) as {

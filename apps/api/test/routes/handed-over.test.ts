@@ -24,6 +24,8 @@ describe('a question the AI gave up on', () => {
       .set({ ai_handed_over_at: new Date() })
       .where('body', '=', 'Will anyone answer?')
       .execute();
+    // Written here, not through the api: wait until its process has heard it from the change feed.
+    await t.app.changes.caughtUp();
 
     const read = await fetch(`${t.url}/api/chatlog/fan/${fan.fanId}?creator=hana`, {
       headers: { cookie: fan.cookie },
