@@ -12,6 +12,7 @@ export * from './guitar-paraphrases.ts';
 export * from './lookalikes.ts';
 export * from './push-service.ts';
 export * from './running-paraphrases.ts';
+export * from './sourdough-passages.ts';
 export * from './seed.ts';
 export * from './servers.ts';
 export * from './smtp.ts';
