@@ -20,7 +20,11 @@ export type VersionedBy = (
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Versioned GETs' 200 answers by validator (record 0086). */
+    /**
+     * Versioned GETs' 200 answers (record 0086), by what their validator is made of (the address, the
+     * scopes' versions, the time bucket): a poll finds its answer, validator included, without
+     * hashing anything (record 0095).
+     */
     answerCache: LRUCache<string, CachedAnswer>;
   }
   interface FastifyContextConfig {
@@ -29,6 +33,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     etag?: string;
+    /** What the validator is made of: the answer cache's key. */
+    answerKey?: string;
     /** The answer was replayed from the answer cache (it is not stored again). */
     replayed?: boolean;
   }
@@ -51,12 +57,19 @@ export function matches(header: string | undefined, tag: string): boolean {
 
 const NOT_MODIFIED_HEADERS = { 'cache-control': 'private, no-cache', vary: 'Cookie' };
 
-/** A versioned GET's 200 answer, kept under its validator. */
+/** A versioned GET's 200 answer, kept under what its validator is made of. */
 export interface CachedAnswer {
-  body: string | Buffer;
+  /** Its validator (the ETag). */
+  tag: string;
+  body: Buffer;
   type: string;
   /** The answer's own headers (the security headers among them), replayed with it. */
-  headers?: Record<string, string | string[]>;
+  headers: Record<string, string | string[]>;
+  /**
+   * The header of a replay but its length and request id, as name, value, name, value…: written as
+   * it is (record 0095). Made on the first replay.
+   */
+  head?: string[];
 }
 
 /** Headers of one exchange, not of the answer: never replayed. */
@@ -100,6 +113,55 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
   });
   app.decorate('answerCache', answers);
 
+  // Shutting down, answers go through Fastify's reply, whose hook closes the connection.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
+  /**
+   * An unchanged poll's answer, written straight to the response (record 0095): the header the
+   * route's answer had (its security headers among them), the validator's, and the request id. It
+   * skips the reply's pipeline (its onSend hooks would set the same headers again, one by one);
+   * Fastify still hears the response end (its onResponse hooks, the request's log line).
+   */
+  const replay = (request: FastifyRequest, reply: FastifyReply, status: 200 | 304, kept?: CachedAnswer) => {
+    reply.hijack();
+    if (status === 304) {
+      reply.raw.writeHead(304, [
+        'cache-control',
+        NOT_MODIFIED_HEADERS['cache-control'],
+        'vary',
+        NOT_MODIFIED_HEADERS.vary,
+        'etag',
+        request.etag!,
+        'x-request-id',
+        request.id,
+      ]);
+      reply.raw.end();
+      return;
+    }
+    const answer = kept!;
+    answer.head ??= [
+      ...Object.entries(answer.headers).flatMap(([name, value]) =>
+        Array.isArray(value) ? value.flatMap((v) => [name, v]) : [name, value],
+      ),
+      'content-type',
+      answer.type,
+      'cache-control',
+      NOT_MODIFIED_HEADERS['cache-control'],
+      'vary',
+      NOT_MODIFIED_HEADERS.vary,
+      'etag',
+      answer.tag,
+    ];
+    const head = answer.head.slice();
+    head.push('content-length', String(answer.body.length), 'x-request-id', request.id);
+    reply.raw.writeHead(200, head);
+    reply.raw.end(answer.body);
+  };
+
   /** Sets the validator; answers 304 (and says so) when the client holds it, else from the cache. */
   const answer = (
     request: FastifyRequest,
@@ -107,27 +169,33 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
     scopes: Scopes,
     versions: string[],
   ): boolean => {
-    const bucket = Math.floor(Date.now() / TIME_BUCKET_MS);
+    // The address too: a validator stands for this answer only, not for another call's.
     let key = `${request.url}|`;
     for (let i = 0; i < scopes.length; i++) key += `${scopes[i]![0]}:${scopes[i]![1]}:${versions[i]}|`;
-    // The address too: a validator stands for this answer only, not for another call's.
-    const tag = `W/"${hash('sha256', `${key}${bucket}`, 'base64url').slice(0, 22)}"`;
+    key += Math.floor(Date.now() / TIME_BUCKET_MS);
+    request.answerKey = key;
+    const kept = answers.get(key);
+    const tag = kept?.tag ?? `W/"${hash('sha256', key, 'base64url').slice(0, 22)}"`;
     request.etag = tag;
+    const direct = !closing && !reply.sent;
     if (matches(request.headers['if-none-match'], tag)) {
       // Before the security headers are set: a 304 carries no document for them to apply to.
-      reply.code(304).headers(NOT_MODIFIED_HEADERS).header('etag', tag).send();
+      if (direct) replay(request, reply, 304);
+      else reply.code(304).headers(NOT_MODIFIED_HEADERS).header('etag', tag).send();
       return true;
     }
     // A client that asks for a fresh answer (Cache-Control: no-cache, as a hard reload sends) gets
     // the route's, which is kept again.
     const wants = request.headers['cache-control'];
     if (wants !== undefined && /no-cache|no-store/i.test(wants)) return false;
-    const kept = answers.get(tag);
     if (!kept) return false;
     request.replayed = true;
-    // The same answer the route gave under this validator; onSend sets the validator headers and
-    // the security hooks theirs, as for any 200.
-    if (kept.headers) reply.headers(kept.headers);
+    if (direct) {
+      replay(request, reply, 200, kept);
+      return true;
+    }
+    // The same answer the route gave under this validator; onSend sets the validator headers.
+    reply.headers(kept.headers);
     reply.code(200).type(kept.type).send(kept.body);
     return true;
   };
@@ -194,7 +262,7 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
           // Kept encoded: a replay writes the bytes, not the string again (profiled: the string's
           // encoding was the replay's largest cost).
           const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-          answers.set(request.etag, { body, type, headers });
+          if (request.answerKey) answers.set(request.answerKey, { tag: request.etag, body, type, headers });
         }
       }
     }
