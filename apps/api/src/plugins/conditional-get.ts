@@ -21,9 +21,9 @@ export type VersionedBy = (
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * Versioned GETs' 200 answers (record 0086), by what their validator is made of (the address, the
-     * scopes' versions, the time bucket): a poll finds its answer, validator included, without
-     * hashing anything (record 0095).
+     * Versioned GETs' 200 answers (record 0086), the latest per address, each with what its
+     * validator is made of (the scopes, their versions, the time bucket): a poll finds its answer,
+     * validator included, without making a key or hashing anything (record 0095).
      */
     answerCache: LRUCache<string, CachedAnswer>;
   }
@@ -33,8 +33,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     etag?: string;
-    /** What the validator is made of: the answer cache's key. */
-    answerKey?: string;
+    /** What the validator is made of (kept with the answer). */
+    validatedBy?: Validated;
     /** The answer was replayed from the answer cache (it is not stored again). */
     replayed?: boolean;
   }
@@ -57,8 +57,26 @@ export function matches(header: string | undefined, tag: string): boolean {
 
 const NOT_MODIFIED_HEADERS = { 'cache-control': 'private, no-cache', vary: 'Cookie' };
 
-/** A versioned GET's 200 answer, kept under what its validator is made of. */
-export interface CachedAnswer {
+/** What a validator is made of, besides the address. */
+interface Validated {
+  scopes: Scopes;
+  versions: string[];
+  bucket: number;
+}
+
+/** Whether an answer kept under `kept` is the one these scopes' versions in this bucket stand for. */
+const sameValidated = (kept: Validated, scopes: Scopes, versions: string[], bucket: number): boolean => {
+  if (kept.bucket !== bucket || kept.scopes.length !== scopes.length) return false;
+  for (let i = 0; i < scopes.length; i++) {
+    // Mostly the very same strings (ids and versions held in memory): compared by reference first.
+    if (kept.scopes[i]![0] !== scopes[i]![0] || kept.scopes[i]![1] !== scopes[i]![1]) return false;
+    if (kept.versions[i] !== versions[i]) return false;
+  }
+  return true;
+};
+
+/** A versioned GET's 200 answer, kept by its address with what its validator is made of. */
+export interface CachedAnswer extends Validated {
   /** Its validator (the ETag). */
   tag: string;
   body: Buffer;
@@ -169,14 +187,18 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
     scopes: Scopes,
     versions: string[],
   ): boolean => {
-    // The address too: a validator stands for this answer only, not for another call's.
-    let key = `${request.url}|`;
-    for (let i = 0; i < scopes.length; i++) key += `${scopes[i]![0]}:${scopes[i]![1]}:${versions[i]}|`;
-    key += Math.floor(Date.now() / TIME_BUCKET_MS);
-    request.answerKey = key;
-    const kept = answers.get(key);
-    const tag = kept?.tag ?? `W/"${hash('sha256', key, 'base64url').slice(0, 22)}"`;
+    const bucket = Math.floor(Date.now() / TIME_BUCKET_MS);
+    const latest = answers.get(request.url);
+    const kept = latest && sameValidated(latest, scopes, versions, bucket) ? latest : undefined;
+    let tag = kept?.tag;
+    if (!tag) {
+      // The address too: a validator stands for this answer only, not for another call's.
+      let key = `${request.url}|`;
+      for (let i = 0; i < scopes.length; i++) key += `${scopes[i]![0]}:${scopes[i]![1]}:${versions[i]}|`;
+      tag = `W/"${hash('sha256', `${key}${bucket}`, 'base64url').slice(0, 22)}"`;
+    }
     request.etag = tag;
+    request.validatedBy = { scopes, versions, bucket };
     const direct = !closing && !reply.sent;
     if (matches(request.headers['if-none-match'], tag)) {
       // Before the security headers are set: a 304 carries no document for them to apply to.
@@ -262,7 +284,9 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
           // Kept encoded: a replay writes the bytes, not the string again (profiled: the string's
           // encoding was the replay's largest cost).
           const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-          if (request.answerKey) answers.set(request.answerKey, { tag: request.etag, body, type, headers });
+          if (request.validatedBy) {
+            answers.set(request.url, { ...request.validatedBy, tag: request.etag, body, type, headers });
+          }
         }
       }
     }

@@ -9,6 +9,7 @@ import {
 } from '@fanpilot/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { LRUCache } from 'lru-cache';
 import { boundedCache } from '../services/bounded-cache.ts';
 import type { ChangeFeed } from '../services/changes.ts';
 import { fanCookieOf, headerFanToken } from '../services/fan-identity.ts';
@@ -71,8 +72,17 @@ export const lookupsPlugin = fp(async (app: FastifyInstance) => {
   // Fan row id -> cache key, bounded like the fans themselves.
   const fanKeys = boundedCache<string, string>(200_000);
   const chatbotOwners = boundedCache<string, string>(50_000);
-  // By the cookie as sent; refused cookies are remembered too (null).
-  const cookieHashes = boundedCache<string, { hash: string | null }>(100_000);
+  // By the cookie's name, then its value as sent (no key made per request: record 0095); refused
+  // cookies are remembered too (null).
+  const cookieHashes = new Map<string, LRUCache<string, { hash: string | null }>>();
+  const cookieHashesOf = (name: string) => {
+    let byValue = cookieHashes.get(name);
+    if (!byValue) {
+      byValue = boundedCache<string, { hash: string | null }>(100_000);
+      cookieHashes.set(name, byValue);
+    }
+    return byValue;
+  };
 
   feed.onReset(() => {
     sessions.clear();
@@ -96,12 +106,12 @@ export const lookupsPlugin = fp(async (app: FastifyInstance) => {
   const signedCookieHash = (request: FastifyRequest, name: string): string | null => {
     const raw = request.cookies[name];
     if (!raw) return null;
-    const key = `${name}=${raw}`;
-    const known = cookieHashes.get(key);
+    const byValue = cookieHashesOf(name);
+    const known = byValue.get(raw);
     if (known) return known.hash;
     const unsigned = request.unsignCookie(raw);
     const hash = unsigned.valid && unsigned.value ? hashToken(unsigned.value) : null;
-    cookieHashes.set(key, { hash });
+    byValue.set(raw, { hash });
     return hash;
   };
   app.decorate('signedCookieHash', signedCookieHash);

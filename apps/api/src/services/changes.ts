@@ -31,7 +31,11 @@ export interface ChangeFeedOptions {
 }
 
 export class ChangeFeed {
-  private readonly versions: LRUCache<string, string>;
+  /**
+   * Heard versions, by scope and then id: a poll looks its scopes up by ids it already holds (their
+   * hashes are kept with the strings), never by a key made for the lookup (record 0095).
+   */
+  private readonly versions = new Map<ChangeScope, LRUCache<string, string>>();
   private readonly listeners = new Set<(change: Change) => void>();
   private readonly resetListeners = new Set<() => void>();
   private readonly draftListeners = new Set<(draft: Draft) => void>();
@@ -50,8 +54,15 @@ export class ChangeFeed {
     private readonly db: Kysely<Database>,
     private readonly handle: Pick<DbHandle, 'listen'>,
     private readonly options: ChangeFeedOptions = {},
-  ) {
-    this.versions = boundedCache(options.maxVersions ?? 200_000);
+  ) {}
+
+  private scopeVersions(scope: ChangeScope): LRUCache<string, string> {
+    let versions = this.versions.get(scope);
+    if (!versions) {
+      versions = boundedCache(this.options.maxVersions ?? 200_000);
+      this.versions.set(scope, versions);
+    }
+    return versions;
   }
 
   /** Changes whenever the feed is lost or regained; a cache fills an entry read under the same epoch. */
@@ -135,7 +146,7 @@ export class ChangeFeed {
     if (up === this.live) return;
     // Announcements sent while nobody listened are lost: forget everything built on them, both
     // when the connection goes and when it comes back.
-    this.versions.clear();
+    for (const versions of this.versions.values()) versions.clear();
     this.live = up;
     this.epoch++;
     this.releaseFences();
@@ -157,7 +168,7 @@ export class ChangeFeed {
       return;
     }
     const { change } = notice;
-    if (this.live) this.versions.set(`${change.scope}:${change.id}`, change.version);
+    if (this.live) this.scopeVersions(change.scope).set(change.id, change.version);
     for (const listener of this.listeners) {
       try {
         listener(change);
@@ -190,7 +201,7 @@ export class ChangeFeed {
     if (!this.live) return undefined;
     const out: string[] = [];
     for (const [scope, id] of scopes) {
-      const version = this.versions.get(`${scope}:${id}`);
+      const version = this.versions.get(scope)?.get(id);
       if (version === undefined) return undefined;
       out.push(version);
     }
@@ -200,7 +211,7 @@ export class ChangeFeed {
   /** The current versions of these scopes ('0' for a scope never written). */
   async versionsOf(scopes: readonly (readonly [ChangeScope, string])[]): Promise<string[]> {
     const out: (string | undefined)[] = scopes.map(([scope, id]) =>
-      this.live ? this.versions.get(`${scope}:${id}`) : undefined,
+      this.live ? this.versions.get(scope)?.get(id) : undefined,
     );
     const missing = scopes.filter((_, i) => out[i] === undefined);
     if (missing.length === 0) return out as string[];
@@ -209,11 +220,11 @@ export class ChangeFeed {
     return scopes.map(([scope, id], i) => {
       const known = out[i];
       if (known !== undefined) return known;
-      const key = `${scope}:${id}`;
-      const version = read.get(key) ?? '0';
+      const version = read.get(`${scope}:${id}`) ?? '0';
       // An announcement heard during the read is newer than what the read saw: keep it.
-      if (this.live && epoch === this.epoch && !this.versions.has(key)) this.versions.set(key, version);
-      return this.versions.get(key) ?? version;
+      const versions = this.scopeVersions(scope);
+      if (this.live && epoch === this.epoch && !versions.has(id)) versions.set(id, version);
+      return versions.get(id) ?? version;
     });
   }
 }
