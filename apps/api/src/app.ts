@@ -113,6 +113,9 @@ export const defaultWebRoots = (): WebRoots => ({
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const secure = deps.config.publicOrigin.startsWith('https://');
   const timeouts = { ...SERVER_TIMEOUTS, ...deps.timeouts };
+  // An unchanged poll is answered before Fastify builds a request once the change feed's plugin is
+  // registered (conditional-get.ts, record 0095); everything else goes to Fastify.
+  let pollShortcut: FastifyInstance['pollShortcut'] | undefined;
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(deps.config.env),
     // Slow clients are cut off: 408 (or a closed socket) once a request takes longer than allowed.
@@ -124,7 +127,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           keepAliveTimeout: timeouts.keepAliveMs,
           connectionsCheckingInterval: timeouts.checkIntervalMs,
         },
-        handler,
+        (req, res) => {
+          if (pollShortcut?.(req, res)) return;
+          handler(req, res);
+        },
       );
       server.timeout = timeouts.idleMs;
       return server;
@@ -185,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await feed.start();
   app.addHook('onClose', () => feed.close());
   await app.register(changesPlugin, { feed });
+  pollShortcut = app.pollShortcut;
   // Pre-signed URLs point at the object store: pages may load images from it and send uploads to it.
   const storeOrigin = new URL(await deps.storage.presignPut('uploads/csp-probe')).origin;
   const security = {

@@ -1,9 +1,12 @@
-import { hash } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isUuid } from '@fanpilot/contracts';
 import { mayFollowAsFan } from '@fanpilot/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
+import { redactUrl } from '../logging.ts';
+import { boundedCache } from '../services/bounded-cache.ts';
 import type { ChangeScope } from '../services/changes.ts';
 import { cachedFanTokenHash, type FanLite, type SessionLite } from './lookups.ts';
 
@@ -20,6 +23,11 @@ export type VersionedBy = (
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /**
+     * An unchanged poll answered before Fastify builds a request (record 0095); false when it is
+     * Fastify's to answer (nothing written).
+     */
+    pollShortcut: (req: IncomingMessage, res: ServerResponse) => boolean;
     /**
      * Versioned GETs' 200 answers (record 0086), the latest per address, each with what its
      * validator is made of (the scopes, their versions, the time bucket): a poll finds its answer,
@@ -140,24 +148,27 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
 
   /**
    * An unchanged poll's answer, written straight to the response (record 0095): the header the
-   * route's answer had (its security headers among them), the validator's, and the request id. It
-   * skips the reply's pipeline (its onSend hooks would set the same headers again, one by one);
-   * Fastify still hears the response end (its onResponse hooks, the request's log line).
+   * route's answer had (its security headers among them), the validator's, and the request id.
    */
-  const replay = (request: FastifyRequest, reply: FastifyReply, status: 200 | 304, kept?: CachedAnswer) => {
-    reply.hijack();
+  const writeReplay = (
+    res: ServerResponse,
+    requestId: string,
+    status: 200 | 304,
+    tag: string,
+    kept?: CachedAnswer,
+  ) => {
     if (status === 304) {
-      reply.raw.writeHead(304, [
+      res.writeHead(304, [
         'cache-control',
         NOT_MODIFIED_HEADERS['cache-control'],
         'vary',
         NOT_MODIFIED_HEADERS.vary,
         'etag',
-        request.etag!,
+        tag,
         'x-request-id',
-        request.id,
+        requestId,
       ]);
-      reply.raw.end();
+      res.end();
       return;
     }
     const answer = kept!;
@@ -175,9 +186,35 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
       answer.tag,
     ];
     const head = answer.head.slice();
-    head.push('content-length', String(answer.body.length), 'x-request-id', request.id);
-    reply.raw.writeHead(200, head);
-    reply.raw.end(answer.body);
+    head.push('content-length', String(answer.body.length), 'x-request-id', requestId);
+    res.writeHead(200, head);
+    res.end(answer.body);
+  };
+
+  /**
+   * What a versioned GET's validator is, and how to answer it: 304 when the client holds it, the kept
+   * answer when there is one (and the client did not ask for a fresh one), else the route ('route').
+   */
+  const decide = (url: string, headers: FastifyRequest['headers'], scopes: Scopes, versions: string[]) => {
+    const bucket = Math.floor(Date.now() / TIME_BUCKET_MS);
+    const latest = answers.get(url);
+    const kept = latest && sameValidated(latest, scopes, versions, bucket) ? latest : undefined;
+    let tag = kept?.tag;
+    if (!tag) {
+      // The address too: a validator stands for this answer only, not for another call's.
+      let key = `${url}|`;
+      for (let i = 0; i < scopes.length; i++) key += `${scopes[i]![0]}:${scopes[i]![1]}:${versions[i]}|`;
+      tag = `W/"${hash('sha256', `${key}${bucket}`, 'base64url').slice(0, 22)}"`;
+    }
+    const validated: Validated = { scopes, versions, bucket };
+    if (matches(headers['if-none-match'], tag)) return { how: 304 as const, tag, validated };
+    // A client that asks for a fresh answer (Cache-Control: no-cache, as a hard reload sends) gets
+    // the route's, which is kept again.
+    const wants = headers['cache-control'];
+    if ((wants !== undefined && /no-cache|no-store/i.test(wants)) || !kept) {
+      return { how: 'route' as const, tag, validated };
+    }
+    return { how: 200 as const, tag, validated, kept };
   };
 
   /** Sets the validator; answers 304 (and says so) when the client holds it, else from the cache. */
@@ -187,40 +224,100 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
     scopes: Scopes,
     versions: string[],
   ): boolean => {
-    const bucket = Math.floor(Date.now() / TIME_BUCKET_MS);
-    const latest = answers.get(request.url);
-    const kept = latest && sameValidated(latest, scopes, versions, bucket) ? latest : undefined;
-    let tag = kept?.tag;
-    if (!tag) {
-      // The address too: a validator stands for this answer only, not for another call's.
-      let key = `${request.url}|`;
-      for (let i = 0; i < scopes.length; i++) key += `${scopes[i]![0]}:${scopes[i]![1]}:${versions[i]}|`;
-      tag = `W/"${hash('sha256', `${key}${bucket}`, 'base64url').slice(0, 22)}"`;
-    }
-    request.etag = tag;
-    request.validatedBy = { scopes, versions, bucket };
-    const direct = !closing && !reply.sent;
-    if (matches(request.headers['if-none-match'], tag)) {
+    const d = decide(request.url, request.headers, scopes, versions);
+    request.etag = d.tag;
+    request.validatedBy = d.validated;
+    if (d.how === 'route') return false;
+    if (d.how === 200) request.replayed = true;
+    if (!closing && !reply.sent) {
+      // Past the reply's pipeline (its onSend hooks would set the same headers again, one by one);
+      // Fastify still hears the response end (its onResponse hooks, the request's log line).
+      reply.hijack();
+      writeReplay(reply.raw, request.id, d.how, d.tag, d.kept);
+    } else if (d.how === 304) {
       // Before the security headers are set: a 304 carries no document for them to apply to.
-      if (direct) replay(request, reply, 304);
-      else reply.code(304).headers(NOT_MODIFIED_HEADERS).header('etag', tag).send();
-      return true;
+      reply.code(304).headers(NOT_MODIFIED_HEADERS).header('etag', d.tag).send();
+    } else {
+      // The same answer the route gave under this validator; onSend sets the validator headers.
+      reply.headers(d.kept.headers);
+      reply.code(200).type(d.kept.type).send(d.kept.body);
     }
-    // A client that asks for a fresh answer (Cache-Control: no-cache, as a hard reload sends) gets
-    // the route's, which is kept again.
-    const wants = request.headers['cache-control'];
-    if (wants !== undefined && /no-cache|no-store/i.test(wants)) return false;
-    if (!kept) return false;
-    request.replayed = true;
-    if (direct) {
-      replay(request, reply, 200, kept);
-      return true;
-    }
-    // The same answer the route gave under this validator; onSend sets the validator headers.
-    reply.headers(kept.headers);
-    reply.code(200).type(kept.type).send(kept.body);
     return true;
   };
+
+  /**
+   * The versioned routes by address, as Fastify matched them (a route's match is a function of the
+   * method and the address): what the shortcut needs to work out a validator before Fastify runs.
+   */
+  const routed = boundedCache<string, { versionedBy: VersionedBy; params: unknown; query: unknown }>(50_000);
+  /** Lookups the shortcut leaves to the route: it answers from memory only. */
+  const notInMemory = () => Promise.resolve(null);
+  const memoryOnly = {
+    known: app.known,
+    changes: app.changes,
+    signedCookieHash: app.signedCookieHash,
+    sessionOf: notInMemory,
+    creatorIdOf: notInMemory,
+    fanOf: notInMemory,
+    chatbotOwnerOf: notInMemory,
+  } as unknown as FastifyInstance;
+  const debugLines = () =>
+    (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('debug') !== false;
+
+  /**
+   * The unchanged poll's shortcut (record 0095), before Fastify builds a request: for a GET of an
+   * address Fastify already routed to a versioned route, the same validator from memory (the same
+   * `versionedBy`, the same cookie lookups) and, when it holds, the 304 or the kept answer written at
+   * once. Anything it cannot tell from memory (a lookup to read, a version not heard, no kept
+   * answer, the server closing) goes to Fastify as before: it returns false having written nothing.
+   */
+  const shortcut = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'GET' || closing || req.url === undefined) return false;
+    const route = routed.get(req.url);
+    if (!route) return false;
+    const cookieHeader = req.headers.cookie;
+    const request = {
+      url: req.url,
+      method: 'GET',
+      params: route.params,
+      query: route.query,
+      headers: req.headers,
+      cookies: cookieHeader ? app.parseCookie(cookieHeader) : {},
+      unsignCookie: app.unsignCookie,
+      server: app,
+    } as unknown as FastifyRequest;
+    let scopes: ReturnType<VersionedBy>;
+    try {
+      scopes = route.versionedBy(request, memoryOnly);
+    } catch {
+      return false;
+    }
+    if (!scopes || scopes instanceof Promise) return false;
+    const versions = app.changes.knownVersions(scopes);
+    if (!versions) return false;
+    const d = decide(req.url, req.headers, scopes, versions);
+    if (d.how === 'route') return false;
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && given ? given : randomUUID();
+    writeReplay(res, requestId, d.how, d.tag, d.kept);
+    if (debugLines()) {
+      // What the logger's `req` serializer reads (logging.ts), as plain values: the peer's address
+      // as the socket has it (a proxy's X-Forwarded-For is Fastify's to read).
+      const logged = {
+        method: 'GET',
+        url: req.url,
+        host: req.headers.host,
+        ip: req.socket?.remoteAddress,
+        socket: { remotePort: req.socket?.remotePort },
+      };
+      app.log.debug(
+        { reqId: requestId, req: logged, res: { statusCode: d.how }, responseTime: 0 },
+        `GET ${redactUrl(req.url)} ${d.how} (0 ms)`,
+      );
+    }
+    return true;
+  };
+  app.decorate('pollShortcut', shortcut);
 
   // Versioned GETs: the validator is worked out before the route reads anything, so data that
   // changes while it reads makes the next poll a full answer, never a stale 304. It runs first
@@ -230,6 +327,9 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     const versionedBy = request.routeOptions.config?.versionedBy;
     if (!versionedBy || request.method !== 'GET') return done();
+    if (!routed.has(request.url)) {
+      routed.set(request.url, { versionedBy, params: request.params, query: request.query });
+    }
     let scopes: ReturnType<VersionedBy>;
     try {
       scopes = versionedBy(request, app);

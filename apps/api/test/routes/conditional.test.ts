@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -149,6 +150,70 @@ describe('validators on polled reads', () => {
       for (const [path, tag] of tags) if ((await get(t, path, cookie, tag)).status !== 200) return false;
       return true;
     }, 3_000);
+  });
+
+  it('answers an unchanged poll before Fastify builds a request, only for the requester the route admits', async () => {
+    const path = '/api/creators/username/val/stats?tz=Europe/Paris';
+    // A response that records what is written to it (the shortcut writes a head and a body, or nothing).
+    const response = () => {
+      const written: { status?: number; head?: string[]; body?: string } = {};
+      const res = {
+        writeHead: (status: number, head: string[]) => Object.assign(written, { status, head }),
+        end: (body?: Buffer) => Object.assign(written, { body: body?.toString() ?? '' }),
+      };
+      return { written, res: res as unknown as ServerResponse };
+    };
+    const ask = (headers: Record<string, string>, url = path) => {
+      const r = response();
+      const answered = t.app.pollShortcut(
+        { method: 'GET', url, headers } as unknown as IncomingMessage,
+        r.res,
+      );
+      return { answered, ...r.written };
+    };
+    // Before Fastify has routed the address once, it is Fastify's.
+    expect(ask({ cookie }).answered).toBe(false);
+    const first = await get(t, path, cookie);
+    expect(first.status).toBe(200);
+    const body = await first.text();
+    const tag = first.headers.get('etag')!;
+    const mine = ask({ cookie });
+    expect(mine.answered).toBe(true);
+    expect(mine.status).toBe(200);
+    expect(mine.body).toBe(body);
+    const head = new Map<string, string>();
+    for (let i = 0; i < mine.head!.length; i += 2) head.set(mine.head![i]!, mine.head![i + 1]!);
+    expect(head.get('etag')).toBe(tag);
+    expect(head.get('content-length')).toBe(String(Buffer.byteLength(body)));
+    expect(head.get('x-content-type-options')).toBe('nosniff');
+    expect(head.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ask({ cookie, 'x-request-id': 'trace-7' }).head).toContain('trace-7');
+    const unchanged = ask({ cookie, 'if-none-match': tag });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.body).toBe('');
+    // Another creator, no session, a forged session cookie, another method: nothing written, the
+    // route's own rules answer them.
+    const others: Record<string, string>[] = [
+      { cookie: otherCookie },
+      {},
+      { cookie: `${cookie.split('=')[0]}=forged.sig` },
+    ];
+    for (const headers of others) {
+      const other = ask(headers);
+      expect(other.answered).toBe(false);
+      expect(other.status).toBeUndefined();
+    }
+    const posted = response();
+    expect(
+      t.app.pollShortcut(
+        { method: 'POST', url: path, headers: { cookie } } as unknown as IncomingMessage,
+        posted.res,
+      ),
+    ).toBe(false);
+    // A change: the kept answer no longer stands for the versions, the route answers.
+    await new FanBrowser(t).ask('val', 'A question for the stats');
+    await t.app.changes.caughtUp();
+    expect(ask({ cookie }).answered).toBe(false);
   });
 
   it('answers an unchanged poll without a validator from the answer cache, never across requesters', async () => {
