@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { redactUrl } from '../logging.ts';
-import { boundedCache } from '../services/bounded-cache.ts';
 import type { ChangeScope } from '../services/changes.ts';
 import { cachedFanTokenHash, type FanLite, type SessionLite } from './lookups.ts';
 
@@ -118,6 +117,10 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The answer cache's bound: the bodies' bytes (record 0086). */
 export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+/** The shortcut's routed addresses: at most this many bytes of them (record 0095). */
+const ROUTED_BYTES = 8 * 1024 * 1024;
+/** A longer address is left to Fastify every time (polls' addresses are short). */
+const ROUTED_MAX_URL = 1024;
 /** An answer larger than this is not kept (a page of a big inbox is read again). */
 const ANSWER_CACHE_MAX_ENTRY_BYTES = 512 * 1024;
 
@@ -135,7 +138,8 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
    */
   const answers = new LRUCache<string, CachedAnswer>({
     maxSize: ANSWER_CACHE_BYTES,
-    sizeCalculation: (entry) => Math.max(1, entry.body.length),
+    // Keyed by the address: its length counts too (an address may run to 8 KB).
+    sizeCalculation: (entry, url) => Math.max(1, entry.body.length + url.length),
   });
   app.decorate('answerCache', answers);
 
@@ -249,7 +253,16 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
    * The versioned routes by address, as Fastify matched them (a route's match is a function of the
    * method and the address): what the shortcut needs to work out a validator before Fastify runs.
    */
-  const routed = boundedCache<string, { versionedBy: VersionedBy; params: unknown; query: unknown }>(50_000);
+  const routed = new LRUCache<string, { versionedBy: VersionedBy; params: unknown; query: unknown }>({
+    maxSize: ROUTED_BYTES,
+    sizeCalculation: (_route, url) => url.length + 200,
+  });
+  /** Remembered once the route's rule admitted the requester (a refused request leaves nothing). */
+  const remember = (request: FastifyRequest, versionedBy: VersionedBy) => {
+    if (request.url.length <= ROUTED_MAX_URL && !routed.has(request.url)) {
+      routed.set(request.url, { versionedBy, params: request.params, query: request.query });
+    }
+  };
   /** Lookups the shortcut leaves to the route: it answers from memory only. */
   const notInMemory = () => Promise.resolve(null);
   const memoryOnly = {
@@ -327,9 +340,6 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     const versionedBy = request.routeOptions.config?.versionedBy;
     if (!versionedBy || request.method !== 'GET') return done();
-    if (!routed.has(request.url)) {
-      routed.set(request.url, { versionedBy, params: request.params, query: request.query });
-    }
     let scopes: ReturnType<VersionedBy>;
     try {
       scopes = versionedBy(request, app);
@@ -338,6 +348,7 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
     }
     if (scopes === null) return done();
     if (!(scopes instanceof Promise)) {
+      remember(request, versionedBy);
       const versions = app.changes.knownVersions(scopes);
       if (versions) {
         if (!answer(request, reply, scopes, versions)) done();
@@ -347,7 +358,9 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
     const pending = scopes;
     (async () => {
       const s = await pending;
-      return s ? answer(request, reply, s, await app.changes.versionsOf(s)) : false;
+      if (!s) return false;
+      remember(request, versionedBy);
+      return answer(request, reply, s, await app.changes.versionsOf(s));
     })().then(
       (sent) => {
         if (!sent) done();

@@ -177,6 +177,8 @@ describe('validators on polled reads', () => {
     expect(first.status).toBe(200);
     const body = await first.text();
     const tag = first.headers.get('etag')!;
+    // The kept answer is counted with its address (an address may run to 8 KB).
+    expect(t.app.answerCache.info(path)?.size).toBe(Buffer.byteLength(body) + path.length);
     const mine = ask({ cookie });
     expect(mine.answered).toBe(true);
     expect(mine.status).toBe(200);
