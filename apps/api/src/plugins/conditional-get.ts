@@ -33,6 +33,12 @@ declare module 'fastify' {
      * validator included, without making a key or hashing anything (record 0095).
      */
     answerCache: LRUCache<string, CachedAnswer>;
+    /**
+     * Reads of a versioned GET under way, by address (record 0096): a request for the same address
+     * under the same validator waits for the first one's answer and replays it rather than reading
+     * again. `waiting` counts the requests waiting now.
+     */
+    readsUnderWay: { readonly size: number; readonly waiting: number };
   }
   interface FastifyContextConfig {
     /** Answer unchanged polls with 304: the scopes this GET's answer depends on. */
@@ -114,6 +120,12 @@ const PER_EXCHANGE = new Set([
 
 /** Methods whose answer waits for the change feed to catch up with the write (read your own writes). */
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A client that asks for a fresh answer (Cache-Control: no-cache, as a hard reload sends). */
+const wantsFresh = (headers: FastifyRequest['headers']) => {
+  const wants = headers['cache-control'];
+  return wants !== undefined && /no-cache|no-store/i.test(wants);
+};
 
 /** The answer cache's bound: the bodies' bytes (record 0086). */
 export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
@@ -212,13 +224,71 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
     }
     const validated: Validated = { scopes, versions, bucket };
     if (matches(headers['if-none-match'], tag)) return { how: 304 as const, tag, validated };
-    // A client that asks for a fresh answer (Cache-Control: no-cache, as a hard reload sends) gets
-    // the route's, which is kept again.
-    const wants = headers['cache-control'];
-    if ((wants !== undefined && /no-cache|no-store/i.test(wants)) || !kept) {
+    // A client that asks for a fresh answer gets the route's, which is kept again.
+    if (!kept || wantsFresh(headers)) {
       return { how: 'route' as const, tag, validated };
     }
     return { how: 200 as const, tag, validated, kept };
+  };
+
+  /**
+   * The first read of an address under a validator, while it is under way (record 0096): when the
+   * data of a polled address changes, every client polling it misses at once (a creator's public
+   * face polled by thousands of fans, a dashboard's lists after a new message). One reads; the others
+   * with the same validator wait for its answer and are answered from the cache, as the next poll
+   * would be. An entry lives as long as its request (removed when the response closes), so the map
+   * holds at most one entry per open connection.
+   */
+  const underWay = new Map<string, { validated: Validated; done: Promise<void> }>();
+  let waiting = 0;
+  app.decorate('readsUnderWay', {
+    get size() {
+      return underWay.size;
+    },
+    get waiting() {
+      return waiting;
+    },
+  });
+  /**
+   * Answers from the validator when it can (304 or the kept answer); else, when the same address is
+   * being read under the same validator, waits for that read and answers as it would then; else the
+   * route reads (`done`), and others may wait for it.
+   */
+  const answerOrRead = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scopes: Scopes,
+    versions: string[],
+    done: (err?: Error) => void,
+  ): void => {
+    if (answer(request, reply, scopes, versions)) return;
+    const url = request.url;
+    const validated = request.validatedBy!;
+    const first = underWay.get(url);
+    if (first && !wantsFresh(request.headers)) {
+      if (sameValidated(first.validated, scopes, versions, validated.bucket)) {
+        waiting++;
+        first.done
+          .then(() => {
+            waiting--;
+            // Its answer is kept now (unless it could not be: then this one reads too).
+            if (!answer(request, reply, scopes, versions)) done();
+          })
+          .catch((err: Error) => done(err));
+        return;
+      }
+    }
+    if (!first && !closing) {
+      let finished!: () => void;
+      const entry = { validated, done: new Promise<void>((resolve) => (finished = resolve)) };
+      underWay.set(url, entry);
+      // 'close' comes once the answer is written (after onSend kept it) or the client went away.
+      reply.raw.once('close', () => {
+        if (underWay.get(url) === entry) underWay.delete(url);
+        finished();
+      });
+    }
+    done();
   };
 
   /** Sets the validator; answers 304 (and says so) when the client holds it, else from the cache. */
@@ -350,21 +420,16 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
     if (!(scopes instanceof Promise)) {
       remember(request, versionedBy);
       const versions = app.changes.knownVersions(scopes);
-      if (versions) {
-        if (!answer(request, reply, scopes, versions)) done();
-        return;
-      }
+      if (versions) return answerOrRead(request, reply, scopes, versions, done);
     }
     const pending = scopes;
     (async () => {
       const s = await pending;
-      if (!s) return false;
+      if (!s) return null;
       remember(request, versionedBy);
-      return answer(request, reply, s, await app.changes.versionsOf(s));
+      return { s, versions: await app.changes.versionsOf(s) };
     })().then(
-      (sent) => {
-        if (!sent) done();
-      },
+      (found) => (found ? answerOrRead(request, reply, found.s, found.versions, done) : done()),
       (err: Error) => done(err),
     );
   });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -350,5 +351,108 @@ describe.runIf(process.env.TEST_DATABASE_URL)('validators across two api process
       (await fetch(`${a.url}/auth/logout`, { headers: { cookie }, redirect: 'manual' })).status,
     ).toBeLessThan(400);
     await eventually(async () => (await get(b, path, cookie)).status === 401, 8_000);
+  });
+});
+
+/**
+ * When a polled address's data changes, every client polling it misses at once: one reads, the
+ * others with the same validator wait for that answer (record 0096). The read is held back by a lock
+ * on the table it reads, so the requests are known to overlap: the state is waited for, not time.
+ */
+describe.runIf(process.env.TEST_DATABASE_URL)('one read for the clients that miss together', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    cookie = await onboard(t, 'herd');
+    await askAnswered('A first question');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** A new fan's question, once its answer is written (nothing more is written for it after). */
+  const askAnswered = async (message: string) => {
+    const fan = new FanBrowser(t);
+    await fan.ask('herd', message);
+    await eventually(async () => (await fan.messages('herd')).some((m) => m.from !== 'fan'), 20_000);
+    await t.app.changes.caughtUp();
+  };
+
+  /** The api's reads waiting for the lock on `fans`. */
+  const blockedOnFans = async () =>
+    Number(
+      (
+        await sql<{ n: string }>`select count(*) as n from pg_locks l
+          join pg_class c on c.oid = l.relation join pg_stat_activity a on a.pid = l.pid
+          where c.relname = 'fans' and not l.granted and a.query ilike 'select%'`.execute(t.db.db)
+      ).rows[0]!.n,
+    );
+
+  /** Holds `fans` locked (a transaction of the test's own) until the returned function is called. */
+  const lockFans = async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const held = t.db.db.transaction().execute(async (trx) => {
+      await sql`lock table fans in access exclusive mode`.execute(trx);
+      locked();
+      await released;
+    });
+    await Promise.race([isLocked, held]);
+    return async () => {
+      release();
+      await held;
+    };
+  };
+
+  it('reads once for six clients that miss together, and answers them all alike', async () => {
+    const path = '/api/creators/username/herd/fans';
+    const unlock = await lockFans();
+    try {
+      const first = get(t, path, cookie);
+      await expect.poll(blockedOnFans, { timeout: 10_000 }).toBe(1);
+      const rest = Array.from({ length: 5 }, () => get(t, path, cookie));
+      // Every one of the five waits for the first read; none reads (no second query is blocked).
+      await expect.poll(() => t.app.readsUnderWay.waiting, { timeout: 10_000 }).toBe(5);
+      expect(await blockedOnFans()).toBe(1);
+      await unlock();
+      const answers = await Promise.all([first, ...rest]);
+      const bodies = await Promise.all(answers.map((r) => r.text()));
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(new Set(answers.map((r) => r.headers.get('etag'))).size).toBe(1);
+      expect(new Set(bodies).size).toBe(1);
+      expect(JSON.parse(bodies[0]!)).toHaveLength(1);
+      // Each is its own exchange.
+      expect(new Set(answers.map((r) => r.headers.get('x-request-id'))).size).toBe(6);
+      expect(t.app.readsUnderWay).toMatchObject({ size: 0, waiting: 0 });
+    } finally {
+      await unlock();
+    }
+  });
+
+  it('does not share a read across requesters, nor with a client that asks for a fresh answer', async () => {
+    const path = '/api/creators/username/herd/fans';
+    const other = await onboard(t, 'herd2');
+    await askAnswered('A second question');
+    const unlock = await lockFans();
+    try {
+      const first = get(t, path, cookie);
+      await expect.poll(blockedOnFans, { timeout: 10_000 }).toBe(1);
+      // Another creator is refused by the route's own rule, without waiting for the owner's read.
+      expect((await get(t, path, other)).status).toBe(403);
+      // A hard reload reads for itself.
+      const fresh = fetch(`${t.url}${path}`, { headers: { cookie, 'cache-control': 'no-cache' } });
+      await expect.poll(blockedOnFans, { timeout: 10_000 }).toBe(2);
+      expect(t.app.readsUnderWay.waiting).toBe(0);
+      await unlock();
+      const [a, b] = await Promise.all([first, fresh]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect(JSON.parse(await a.text())).toHaveLength(2);
+      expect(JSON.parse(await b.text())).toHaveLength(2);
+    } finally {
+      await unlock();
+    }
   });
 });
