@@ -268,13 +268,18 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
     if (first && !wantsFresh(request.headers)) {
       if (sameValidated(first.validated, scopes, versions, validated.bucket)) {
         waiting++;
-        first.done
-          .then(() => {
-            waiting--;
-            // Its answer is kept now (unless it could not be: then this one reads too).
-            if (!answer(request, reply, scopes, versions)) done();
-          })
-          .catch((err: Error) => done(err));
+        // The first read's promise only resolves (when its response closes).
+        void first.done.then(() => {
+          waiting--;
+          let sent: boolean;
+          try {
+            sent = answer(request, reply, scopes, versions);
+          } catch (err) {
+            return done(err as Error);
+          }
+          // Its answer is kept now (unless it could not be: then this one reads too).
+          if (!sent) done();
+        });
         return;
       }
     }
@@ -429,7 +434,15 @@ export const conditionalGetPlugin = fp(async (app: FastifyInstance) => {
       remember(request, versionedBy);
       return { s, versions: await app.changes.versionsOf(s) };
     })().then(
-      (found) => (found ? answerOrRead(request, reply, found.s, found.versions, done) : done()),
+      (found) => {
+        if (!found) return done();
+        try {
+          answerOrRead(request, reply, found.s, found.versions, done);
+        } catch (err) {
+          // Thrown before it answered or called `done` (never after): the request's error.
+          done(err as Error);
+        }
+      },
       (err: Error) => done(err),
     );
   });
