@@ -135,6 +135,42 @@ const COVERAGE_WEIGHT = 0.15;
  * learned with a coach first." (cosine 0.2); the right sentences found by words are above 0.35.
  */
 const WORDS_MIN_SIMILARITY = 0.3;
+/** "you" is the object, not the subject, after these words ("tell you", "for you"): then "me". */
+const OBJECT_BEFORE =
+  /^(to|for|with|at|from|about|of|by|on|than|like|tell|give|ask|help|show|let|make|get|see|hear|thank|call|send|pay|teach|meet|join|follow|need|want|love|trust|bother)$/i;
+
+/**
+ * The question as the creator would have written its answer (issue 37): the fan's "you" and "your"
+ * become "I" and "my", since the creator's material says what they do in the first person ("How
+ * often do you water your monstera?" against "I water my monstera once a week."). The local encoder
+ * compares the forms as well as the meaning: the swapped question is nearer the sentence that
+ * answers it, and no nearer an unrelated one (docs/knowledge.md, "The question in the creator's
+ * voice"). Only the second person is changed; the fan's own "I" and "my" stay as they are.
+ */
+export function inCreatorsVoice(question: string): string {
+  const keepCase = (from: string, to: string) =>
+    from[0] === from[0]!.toUpperCase() && to !== 'I' ? to[0]!.toUpperCase() + to.slice(1) : to;
+  return question
+    .replace(/\b(are|were)\s+you\b/gi, (m, verb: string) =>
+      keepCase(m, `${verb.toLowerCase() === 'are' ? 'am' : 'was'} I`),
+    )
+    .replace(/\byou\s+(are|were)\b/gi, (m, verb: string) =>
+      keepCase(m, `I ${verb.toLowerCase() === 'are' ? 'am' : 'was'}`),
+    )
+    .replace(
+      /\byou(['’])(re|ve|ll|d)\b/gi,
+      (_m, q: string, rest: string) => `I${q}${rest.toLowerCase() === 're' ? 'm' : rest.toLowerCase()}`,
+    )
+    .replace(/\byourselves\b|\byourself\b/gi, (m) => keepCase(m, 'myself'))
+    .replace(/\byours\b/gi, (m) => keepCase(m, 'mine'))
+    .replace(/\byour\b/gi, (m) => keepCase(m, 'my'))
+    .replace(/\byou\b/gi, (_m, at: number, whole: string) => {
+      // The word before, read from a bounded slice (no backtracking over a long question).
+      const before = /([\p{L}']+)\s+$/u.exec(whole.slice(Math.max(0, at - 16), at))?.[1];
+      return before && OBJECT_BEFORE.test(before) ? 'me' : 'I';
+    });
+}
+
 /** Sentences weighed by meaning: those of the best passages, in their order, up to this many. */
 const MAX_SENTENCES = 64;
 
@@ -166,7 +202,7 @@ export async function offlineAnswerByMeaning(
   let sims: (number | null)[] | null;
   try {
     sims = await similarity(
-      question,
+      inCreatorsVoice(question),
       all.map((a) => a.sentences[a.sentence]!.text),
     );
   } catch {

@@ -356,15 +356,17 @@ function report(label: string, set: ParaphraseSet, m: Measured) {
  * per corpus: what the second stage reaches (docs/knowledge.md, records 0080, 0088 and 0090).
  */
 const FLOORS: Record<string, { prompt: number; answered: number }> = {
-  'coffee posts': { prompt: 0.9, answered: 6 },
+  // The answerer's floors rose with the question in the creator's voice (record 0097): coffee 6 → 7,
+  // running long pages 9 → 10, guitar 4 → 5.
+  'coffee posts': { prompt: 0.9, answered: 7 },
   // Long pages with their chunks' two-sentence windows searched in the first stage (record 0090):
   // 22/24 and 22/24 (21/24 with the provider's embeddings, whose rounding breaks a tie); coffee
   // 29/32 with the fused ranking's first candidate whole (record 0093).
-  'coffee long pages': { prompt: 0.9, answered: 6 },
+  'coffee long pages': { prompt: 0.9, answered: 7 },
   'running posts': { prompt: 0.85, answered: 9 },
-  'running long pages': { prompt: 0.91, answered: 9 },
-  'guitar posts': { prompt: 0.87, answered: 4 },
-  'guitar long pages': { prompt: 0.87, answered: 4 },
+  'running long pages': { prompt: 0.91, answered: 10 },
+  'guitar posts': { prompt: 0.87, answered: 5 },
+  'guitar long pages': { prompt: 0.87, answered: 5 },
 };
 
 describe('paraphrased questions among look-alikes (coffee, running and guitar sets), PGlite + pgvector', () => {

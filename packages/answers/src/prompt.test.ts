@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modelRoute, providerKey } from './models.ts';
-import { excerpt, offlineAnswer } from './offline.ts';
+import { excerpt, inCreatorsVoice, offlineAnswer, offlineAnswerByMeaning } from './offline.ts';
 import { buildPrompt, knowledgeBlock, NOT_IN_KNOWLEDGE, replyText, withoutGapTag } from './prompt.ts';
 
 describe('buildPrompt', () => {
@@ -123,6 +123,44 @@ describe('offline answerer', () => {
     // Words in common with the bio, but not the question's telling ones (week 9, Sunday).
     expect(offlineAnswer('Maya Stone', 'How long is the Sunday long run in week 9?', [bio]).from).toBeNull();
     expect(offlineAnswer('Bea', 'Anything?', []).from).toBeNull();
+  });
+
+  it("weighs sentences against the question in the creator's voice: the fan's you and your become I and my", async () => {
+    expect(inCreatorsVoice('How often do you water your monstera?')).toBe(
+      'How often do I water my monstera?',
+    );
+    expect(inCreatorsVoice('Are you live on Fridays, and were you ever late?')).toBe(
+      'Am I live on Fridays, and was I ever late?',
+    );
+    expect(inCreatorsVoice("You're a coach: which shoes are yours, and how did you teach yourself?")).toBe(
+      "I'm a coach: which shoes are mine, and how did I teach myself?",
+    );
+    // "you" after a preposition or a verb that takes it is the object; the fan's own I and my stay.
+    expect(inCreatorsVoice('Can I send you my plan for you to check?')).toBe(
+      'Can I send me my plan for me to check?',
+    );
+    expect(inCreatorsVoice('Your plan says rest. Do YOU rest?')).toBe('My plan says rest. Do I rest?');
+    expect(inCreatorsVoice('What is the capital of Peru?')).toBe('What is the capital of Peru?');
+
+    // The embedded answerer asks the encoder with that form; the quote and the gate are as before.
+    const asked: string[] = [];
+    const similarity = async (question: string, sentences: string[]) => {
+      asked.push(question);
+      return sentences.map((s) => (s.startsWith('I water my monstera') ? 0.7 : 0.1));
+    };
+    const plant = {
+      title: 'Plants',
+      source: 'https://maya.example/plants',
+      content: 'I water my monstera once a week. I repot it in spring.',
+    };
+    const answer = await offlineAnswerByMeaning(
+      'Maya',
+      'How often do you water your monstera?',
+      [plant],
+      similarity,
+    );
+    expect(asked).toEqual(['How often do I water my monstera?']);
+    expect(answer).toEqual({ text: '“I water my monstera once a week.”', from: 0 });
   });
 
   it('cuts long quotes at a sentence', () => {
