@@ -70,8 +70,12 @@ function handedOver(site: string): Promise<KeptState> {
 function keepsPartitionedCookies(): boolean {
   const attributes = 'Path=/widget; SameSite=None; Secure; Partitioned';
   try {
+    // A synchronous probe of the cookie jar: the Cookie Store API is asynchronous, absent from
+    // Firefox and Safari, and cannot say whether a partitioned cookie was kept.
+    // biome-ignore lint/suspicious/noDocumentCookie: the probe must set a Partitioned cookie synchronously
     document.cookie = `fp_wcheck=1; Max-Age=60; ${attributes}`;
     const kept = document.cookie.split('; ').includes('fp_wcheck=1');
+    // biome-ignore lint/suspicious/noDocumentCookie: the probe's cookie is removed at once
     document.cookie = `fp_wcheck=; Max-Age=0; ${attributes}`;
     return kept;
   } catch {

@@ -41,7 +41,7 @@ export function useReplyDraft(
   const inserted = useRef<string | null>(null);
   const data = draft.data;
   useEffect(() => {
-    if (!data || data.status !== 'open' || !data.covered || inserted.current === data.questionId) return;
+    if (data?.status !== 'open' || !data.covered || inserted.current === data.questionId) return;
     inserted.current = data.questionId;
     setText((current) => (current.trim() ? current : data.text));
   }, [data, setText]);
@@ -94,7 +94,7 @@ export function ReplyDraftNote({ state }: { state: ReturnType<typeof useReplyDra
     );
   }
   const data = draft.data;
-  if (!data || data.status !== 'open') return null;
+  if (data?.status !== 'open') return null;
   if (!data.covered) {
     return <p className="rounded-xl bg-slate-50 px-4 py-3 text-sm text-slate-700">{t.notCovered}</p>;
   }
