@@ -144,9 +144,10 @@ describe('the embedded answerer on paraphrased questions among look-alike passag
     expect(unrelated).toEqual([]);
     // The floors are what the local encoder reaches today (docs/knowledge.md, "Paraphrases, a fourth
     // set", and record 0097): plain 12/24 and paraphrased 6/24 (5 before the question was weighed in
-    // the creator's voice), one question of slack each for another platform's float rounding. Issue 37's 9 of 12 is not met on this set: the encoder ranks the right passage
-    // first for 13 of 24 plain questions and 6 of 24 paraphrases, and the answerer cannot quote a
-    // passage the ranking puts below a look-alike it finds nearer.
+    // the creator's voice), one question of slack each for another platform's float rounding. Issue
+    // 37's 9 of 12 is not met on this set: the encoder ranks the right passage first for 13 of 24
+    // plain questions and 6 of 24 paraphrases, and the answerer cannot quote a passage the ranking
+    // puts below a look-alike it finds nearer.
     expect(plain.tuning + plain.heldOut).toBeGreaterThanOrEqual(11);
     expect(paraphrased.tuning + paraphrased.heldOut).toBeGreaterThanOrEqual(5);
   }, 600_000);
